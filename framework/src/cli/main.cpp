@@ -1,0 +1,69 @@
+// `stand`: the benchmark stand's command-line entry point.
+#include "cli/args.hpp"
+#include "cli/commands.hpp"
+#include "cli/exit_codes.hpp"
+#include "loader/plugin_loader.hpp"
+
+#include <stand/version.h>
+
+#include <iostream>
+#include <string>
+#include <vector>
+
+namespace {
+
+const char* kUsage = R"(usage: stand COMMAND [options]
+
+A benchmark stand: loads adapter plugins through a stable C ABI and measures
+the systems they drive.
+
+commands:
+  plugins            list the plugins in the search path
+  info PLUGIN        print a plugin's descriptor and config schema
+  compat PLUGIN      run the compatibility checks of a plugin
+
+options:
+  -h, --help         this text; `stand COMMAND --help` for a command's options
+  --version          host version and ABI version
+
+exit codes:
+  0 ok, 1 a check or measurement failed, 2 usage error,
+  3 a plugin was refused, 4 internal error, 130 interrupted
+)";
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    using namespace stand::cli;
+    std::vector<std::string> args(argv + 1, argv + argc);
+    if (args.empty()) {
+        std::cerr << kUsage;
+        return kExitUsage;
+    }
+    const std::string command = args.front();
+    std::vector<std::string> rest(args.begin() + 1, args.end());
+    try {
+        if (command == "-h" || command == "--help" || command == "help") {
+            std::cout << kUsage;
+            return kExitOk;
+        }
+        if (command == "--version") {
+            std::cout << "stand " << STAND_HOST_VERSION << " (plugin ABI " << STAND_ABI_MAJOR << "." << STAND_ABI_MINOR
+                      << ", SDK " << STAND_SDK_VERSION_STRING << ")\n";
+            return kExitOk;
+        }
+        if (command == "plugins") return run_plugins(rest);
+        if (command == "info") return run_info(rest);
+        if (command == "compat") return run_compat(rest);
+        throw UsageError("unknown command '" + command + "' (see stand --help)");
+    } catch (const UsageError& e) {
+        std::cerr << "stand: " << e.what() << "\n";
+        return kExitUsage;
+    } catch (const stand::loader::LoadError& e) {
+        std::cerr << "stand: refused " << e.what() << "\n";
+        return kExitPluginRefused;
+    } catch (const std::exception& e) {
+        std::cerr << "stand: internal error: " << e.what() << "\n";
+        return kExitInternal;
+    }
+}

@@ -1,0 +1,55 @@
+// `stand compat`: conformance checks of one plugin, each in a forked child.
+#pragma once
+
+#include "compat/child_runner.hpp"
+#include "loader/plugin_loader.hpp"
+
+#include <chrono>
+#include <filesystem>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace stand::compat {
+
+struct CompatOptions {
+    std::string config_json = "{}";  // passed to create()
+    std::chrono::milliseconds timeout{10000};  // per check
+    std::filesystem::path run_dir;  // scratch run dir for the plugin's host services
+    std::size_t rss_growth_limit_bytes = 4u << 20;  // create/destroy x100
+};
+
+struct CheckOutcome {
+    std::string id;           // stable check id, e.g. "generic.invalid-config"
+    std::string description;
+    ChildResult result;
+};
+
+struct CompatReport {
+    std::string plugin_label;  // id or the file when it did not load
+    std::filesystem::path file;
+    std::vector<CheckOutcome> checks;
+    std::size_t passed() const;
+    std::size_t failed() const;
+    std::size_t skipped() const;
+};
+
+struct Check {
+    std::string id;
+    std::string description;
+    bool in_child = true;
+    std::function<ChildResult()> run;
+};
+
+// The generic checks every plugin must pass (later issues add per-interface ones).
+std::vector<Check> generic_checks(const std::shared_ptr<loader::LoadedPlugin>& plugin, const CompatOptions& options);
+
+// Runs every check; `on_check` is called after each one (for progress output).
+CompatReport run_compat(const std::shared_ptr<loader::LoadedPlugin>& plugin, const CompatOptions& options,
+                        const std::function<void(const CheckOutcome&)>& on_check = {});
+
+// A report for a plugin the loader refused: one failed "load" check.
+CompatReport refused_report(const loader::LoadError& error);
+
+}  // namespace stand::compat

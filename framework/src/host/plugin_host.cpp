@@ -1,0 +1,91 @@
+#include "host/plugin_host.hpp"
+
+#include <stand/cpp/error.hpp>
+
+#include <iostream>
+#include <sys/stat.h>
+
+namespace stand::host {
+namespace {
+
+const char* level_name(int level) {
+    if (level >= STAND_LOG_ERROR) return "error";
+    if (level >= STAND_LOG_WARNING) return "warning";
+    if (level >= STAND_LOG_INFO) return "info";
+    return "debug";
+}
+
+void STAND_ABI log_thunk(const stand_host* host, int32_t level, const char* message) {
+    try {
+        PluginHost::from(host).log(level, message ? message : "");
+    } catch (...) {
+    }
+}
+
+const void* STAND_ABI get_service_thunk(const stand_host*, const char* id) { return id ? find_service(id) : nullptr; }
+
+void create_directory(const std::filesystem::path& dir, std::filesystem::perms perms) {
+    std::error_code ec;
+    std::filesystem::create_directories(dir, ec);
+    if (ec) throw cpp::Error(STAND_E_IO, "cannot create directory " + dir.string() + ": " + ec.message());
+    std::filesystem::permissions(dir, perms, ec);
+}
+
+}  // namespace
+
+PluginHost::PluginHost(std::string plugin_id, HostConfig config)
+    : plugin_id_(std::move(plugin_id)), config_(std::move(config)) {
+    table_.struct_size = sizeof(stand_host);
+    table_.abi = {STAND_ABI_MAJOR, STAND_ABI_MINOR};
+    table_.name = "stand";
+    table_.version = STAND_HOST_VERSION;
+    table_.host_data = this;
+    table_.log = &log_thunk;
+    table_.get_service = &get_service_thunk;
+
+    HttpPolicy policy;
+    policy.allow_remote_targets = config_.allow_remote_targets;
+    policy.cancelled = [this] { return cancelled(); };
+    http_ = std::make_unique<HttpService>(std::move(policy));
+    auto boxes = config_.boxes;
+    processes_ = std::make_unique<ProcessManager>(
+        config_.run_dir / "logs" / plugin_id_, [boxes](const std::string& name) {
+            auto it = boxes.find(name);
+            if (it == boxes.end()) {
+                std::string known;
+                for (const auto& [n, _] : boxes) known += (known.empty() ? "" : ", ") + n;
+                throw cpp::Error(STAND_E_INVALID_ARGUMENT, "unknown box '" + name + "' (this run has: " +
+                                                               (known.empty() ? std::string("none") : known) + ")");
+            }
+            return it->second;
+        });
+}
+
+PluginHost::~PluginHost() = default;
+
+std::filesystem::path PluginHost::run_dir() const {
+    create_directory(config_.run_dir, std::filesystem::perms::owner_all | std::filesystem::perms::group_read |
+                                          std::filesystem::perms::group_exec | std::filesystem::perms::others_read |
+                                          std::filesystem::perms::others_exec);
+    return std::filesystem::absolute(config_.run_dir);
+}
+
+std::filesystem::path PluginHost::data_dir() const {
+    auto dir = run_dir() / "data" / plugin_id_;
+    create_directory(dir, std::filesystem::perms::owner_all);
+    return dir;
+}
+
+void PluginHost::log(int level, const std::string& message) const {
+    if (config_.log) {
+        config_.log(level, plugin_id_, message);
+        return;
+    }
+    std::cerr << "[" << plugin_id_ << "] " << level_name(level) << ": " << message << "\n";
+}
+
+void PluginHost::report_progress(double fraction, const std::string& message) const {
+    if (config_.progress) config_.progress(plugin_id_, fraction, message);
+}
+
+}  // namespace stand::host

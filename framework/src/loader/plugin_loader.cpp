@@ -1,0 +1,124 @@
+#include "loader/plugin_loader.hpp"
+
+#include "loader/id_syntax.hpp"
+
+#include <boost/json.hpp>
+
+#include <algorithm>
+#include <cstring>
+#include <set>
+
+namespace stand::loader {
+namespace {
+
+template <class T>
+constexpr std::uint32_t end_of(std::size_t offset) {
+    return static_cast<std::uint32_t>(offset + sizeof(void*));
+}
+
+// The smallest tables a v1 plugin can legally hand over.
+constexpr std::uint32_t kEntryV1Size =
+    static_cast<std::uint32_t>(offsetof(stand_plugin_entry, get_interface) + sizeof(void*));
+constexpr std::uint32_t kDescriptorV1Size =
+    static_cast<std::uint32_t>(offsetof(stand_plugin_descriptor, min_host_abi_minor) + sizeof(std::uint32_t));
+
+// OBS-style normalisation: copy what the plugin has, zero what it lacks.
+template <class T>
+T copy_prefix(const T* source, std::uint32_t size) {
+    T copy{};
+    std::memcpy(&copy, source, std::min<std::size_t>(size, sizeof(T)));
+    return copy;
+}
+
+std::string text_or_empty(const char* s) { return s ? std::string(s) : std::string(); }
+
+}  // namespace
+
+bool LoadedPlugin::implements(std::string_view interface_id) const {
+    return std::find(interfaces.begin(), interfaces.end(), interface_id) != interfaces.end();
+}
+
+std::shared_ptr<LoadedPlugin> load_plugin(const std::filesystem::path& file) {
+    std::error_code ec;
+    if (!std::filesystem::exists(file, ec)) throw LoadError(file, "no such file");
+    if (!std::filesystem::is_regular_file(file, ec)) throw LoadError(file, "not a regular file");
+
+    auto plugin = std::make_shared<LoadedPlugin>();
+    plugin->file = std::filesystem::absolute(file, ec);
+    if (ec) plugin->file = file;
+    try {
+        plugin->library.load(boost::dll::fs::path(plugin->file.string()),
+                             boost::dll::load_mode::rtld_now | boost::dll::load_mode::rtld_local);
+    } catch (const std::exception& e) {
+        throw LoadError(file, std::string("cannot load as a shared library: ") + e.what());
+    }
+    if (!plugin->library.has(STAND_PLUGIN_ENTRY_SYMBOL)) {
+        std::string reason = "does not export " STAND_PLUGIN_ENTRY_SYMBOL " (not a stand plugin";
+        reason += plugin->library.has("stand_plugin_entry_v2") ? ", or built for ABI major 2 only)" : ")";
+        throw LoadError(file, reason);
+    }
+    auto entry_fn = plugin->library.get<const stand_plugin_entry*()>(STAND_PLUGIN_ENTRY_SYMBOL);
+    const stand_plugin_entry* raw = entry_fn();
+    if (raw == nullptr) throw LoadError(file, STAND_PLUGIN_ENTRY_SYMBOL "() returned NULL");
+
+    if (raw->struct_size < sizeof(std::uint32_t) + sizeof(stand_abi_version))
+        throw LoadError(file, "entry struct_size " + std::to_string(raw->struct_size) + " is too small to hold a version");
+    if (raw->abi.major != STAND_ABI_MAJOR)
+        throw LoadError(file, "built for ABI major " + std::to_string(raw->abi.major) + "; this host implements " +
+                                  std::to_string(STAND_ABI_MAJOR) + "." + std::to_string(STAND_ABI_MINOR));
+    if (raw->struct_size < kEntryV1Size)
+        throw LoadError(file, "entry struct_size " + std::to_string(raw->struct_size) + " is smaller than ABI 1.0's " +
+                                  std::to_string(kEntryV1Size));
+    plugin->entry_struct_size = raw->struct_size;
+    plugin->entry = copy_prefix(raw, raw->struct_size);
+    const stand_plugin_entry& entry = plugin->entry;
+    if (entry.create == nullptr) throw LoadError(file, "entry member create is NULL");
+    if (entry.destroy == nullptr) throw LoadError(file, "entry member destroy is NULL");
+    if (entry.get_interface == nullptr) throw LoadError(file, "entry member get_interface is NULL");
+    if (entry.descriptor == nullptr) throw LoadError(file, "entry member descriptor is NULL");
+
+    const stand_plugin_descriptor* d = entry.descriptor;
+    if (d->struct_size < kDescriptorV1Size)
+        throw LoadError(file, "descriptor struct_size " + std::to_string(d->struct_size) + " is smaller than ABI 1.0's " +
+                                  std::to_string(kDescriptorV1Size));
+    plugin->descriptor_struct_size = d->struct_size;
+    plugin->descriptor = copy_prefix(d, d->struct_size);
+    const stand_plugin_descriptor& desc = plugin->descriptor;
+    if (desc.id == nullptr) throw LoadError(file, "descriptor id is NULL");
+    if (!is_valid_plugin_id(desc.id))
+        throw LoadError(file, std::string("malformed plugin id '") + desc.id +
+                                  "': expected 1-64 characters of [a-z0-9._-] starting with a letter or digit");
+    if (desc.name == nullptr || desc.name[0] == '\0') throw LoadError(file, "descriptor name is NULL or empty");
+    if (desc.version == nullptr || desc.version[0] == '\0') throw LoadError(file, "descriptor version is NULL or empty");
+    if (desc.interfaces == nullptr) throw LoadError(file, "descriptor interfaces list is NULL (use a list holding only NULL)");
+    if (desc.min_host_abi_minor > STAND_ABI_MINOR)
+        throw LoadError(file, "needs host ABI minor >= " + std::to_string(desc.min_host_abi_minor) +
+                                  "; this host implements " + std::to_string(STAND_ABI_MAJOR) + "." +
+                                  std::to_string(STAND_ABI_MINOR));
+
+    plugin->id = desc.id;
+    plugin->name = desc.name;
+    plugin->version = desc.version;
+    plugin->description = text_or_empty(desc.description);
+    plugin->config_schema = text_or_empty(desc.config_schema_json);
+
+    std::set<std::string> seen;
+    for (std::size_t i = 0; desc.interfaces[i] != nullptr; ++i) {
+        if (i >= 256) throw LoadError(file, "interfaces list has no NULL terminator within 256 entries");
+        std::string iface = desc.interfaces[i];
+        if (!is_valid_interface_id(iface))
+            throw LoadError(file, "malformed interface id '" + iface + "': expected words.separated.by.dots/<revision>");
+        if (!seen.insert(iface).second) throw LoadError(file, "interface '" + iface + "' is declared twice");
+        plugin->interfaces.push_back(iface);
+    }
+
+    if (!plugin->config_schema.empty()) {
+        boost::system::error_code jec;
+        auto schema = boost::json::parse(plugin->config_schema, jec);
+        if (jec || !schema.is_object())
+            throw LoadError(file, "config schema is not a JSON object" + (jec ? ": " + jec.message() : std::string()));
+    }
+    return plugin;
+}
+
+}  // namespace stand::loader

@@ -1,0 +1,45 @@
+// Finds plugins by path, or by id in the search path.
+#pragma once
+
+#include "loader/plugin_loader.hpp"
+
+#include <filesystem>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace stand::loader {
+
+// One file in the search path that could not be loaded.
+struct Refusal {
+    std::filesystem::path file;
+    std::string reason;
+};
+
+struct ScanResult {
+    std::vector<std::shared_ptr<LoadedPlugin>> plugins;  // sorted by id
+    std::vector<Refusal> refused;                         // bad files and duplicate ids
+};
+
+class PluginSearch {
+public:
+    // Directories in priority order: explicit ones, then $STAND_PLUGIN_PATH,
+    // then the plugins directory next to the executable (build/plugins).
+    static std::vector<std::filesystem::path> default_path(const std::vector<std::filesystem::path>& explicit_dirs);
+
+    explicit PluginSearch(std::vector<std::filesystem::path> dirs) : dirs_(std::move(dirs)) {}
+    const std::vector<std::filesystem::path>& dirs() const noexcept { return dirs_; }
+
+    // Loads every *.so in the path. A duplicate id is refused for both files.
+    ScanResult scan() const;
+
+    // `name_or_path` containing '/' or ending in ".so" is a file; otherwise a
+    // plugin id looked up in the path. Throws LoadError (file, or the id and
+    // the directories searched) when it cannot be found, loaded or is ambiguous.
+    std::shared_ptr<LoadedPlugin> resolve(const std::string& name_or_path) const;
+
+private:
+    std::vector<std::filesystem::path> dirs_;
+};
+
+}  // namespace stand::loader

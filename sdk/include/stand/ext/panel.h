@@ -1,0 +1,54 @@
+/* stand.panel/1: the admin API of a VPN panel.
+ *
+ * Every call is [control], uses stand.http/1 for HTTP (so the host times and
+ * counts each admin call and waits out 429s), and writes an error naming the
+ * panel, the operation, the HTTP status and a short body excerpt into `err`
+ * when the panel answers something other than what it documents. */
+#ifndef STAND_EXT_PANEL_H
+#define STAND_EXT_PANEL_H
+
+#include <stdint.h>
+
+#include "../plugin.h"
+
+#define STAND_PANEL_ID "stand.panel/1"
+
+typedef struct stand_panel {
+    uint32_t struct_size;
+
+    /* One-time setup after the first start: owner/admin account, login,
+     * API token, inbound/profile/group/host, whatever creating users needs.
+     * Idempotent across restarts of the same data dir (logs in again).
+     * Returns STAND_OK, STAND_E_BAD_RESPONSE, STAND_E_UNREACHABLE, STAND_E_TIMEOUT. */
+    stand_result(STAND_ABI *bootstrap)(stand_instance *self, stand_error *err);
+
+    /* Creates one user named `name` (UTF-8, only read during the call) and
+     * writes it as JSON to `out`:
+     *   {"name":"user1","id":"42",
+     *    "subscription":{"method":"GET","url":"http://127.0.0.1:2096/sub/abc",
+     *                    "headers":{"User-Agent":"v2rayN/7.5.0"}},
+     *    "tunnel_auth":"..."}            (absent when the panel does not expose it)
+     * The URL is absolute. Returns STAND_OK, STAND_E_BAD_STATE (no bootstrap),
+     * STAND_E_BAD_RESPONSE (409 duplicate included), STAND_E_UNREACHABLE. */
+    stand_result(STAND_ABI *create_user)(stand_instance *self, const char *name,
+                                         const stand_sink *out, stand_error *err);
+
+    /* Deletes the user whose "id" create_user returned.
+     * Returns STAND_OK, STAND_E_NOT_FOUND, STAND_E_BAD_RESPONSE. */
+    stand_result(STAND_ABI *delete_user)(stand_instance *self, const char *user_id,
+                                         stand_error *err);
+
+    /* One cheap authenticated admin call (list one user), used to measure
+     * admin latency under load and to check the session after a restart
+     * (re-logging in when the session was lost). Returns STAND_OK or an error. */
+    stand_result(STAND_ABI *admin_call)(stand_instance *self, stand_error *err);
+
+    /* Describes the subscription fetch of user `user_id` as the same
+     * "subscription" JSON object create_user returns (method, absolute url,
+     * headers) to `out`; the host's load generator fires it, never the plugin.
+     * Returns STAND_OK, STAND_E_NOT_FOUND. */
+    stand_result(STAND_ABI *subscription_request)(stand_instance *self, const char *user_id,
+                                                  const stand_sink *out, stand_error *err);
+} stand_panel;
+
+#endif

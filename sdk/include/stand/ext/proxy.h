@@ -1,0 +1,41 @@
+/* stand.proxy/1: a reverse proxy configured from common knobs.
+ *
+ * Every proxy plugin writes its own config from the same knobs, so a
+ * comparison differs only where the knobs say. Calls are [control]. */
+#ifndef STAND_EXT_PROXY_H
+#define STAND_EXT_PROXY_H
+
+#include <stdint.h>
+
+#include "../plugin.h"
+
+#define STAND_PROXY_ID "stand.proxy/1"
+
+typedef struct stand_proxy {
+    uint32_t struct_size;
+
+    /* Applies knobs (JSON, only read during the call), before start():
+     *   {"listen":{"host":"127.0.0.1","port":8443,"tls":true},
+     *    "upstreams":[{"host":"127.0.0.1","port":9000}],
+     *    "upstream_keepalive":true, "tls_key":{"cert_file":"...","key_file":"..."},
+     *    "websocket":false, "workers":1}
+     * Unknown knobs: STAND_E_INVALID_ARGUMENT naming the knob. A knob the
+     * proxy cannot honour: STAND_E_UNSUPPORTED naming it. Returns STAND_OK. */
+    stand_result(STAND_ABI *configure)(stand_instance *self, const char *knobs_json,
+                                       stand_error *err);
+
+    /* Writes where clients connect, as JSON to `out`:
+     *   {"scheme":"https","host":"127.0.0.1","port":8443,"alpn":["h2","http/1.1"]}
+     * Returns STAND_OK or STAND_E_BAD_STATE (not configured). */
+    stand_result(STAND_ABI *endpoint)(stand_instance *self, const stand_sink *out,
+                                      stand_error *err);
+
+    /* Writes the effective defaults that matter for a fair comparison
+     * (upstream pool, key type, worker count, buffering) as a JSON object to
+     * `out`, so the report can list where compared systems differ.
+     * Returns STAND_OK. */
+    stand_result(STAND_ABI *effective_defaults)(stand_instance *self, const stand_sink *out,
+                                                stand_error *err);
+} stand_proxy;
+
+#endif

@@ -1,0 +1,89 @@
+#!/usr/bin/env bash
+# The two commands of the README:
+#   ./stand.sh quickstart   install dependencies, build, run the main job
+#   ./stand.sh test         install dependencies, build, run the whole test suite
+# Other commands: deps, build, bench (micro-benchmarks, not part of the tests).
+set -euo pipefail
+cd "$(dirname "$0")"
+
+BUILD_DIR=${STAND_BUILD_DIR:-build}
+JOBS=${STAND_JOBS:-$(nproc)}
+
+# Debian 12 packages the build and the tests need.
+PACKAGES=(
+  build-essential cmake ninja-build pkg-config git ca-certificates binutils
+  libboost1.81-dev libboost-json1.81-dev
+  libssl-dev openssl
+  libngtcp2-dev libngtcp2-crypto-gnutls-dev libnghttp3-dev
+  doctest-dev libbenchmark-dev
+)
+
+log() { printf '==> %s\n' "$*" >&2; }
+die() { printf 'stand.sh: %s\n' "$*" >&2; exit 1; }
+
+install_deps() {
+  local missing=()
+  for p in "${PACKAGES[@]}"; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
+  done
+  if ((${#missing[@]} == 0)); then
+    log "dependencies present"
+    return
+  fi
+  [[ $(id -u) -eq 0 ]] || die "missing packages (${missing[*]}); run as root or install them with apt-get"
+  log "installing: ${missing[*]}"
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update -qq
+  apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+}
+
+build() {
+  local werror=OFF
+  [[ -n "${CI:-}" ]] && werror=ON
+  log "configuring into $BUILD_DIR (STAND_WERROR=$werror)"
+  cmake -S . -B "$BUILD_DIR" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DSTAND_WERROR="$werror" \
+        -DSTAND_BUILD_BENCHMARKS=ON >/dev/null
+  log "building with $JOBS jobs"
+  cmake --build "$BUILD_DIR" -j "$JOBS"
+}
+
+quickstart() {
+  install_deps
+  build
+  local stand="$BUILD_DIR/bin/stand"
+  log "stand --version"
+  "$stand" --version
+  log "stand plugins"
+  "$stand" plugins
+  log "stand info hello"
+  "$stand" info hello
+  log "stand compat hello (every check in a forked child)"
+  "$stand" compat hello --junit "$BUILD_DIR/compat-hello.xml"
+  log "JUnit XML: $BUILD_DIR/compat-hello.xml"
+}
+
+run_tests() {
+  install_deps
+  build
+  log "running the test suite"
+  ctest --test-dir "$BUILD_DIR" --output-on-failure -j "$JOBS" --timeout 600
+}
+
+bench() {
+  install_deps
+  build
+  log "ABI call cost (Google Benchmark)"
+  "$BUILD_DIR/bin/stand_abi_call_bench" --benchmark_min_time=0.2
+}
+
+case "${1:-}" in
+  quickstart) quickstart ;;
+  test) run_tests ;;
+  deps) install_deps ;;
+  build) install_deps; build ;;
+  bench) bench ;;
+  -h|--help|help|"")
+    sed -n '2,6p' "$0" | sed 's/^# \{0,1\}//'
+    [[ -n "${1:-}" ]] || exit 2 ;;
+  *) die "unknown command '$1' (quickstart, test, deps, build, bench)" ;;
+esac

@@ -1,0 +1,84 @@
+#include "compat/child_runner.hpp"
+#include "compat/compat_output.hpp"
+#include "compat/compat_suite.hpp"
+#include "temp_dir.hpp"
+#include "test_paths.hpp"
+
+#include <doctest/doctest.h>
+
+#include <csignal>
+#include <thread>
+
+using namespace stand;
+using namespace std::chrono_literals;
+
+TEST_CASE("child runner: pass, fail, crash, hang and exit without result") {
+    auto ok = compat::run_in_child([] { return compat::ChildResult{true, false, "fine", 0}; }, 5s);
+    CHECK(ok.passed);
+    CHECK(ok.message == "fine");
+
+    auto failed = compat::run_in_child([] { return compat::ChildResult{false, false, "nope", 0}; }, 5s);
+    CHECK_FALSE(failed.passed);
+    CHECK(failed.message == "nope");
+
+    auto crashed = compat::run_in_child([]() -> compat::ChildResult {
+        std::raise(SIGSEGV);
+        return {true, false, "", 0};
+    }, 5s);
+    CHECK_FALSE(crashed.passed);
+    CHECK(crashed.message == "crashed with SIGSEGV (signal 11)");
+
+    auto t0 = std::chrono::steady_clock::now();
+    auto hung = compat::run_in_child([]() -> compat::ChildResult {
+        std::this_thread::sleep_for(60s);
+        return {true, false, "", 0};
+    }, 300ms);
+    CHECK_FALSE(hung.passed);
+    CHECK(hung.message == "hung: no result within 300 ms (child killed)");
+    CHECK(std::chrono::steady_clock::now() - t0 < 5s);
+
+    auto exited = compat::run_in_child([]() -> compat::ChildResult { std::_Exit(3); }, 5s);
+    CHECK_FALSE(exited.passed);
+    CHECK(exited.message == "child exited with code 3 without a result");
+}
+
+TEST_CASE("compat: the hello example passes every generic check") {
+    test::TempDir run_dir;
+    compat::CompatOptions options;
+    options.run_dir = run_dir.path();
+    auto plugin = loader::load_plugin(test::hello_plugin());
+    auto report = compat::run_compat(plugin, options);
+    for (const auto& c : report.checks) {
+        INFO(c.id << ": " << c.result.message);
+        CHECK(c.result.passed);
+    }
+    CHECK(report.failed() == 0);
+    CHECK(report.checks.size() == 6);  // 5 generic + stand.probe/1
+    CHECK(report.checks.back().id == "interface.stand.probe/1");
+}
+
+TEST_CASE("compat: a config the plugin rejects fails create-destroy with the plugin's message") {
+    test::TempDir run_dir;
+    compat::CompatOptions options;
+    options.run_dir = run_dir.path();
+    options.config_json = R"({"sleeps": "many"})";
+    auto report = compat::run_compat(loader::load_plugin(test::hello_plugin()), options);
+    REQUIRE(report.checks.size() >= 2);
+    CHECK_FALSE(report.checks[1].result.passed);
+    CHECK(report.checks[1].result.message ==
+          "create() failed with invalid-argument: config.sleeps: expected an integer");
+}
+
+TEST_CASE("compat output: JUnit XML counts failures and escapes messages") {
+    compat::CompatReport report;
+    report.plugin_label = "demo";
+    report.file = "/x/demo.so";
+    report.checks.push_back({"generic.load", "load", {true, false, "ok", 1.5}});
+    report.checks.push_back({"generic.invalid-config", "cfg", {false, false, "bad <config> & \"quotes\"", 2}});
+    std::string xml = compat::to_junit_xml(report);
+    CHECK(xml.find("tests=\"2\" failures=\"1\"") != std::string::npos);
+    CHECK(xml.find("<failure message=\"bad &lt;config&gt; &amp; &quot;quotes&quot;\">") != std::string::npos);
+    CHECK(compat::format_summary(report) == "1 passed, 1 failed");
+    auto json = compat::to_json(report);
+    CHECK(json["failed"].as_uint64() == 1);
+}

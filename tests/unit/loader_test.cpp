@@ -1,0 +1,80 @@
+#include "loader/plugin_loader.hpp"
+#include "loader/plugin_search.hpp"
+#include "temp_dir.hpp"
+#include "test_paths.hpp"
+
+#include <doctest/doctest.h>
+
+#include <fstream>
+
+using namespace stand;
+
+TEST_CASE("loader: the hello example loads and its descriptor is copied") {
+    auto p = loader::load_plugin(test::hello_plugin());
+    CHECK(p->id == "hello");
+    CHECK(p->name == "Hello adapter");
+    CHECK(p->version == "0.1.0");
+    CHECK(p->entry.abi.major == STAND_ABI_MAJOR);
+    CHECK(p->entry_struct_size == sizeof(stand_plugin_entry));
+    CHECK(p->interfaces == std::vector<std::string>{STAND_PROBE_ID});
+    CHECK(p->implements(STAND_PROBE_ID));
+    CHECK_FALSE(p->implements(STAND_PANEL_ID));
+    CHECK(p->config_schema.find("\"sleeps\"") != std::string::npos);
+}
+
+TEST_CASE("loader: refusals name the file and the reason") {
+    test::TempDir dir;
+    auto reason_for = [](const std::filesystem::path& file) {
+        try {
+            loader::load_plugin(file);
+        } catch (const loader::LoadError& e) {
+            CHECK(std::string(e.what()).find(file.string()) == 0);
+            return e.reason();
+        }
+        return std::string("loaded");
+    };
+    CHECK(reason_for(dir.path() / "missing.so") == "no such file");
+    CHECK(reason_for(dir.path()) == "not a regular file");
+    std::ofstream(dir.path() / "text.so") << "not an ELF file\n";
+    CHECK(reason_for(dir.path() / "text.so").find("cannot load as a shared library") == 0);
+}
+
+TEST_CASE("plugin search: by id, by path, and a clear error for unknown ids") {
+    loader::PluginSearch search({test::hello_plugin().parent_path()});
+    CHECK(search.resolve("hello")->id == "hello");
+    CHECK(search.resolve(test::hello_plugin().string())->id == "hello");
+    try {
+        search.resolve("no-such-plugin");
+        FAIL("resolved a plugin that does not exist");
+    } catch (const loader::LoadError& e) {
+        CHECK(e.reason().find("no plugin with this id in the search path") == 0);
+        CHECK(e.reason().find(test::hello_plugin().parent_path().string()) != std::string::npos);
+    }
+    CHECK_THROWS_AS(search.resolve("Not An Id"), loader::LoadError);
+    auto scanned = search.scan();
+    CHECK(scanned.refused.empty());
+    CHECK(std::any_of(scanned.plugins.begin(), scanned.plugins.end(), [](auto& p) { return p->id == "hello"; }));
+}
+
+TEST_CASE("plugin search: the same file reached twice is listed once") {
+    auto dir = test::hello_plugin().parent_path();
+    loader::PluginSearch search({dir, dir / "." });
+    auto scanned = search.scan();
+    CHECK(scanned.refused.empty());
+    CHECK(std::count_if(scanned.plugins.begin(), scanned.plugins.end(), [](auto& p) { return p->id == "hello"; }) == 1);
+}
+
+TEST_CASE("loader: a plugin built for a later 1.x minor with longer structs loads (tail ignored)") {
+    auto p = loader::load_plugin(test::fixture_plugin("fixture-future"));
+    CHECK(p->id == "fixture-future");
+    CHECK(p->entry.abi.minor == 7);
+    CHECK(p->entry_struct_size > sizeof(stand_plugin_entry));
+    CHECK(p->descriptor_struct_size > sizeof(stand_plugin_descriptor));
+    CHECK(p->config_schema.empty());
+    CHECK(p->interfaces.empty());
+}
+
+TEST_CASE("loader: a plain C plugin with a third-party interface loads") {
+    auto p = loader::load_plugin(test::fixture_plugin("fixture-noop"));
+    CHECK(p->interfaces == std::vector<std::string>{"org.stand.test.noop/1"});
+}
