@@ -5,6 +5,8 @@
 
 #include "../fixtures/noop_interface.h"
 
+#include <stand/stand.h>
+
 #include <benchmark/benchmark.h>
 
 #include <filesystem>

@@ -1,4 +1,4 @@
-#include "compat/child_runner.hpp"
+#include "isolation/child_runner.hpp"
 #include "compat/compat_output.hpp"
 #include "compat/compat_suite.hpp"
 #include "temp_dir.hpp"
@@ -6,6 +6,7 @@
 
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <csignal>
 #include <thread>
 

@@ -36,7 +36,8 @@ TEST_CASE("guarded maps exceptions to codes with their messages") {
 }
 
 TEST_CASE("ConfigReader: defaults, types, ranges and unknown keys, each named") {
-    auto cfg = parse_config(R"({"port": 8080, "name": "x", "tls": true})", 41);
+    const char* text = R"({"port": 8080, "name": "x", "tls": true})";
+    auto cfg = parse_config(text, std::strlen(text));
     ConfigReader r(cfg);
     CHECK(r.integer("port", 1, 1, 65535) == 8080);
     CHECK(r.string("name", "") == "x");
@@ -44,9 +45,9 @@ TEST_CASE("ConfigReader: defaults, types, ranges and unknown keys, each named") 
     CHECK(r.string("absent", "dflt") == "dflt");
     CHECK_NOTHROW(r.finish());
 
-    auto message = [](const char* text, auto&& read) {
+    auto message = [](const char* json_text, auto&& read) {
         try {
-            auto c = parse_config(text, std::strlen(text));
+            auto c = parse_config(json_text, std::strlen(json_text));
             ConfigReader reader(c);
             read(reader);
             reader.finish();

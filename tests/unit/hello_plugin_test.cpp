@@ -5,6 +5,7 @@
 #include "test_paths.hpp"
 
 #include <stand/cpp/sink.hpp>
+#include <stand/stand.h>
 
 #include <boost/json.hpp>
 #include <doctest/doctest.h>

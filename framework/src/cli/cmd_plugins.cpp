@@ -61,7 +61,7 @@ int run_plugins(const std::vector<std::string>& argv) {
                   << "\n";
     } else {
         if (scanned.plugins.empty()) {
-            std::cout << "no plugins found in:";
+            std::cout << (scanned.refused.empty() ? "no plugins found in:" : "no loadable plugins in:");
             for (const auto& d : search.dirs()) std::cout << " " << d.string();
             std::cout << "\n";
         } else {

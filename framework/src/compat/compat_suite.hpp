@@ -1,7 +1,7 @@
 // `stand compat`: conformance checks of one plugin, each in a forked child.
 #pragma once
 
-#include "compat/child_runner.hpp"
+#include "isolation/child_runner.hpp"
 #include "loader/plugin_loader.hpp"
 
 #include <chrono>
@@ -12,6 +12,9 @@
 #include <vector>
 
 namespace stand::compat {
+
+using isolation::ChildResult;
+using isolation::run_in_child;
 
 struct CompatOptions {
     std::string config_json = "{}";  // passed to create()

@@ -6,15 +6,11 @@
 
 #include <algorithm>
 #include <cstring>
+#include <fstream>
 #include <set>
 
 namespace stand::loader {
 namespace {
-
-template <class T>
-constexpr std::uint32_t end_of(std::size_t offset) {
-    return static_cast<std::uint32_t>(offset + sizeof(void*));
-}
 
 // The smallest tables a v1 plugin can legally hand over.
 constexpr std::uint32_t kEntryV1Size =
@@ -32,6 +28,27 @@ T copy_prefix(const T* source, std::uint32_t size) {
 
 std::string text_or_empty(const char* s) { return s ? std::string(s) : std::string(); }
 
+bool has_elf_magic(const std::filesystem::path& file) {
+    std::ifstream in(file, std::ios::binary);
+    char magic[4] = {0, 0, 0, 0};
+    in.read(magic, sizeof(magic));
+    return in.gcount() == 4 && magic[0] == 0x7f && magic[1] == 'E' && magic[2] == 'L' && magic[3] == 'F';
+}
+
+// Boost.DLL wraps dlerror() in a long message; keep only dlerror's own text
+// without the file name it repeats.
+std::string dlerror_text(const std::string& what, const std::filesystem::path& file) {
+    const std::string marker = "dlerror system message: ";
+    auto start = what.find(marker);
+    if (start == std::string::npos) return what;
+    start += marker.size();
+    auto end = what.rfind("): ");
+    std::string text = what.substr(start, end == std::string::npos || end < start ? std::string::npos : end - start);
+    const std::string prefix = file.string() + ": ";
+    if (text.compare(0, prefix.size(), prefix) == 0) text = text.substr(prefix.size());
+    return text;
+}
+
 }  // namespace
 
 bool LoadedPlugin::implements(std::string_view interface_id) const {
@@ -46,11 +63,12 @@ std::shared_ptr<LoadedPlugin> load_plugin(const std::filesystem::path& file) {
     auto plugin = std::make_shared<LoadedPlugin>();
     plugin->file = std::filesystem::absolute(file, ec);
     if (ec) plugin->file = file;
+    if (!has_elf_magic(file)) throw LoadError(file, "not an ELF shared library (no \\x7fELF header)");
     try {
         plugin->library.load(boost::dll::fs::path(plugin->file.string()),
                              boost::dll::load_mode::rtld_now | boost::dll::load_mode::rtld_local);
     } catch (const std::exception& e) {
-        throw LoadError(file, std::string("cannot load as a shared library: ") + e.what());
+        throw LoadError(file, "cannot load as a shared library: " + dlerror_text(e.what(), plugin->file));
     }
     if (!plugin->library.has(STAND_PLUGIN_ENTRY_SYMBOL)) {
         std::string reason = "does not export " STAND_PLUGIN_ENTRY_SYMBOL " (not a stand plugin";

@@ -1,6 +1,7 @@
 #include "loader/plugin_search.hpp"
 
 #include "loader/id_syntax.hpp"
+#include "loader/isolated_load.hpp"
 
 #include <algorithm>
 #include <cstdlib>
@@ -58,7 +59,7 @@ ScanResult PluginSearch::scan() const {
     std::map<std::string, std::vector<std::shared_ptr<LoadedPlugin>>> by_id;
     for (const auto& file : plugin_files(dirs_)) {
         try {
-            auto plugin = load_plugin(file);
+            auto plugin = load_plugin_isolated(file);
             by_id[plugin->id].push_back(plugin);
         } catch (const LoadError& e) {
             result.refused.push_back({e.file(), e.reason()});
@@ -79,7 +80,7 @@ ScanResult PluginSearch::scan() const {
 std::shared_ptr<LoadedPlugin> PluginSearch::resolve(const std::string& name_or_path) const {
     bool is_path = name_or_path.find('/') != std::string::npos ||
                    (name_or_path.size() > 3 && name_or_path.compare(name_or_path.size() - 3, 3, ".so") == 0);
-    if (is_path) return load_plugin(name_or_path);
+    if (is_path) return load_plugin_isolated(name_or_path);
 
     if (!is_valid_plugin_id(name_or_path))
         throw LoadError(name_or_path, "is neither a file path nor a well-formed plugin id");

@@ -1,15 +1,16 @@
-#include "compat/child_runner.hpp"
+#include "isolation/child_runner.hpp"
 
 #include <cerrno>
-#include <fcntl.h>
 #include <csignal>
 #include <cstring>
+#include <fcntl.h>
 #include <poll.h>
+#include <sys/mman.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
-namespace stand::compat {
+namespace stand::isolation {
 namespace {
 
 void write_all(int fd, const std::string& data) {
@@ -27,30 +28,54 @@ std::string signal_text(int sig) {
     return std::string("crashed with SIG") + (abbrev ? abbrev : "?") + " (signal " + std::to_string(sig) + ")";
 }
 
+// The last `max_lines` non-empty lines of what the child wrote to stderr.
+std::string stderr_tail(int fd, std::size_t max_lines = 3) {
+    if (fd < 0) return {};
+    off_t size = ::lseek(fd, 0, SEEK_END);
+    if (size <= 0) return {};
+    off_t from = size > 4096 ? size - 4096 : 0;
+    std::string text(static_cast<std::size_t>(size - from), '\0');
+    if (::pread(fd, text.data(), text.size(), from) <= 0) return {};
+    while (!text.empty() && (text.back() == '\n' || text.back() == '\r')) text.pop_back();
+    std::size_t start = text.size(), lines = 0;
+    while (start > 0 && lines < max_lines) {
+        start = text.rfind('\n', start - 1);
+        ++lines;
+        if (start == std::string::npos) {
+            start = 0;
+            break;
+        }
+    }
+    std::string tail = text.substr(start == 0 ? 0 : start + 1);
+    for (char& c : tail)
+        if (c == '\n') c = '|';
+    return tail;
+}
+
 }  // namespace
 
 ChildResult run_in_child(const std::function<ChildResult()>& body, std::chrono::milliseconds timeout) {
     auto started = std::chrono::steady_clock::now();
-    auto elapsed = [&] {
-        return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started).count();
-    };
     int fds[2];
     if (::pipe2(fds, O_CLOEXEC) != 0) return {false, false, std::string("pipe failed: ") + std::strerror(errno), 0};
+    int err_fd = ::memfd_create("stand-child-stderr", MFD_CLOEXEC);
     pid_t pid = ::fork();
     if (pid < 0) {
         ::close(fds[0]);
         ::close(fds[1]);
+        if (err_fd >= 0) ::close(err_fd);
         return {false, false, std::string("fork failed: ") + std::strerror(errno), 0};
     }
     if (pid == 0) {
         ::close(fds[0]);
         rlimit no_core{0, 0};
         ::setrlimit(RLIMIT_CORE, &no_core);
+        if (err_fd >= 0) ::dup2(err_fd, STDERR_FILENO);
         ChildResult r;
         try {
             r = body();
         } catch (const std::exception& e) {
-            r = {false, false, std::string("host-side exception: ") + e.what(), 0};
+            r = {false, false, std::string("uncaught C++ exception (plugins must not throw through the C ABI): ") + e.what(), 0};
         }
         write_all(fds[1], std::string(r.skipped ? "S" : r.passed ? "P" : "F") + r.message);
         ::close(fds[1]);
@@ -86,7 +111,8 @@ ChildResult run_in_child(const std::function<ChildResult()>& body, std::chrono::
     while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
     }
     ChildResult result;
-    result.elapsed_ms = elapsed();
+    result.elapsed_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started).count();
+    bool abnormal = true;
     if (timed_out) {
         result.message = "hung: no result within " + std::to_string(timeout.count()) + " ms (child killed)";
     } else if (WIFSIGNALED(status)) {
@@ -94,11 +120,15 @@ ChildResult run_in_child(const std::function<ChildResult()>& body, std::chrono::
     } else if (message.empty()) {
         result.message = "child exited with code " + std::to_string(WEXITSTATUS(status)) + " without a result";
     } else {
+        abnormal = false;
         result.passed = message[0] == 'P';
         result.skipped = message[0] == 'S';
         result.message = message.substr(1);
     }
+    if (abnormal)
+        if (std::string tail = stderr_tail(err_fd); !tail.empty()) result.message += "; stderr: " + tail;
+    if (err_fd >= 0) ::close(err_fd);
     return result;
 }
 
-}  // namespace stand::compat
+}  // namespace stand::isolation

@@ -7,7 +7,7 @@
 #include <functional>
 #include <string>
 
-namespace stand::compat {
+namespace stand::isolation {
 
 struct ChildResult {
     bool passed = false;
@@ -17,8 +17,10 @@ struct ChildResult {
 };
 
 // `body` runs in the child; what it returns travels back through a pipe. The
-// child gets no core dumps (RLIMIT_CORE 0). The parent must be single-threaded
-// when calling this (fork in a threaded process would copy locked mutexes).
+// child gets no core dumps (RLIMIT_CORE 0) and its stderr is captured: when
+// the child crashes, hangs or exits without a result, the last lines it wrote
+// are appended to the message. The caller must be single-threaded (fork in a
+// threaded process would copy locked mutexes into the child).
 ChildResult run_in_child(const std::function<ChildResult()>& body, std::chrono::milliseconds timeout);
 
-}  // namespace stand::compat
+}  // namespace stand::isolation

@@ -1,0 +1,24 @@
+// Turns a URL's host into endpoints, and enforces that only loopback
+// targets are contacted unless the user allowed remote ones.
+#pragma once
+
+#include "host/http/deadline.hpp"
+#include "host/http/url.hpp"
+
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/ip/tcp.hpp>
+
+#include <vector>
+
+namespace stand::host::http {
+
+// Throws stand::cpp::Error: STAND_E_INVALID_ARGUMENT for a refused target,
+// STAND_E_UNREACHABLE when the name does not resolve, STAND_E_TIMEOUT.
+// Runs `ioc` until the lookup is done; no other work may be pending on it.
+std::vector<boost::asio::ip::tcp::endpoint> resolve_target(boost::asio::io_context& ioc,
+                                                           const Url& url, bool allow_remote,
+                                                           const Deadline& deadline);
+
+bool is_loopback(const boost::asio::ip::address& address);
+
+}  // namespace stand::host::http

@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# Exit codes of the stand CLI mean something; check each with its message.
+set -uo pipefail
+stand=${1:?}
+fail=0
+expect() {  # expect CODE REGEX -- ARGS...
+  local code=$1 regex=$2; shift 3
+  local out; out=$("$stand" "$@" 2>&1); local got=$?
+  if [[ $got -ne $code ]] || ! grep -qE -- "$regex" <<<"$out"; then
+    echo "FAIL: stand $* -> exit $got (want $code), output:"; echo "$out" | sed 's/^/    /'; fail=1
+  else
+    echo "ok: stand $* -> $got"
+  fi
+}
+expect 2 "unknown command 'frobnicate'" -- frobnicate
+expect 2 "usage: stand COMMAND" --
+expect 2 "unknown option '--bogus' for 'plugins'" -- plugins --bogus
+expect 2 "'info' needs a plugin id or file" -- info
+expect 2 "--timeout: expected seconds" -- compat hello --timeout -3
+expect 3 "refused no-such-plugin: no plugin with this id in the search path" -- info no-such-plugin
+expect 3 "refused /nonexistent/x.so: no such file" -- compat /nonexistent/x.so
+expect 1 "create\\(\\) failed with invalid-argument: config.sleeps: expected an integer" -- \
+  compat hello --config '{"sleeps":"many"}'
+expect 0 "6 passed, 0 failed" -- compat hello --config '{"sleeps":5,"sleep_us":10}'
+exit $fail
