@@ -12,3 +12,12 @@ inline std::filesystem::path fixture_plugin(const char* name) {
 }
 
 }  // namespace stand::test
+
+namespace stand::test {
+
+inline std::filesystem::path stand_binary() { return build_dir() / "bin" / "stand"; }
+inline std::filesystem::path bad_plugin(const char* id) {
+    return build_dir() / "tests" / "bad-plugins" / (std::string(id) + ".so");
+}
+
+}  // namespace stand::test

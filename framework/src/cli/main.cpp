@@ -2,6 +2,7 @@
 #include "cli/args.hpp"
 #include "cli/commands.hpp"
 #include "cli/exit_codes.hpp"
+#include "isolation/worker_main.hpp"
 #include "loader/plugin_loader.hpp"
 
 #include <stand/version.h>
@@ -55,6 +56,7 @@ int main(int argc, char** argv) {
         if (command == "plugins") return run_plugins(rest);
         if (command == "info") return run_info(rest);
         if (command == "compat") return run_compat(rest);
+        if (command == "__worker") return stand::isolation::run_worker_main();  // internal: see isolation/
         throw UsageError("unknown command '" + command + "' (see stand --help)");
     } catch (const UsageError& e) {
         std::cerr << "stand: " << e.what() << "\n";

@@ -67,30 +67,28 @@ boost::json::object HttpService::request(std::uint64_t session,
     const http::RequestSpec spec = http::parse_request(request);
 
     const auto start = std::chrono::steady_clock::now();
-    const auto elapsed_ms = [&] {
-        return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
-            .count();
-    };
+    http::CallProgress progress;
     HttpCallRecord call;
     call.label = spec.label;
     call.method = spec.method;
     call.url = spec.url.text;
-    http::CallProgress progress;
-    try {
-        const http::Response response = s->client.perform(spec, progress);
-        call.status = static_cast<int>(response.result_int());
-        call.elapsed_ms = elapsed_ms();
+    const auto record = [&] {
+        call.elapsed_ms =
+            std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
+                .count();
         call.retry_waits = progress.retry_waits;
         call.waited_ms = progress.waited_ms;
         impl_->record(call);
+    };
+    try {
+        const http::Response response = s->client.perform(spec, progress);
+        call.status = static_cast<int>(response.result_int());
+        record();
         return http::response_json(response, progress.final_url, call.elapsed_ms, call.retry_waits);
     } catch (const std::exception& e) {
         const auto* error = dynamic_cast<const cpp::Error*>(&e);
         call.error = stand_result_name(error != nullptr ? error->code() : STAND_E_INTERNAL);
-        call.elapsed_ms = elapsed_ms();
-        call.retry_waits = progress.retry_waits;
-        call.waited_ms = progress.waited_ms;
-        impl_->record(call);
+        record();
         throw;
     }
 }

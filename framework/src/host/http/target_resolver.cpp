@@ -31,6 +31,12 @@ std::vector<tcp::endpoint> resolve_target(asio::io_context& ioc, const Url& url,
         return {tcp::endpoint(address, url.port)};
     }
 
+    // Only "localhost" names are looked up without --allow-remote: resolving
+    // any other name could already send a DNS query off this machine.
+    const bool local_name = url.host == "localhost" ||
+                            (url.host.size() > 10 && url.host.compare(url.host.size() - 10, 10, ".localhost") == 0);
+    if (!allow_remote && !local_name) refuse(url, " (only loopback addresses and localhost are allowed)");
+
     tcp::resolver resolver(ioc);
     asio::steady_timer timer(ioc, deadline.at);
     boost::system::error_code error;

@@ -1,0 +1,89 @@
+#include "isolation/interface_calls.hpp"
+
+#include <stand/cpp/sink.hpp>
+
+#include <functional>
+#include <map>
+#include <stdexcept>
+
+namespace stand::isolation {
+namespace {
+
+struct Call {
+    stand_instance* self;
+    const boost::json::object& args;
+    stand_error* err;
+    const stand_sink* out;
+
+    std::string text(const char* key) const {
+        auto* v = args.if_contains(key);
+        if (v == nullptr || !v->is_string()) throw std::invalid_argument(std::string("argument '") + key + "' (string) is required");
+        return std::string(v->get_string());
+    }
+    std::string json(const char* key) const {
+        auto* v = args.if_contains(key);
+        return v == nullptr ? std::string("{}") : boost::json::serialize(*v);
+    }
+};
+
+using Method = std::function<stand_result(const void* table, const Call&)>;
+
+struct MethodSpec {
+    const char* interface_id;
+    Method invoke;
+};
+
+const std::map<std::string, MethodSpec>& methods() {
+    static const std::map<std::string, MethodSpec> table = {
+        {"lifecycle.install", {STAND_LIFECYCLE_ID, [](const void* t, const Call& c) { return static_cast<const stand_lifecycle*>(t)->install(c.self, c.err); }}},
+        {"lifecycle.start", {STAND_LIFECYCLE_ID, [](const void* t, const Call& c) { return static_cast<const stand_lifecycle*>(t)->start(c.self, c.err); }}},
+        {"lifecycle.stop", {STAND_LIFECYCLE_ID, [](const void* t, const Call& c) { return static_cast<const stand_lifecycle*>(t)->stop(c.self, c.err); }}},
+        {"lifecycle.restart", {STAND_LIFECYCLE_ID, [](const void* t, const Call& c) { return static_cast<const stand_lifecycle*>(t)->restart(c.self, c.err); }}},
+        {"lifecycle.wipe", {STAND_LIFECYCLE_ID, [](const void* t, const Call& c) { return static_cast<const stand_lifecycle*>(t)->wipe(c.self, c.err); }}},
+        {"lifecycle.readiness", {STAND_LIFECYCLE_ID, [](const void* t, const Call& c) { return static_cast<const stand_lifecycle*>(t)->readiness(c.self, c.out, c.err); }}},
+        {"lifecycle.facts", {STAND_LIFECYCLE_ID, [](const void* t, const Call& c) { return static_cast<const stand_lifecycle*>(t)->facts(c.self, c.out, c.err); }}},
+        {"panel.bootstrap", {STAND_PANEL_ID, [](const void* t, const Call& c) { return static_cast<const stand_panel*>(t)->bootstrap(c.self, c.err); }}},
+        {"panel.create_user", {STAND_PANEL_ID, [](const void* t, const Call& c) { return static_cast<const stand_panel*>(t)->create_user(c.self, c.text("name").c_str(), c.out, c.err); }}},
+        {"panel.delete_user", {STAND_PANEL_ID, [](const void* t, const Call& c) { return static_cast<const stand_panel*>(t)->delete_user(c.self, c.text("id").c_str(), c.err); }}},
+        {"panel.admin_call", {STAND_PANEL_ID, [](const void* t, const Call& c) { return static_cast<const stand_panel*>(t)->admin_call(c.self, c.err); }}},
+        {"panel.subscription_request", {STAND_PANEL_ID, [](const void* t, const Call& c) { return static_cast<const stand_panel*>(t)->subscription_request(c.self, c.text("id").c_str(), c.out, c.err); }}},
+        {"proxy.configure", {STAND_PROXY_ID, [](const void* t, const Call& c) { return static_cast<const stand_proxy*>(t)->configure(c.self, c.json("knobs").c_str(), c.err); }}},
+        {"proxy.endpoint", {STAND_PROXY_ID, [](const void* t, const Call& c) { return static_cast<const stand_proxy*>(t)->endpoint(c.self, c.out, c.err); }}},
+        {"proxy.effective_defaults", {STAND_PROXY_ID, [](const void* t, const Call& c) { return static_cast<const stand_proxy*>(t)->effective_defaults(c.self, c.out, c.err); }}},
+        {"probe.list_jobs", {STAND_PROBE_ID, [](const void* t, const Call& c) { return static_cast<const stand_probe*>(t)->list_jobs(c.self, c.out, c.err); }}},
+        {"probe.prepare", {STAND_PROBE_ID, [](const void* t, const Call& c) { return static_cast<const stand_probe*>(t)->prepare(c.self, c.text("job").c_str(), c.json("params").c_str(), c.err); }}},
+        {"probe.run", {STAND_PROBE_ID, [](const void* t, const Call& c) { return static_cast<const stand_probe*>(t)->run(c.self, c.text("job").c_str(), c.out, c.err); }}},
+        {"probe.cleanup", {STAND_PROBE_ID, [](const void* t, const Call& c) { return static_cast<const stand_probe*>(t)->cleanup(c.self, c.text("job").c_str(), c.err); }}},
+    };
+    return table;
+}
+
+}  // namespace
+
+std::vector<std::string> known_methods() {
+    std::vector<std::string> names;
+    for (const auto& [name, _] : methods()) names.push_back(name);
+    return names;
+}
+
+CallOutcome call_interface(const loader::LoadedPlugin& plugin, stand_instance* instance, const std::string& method,
+                           const boost::json::object& args) {
+    auto it = methods().find(method);
+    if (it == methods().end()) throw std::invalid_argument("unknown plugin method '" + method + "'");
+    CallOutcome outcome;
+    const void* table = plugin.entry.get_interface(instance, it->second.interface_id);
+    if (table == nullptr) {
+        outcome.code = STAND_E_UNSUPPORTED;
+        outcome.error = "plugin " + plugin.id + " does not implement " + it->second.interface_id;
+        return outcome;
+    }
+    char message[2048] = {0};
+    stand_error err{sizeof(stand_error), sizeof(message), message};
+    cpp::StringSink sink;
+    outcome.code = it->second.invoke(table, Call{instance, args, &err, sink.get()});
+    if (outcome.code < 0) outcome.error = message[0] ? message : stand_result_name(outcome.code);
+    outcome.output = std::move(sink.str());
+    return outcome;
+}
+
+}  // namespace stand::isolation

@@ -1,0 +1,213 @@
+#include "isolation/plugin_worker.hpp"
+
+#include "isolation/line_channel.hpp"
+#include "isolation/worker_main.hpp"
+
+#include <cerrno>
+#include <csignal>
+#include <cstring>
+#include <fcntl.h>
+#include <fstream>
+#include <stdexcept>
+#include <sys/prctl.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+namespace stand::isolation {
+namespace {
+
+std::string signal_name(int sig) {
+    const char* abbrev = sigabbrev_np(sig);
+    return std::string("SIG") + (abbrev ? abbrev : "?") + " (signal " + std::to_string(sig) + ")";
+}
+
+std::string last_lines(const std::filesystem::path& file, std::size_t max_lines = 3) {
+    std::ifstream in(file);
+    std::vector<std::string> lines;
+    for (std::string line; std::getline(in, line);)
+        if (!line.empty()) lines.push_back(line);
+    std::string out;
+    for (std::size_t i = lines.size() > max_lines ? lines.size() - max_lines : 0; i < lines.size(); ++i)
+        out += (out.empty() ? "" : " | ") + lines[i];
+    return out;
+}
+
+}  // namespace
+
+PluginWorker::PluginWorker(WorkerOptions options) : options_(std::move(options)) {
+    std::error_code ec;
+    auto log_dir = options_.host.run_dir / "logs";
+    std::filesystem::create_directories(log_dir, ec);
+    stderr_log_ = log_dir / ("worker-" + options_.plugin_id + ".log");
+    int err_fd = ::open(stderr_log_.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+    if (err_fd < 0) throw std::runtime_error("cannot open " + stderr_log_.string() + ": " + std::strerror(errno));
+
+    int sv[2];
+    if (::socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) != 0) {
+        ::close(err_fd);
+        throw std::runtime_error(std::string("socketpair: ") + std::strerror(errno));
+    }
+    std::string binary = options_.stand_binary.string();
+    char arg0[] = "stand";
+    char arg1[] = "__worker";
+    char* argv[] = {arg0, arg1, nullptr};
+    pid_t parent = ::getpid();
+    pid_ = ::fork();
+    if (pid_ < 0) {
+        ::close(sv[0]);
+        ::close(sv[1]);
+        ::close(err_fd);
+        throw std::runtime_error(std::string("fork: ") + std::strerror(errno));
+    }
+    if (pid_ == 0) {
+        ::setpgid(0, 0);  // a terminal's Ctrl-C reaches the host only; the host decides
+        ::prctl(PR_SET_PDEATHSIG, SIGKILL);
+        if (::getppid() != parent) ::_exit(127);
+        int null_fd = ::open("/dev/null", O_RDONLY);
+        if (null_fd >= 0) ::dup2(null_fd, 0);
+        ::dup2(err_fd, 1);
+        ::dup2(err_fd, 2);
+        ::dup2(sv[1], kWorkerChannelFd);  // dup2 clears CLOEXEC on the new fd
+        ::execv(binary.c_str(), argv);
+        ::_exit(127);
+    }
+    ::close(sv[1]);
+    ::close(err_fd);
+    channel_ = std::make_unique<LineChannel>(sv[0]);
+}
+
+PluginWorker::~PluginWorker() { kill_and_reap(); }
+
+void PluginWorker::kill_and_reap() {
+    if (pid_ <= 0 || dead_) return;
+    ::kill(pid_, SIGKILL);
+    while (::waitpid(pid_, &exit_status_, 0) < 0 && errno == EINTR) {
+    }
+    dead_ = true;
+}
+
+WorkerReply PluginWorker::died(const std::string& what) {
+    WorkerReply reply;
+    reply.failure = WorkerReply::Failure::kCrashed;
+    if (!dead_) {
+        while (::waitpid(pid_, &exit_status_, 0) < 0 && errno == EINTR) {
+        }
+        dead_ = true;
+    }
+    if (WIFSIGNALED(exit_status_)) reply.error = "crashed with " + signal_name(WTERMSIG(exit_status_));
+    else reply.error = "worker exited with code " + std::to_string(WEXITSTATUS(exit_status_));
+    reply.error += " during " + what;
+    if (auto tail = last_lines(stderr_log_); !tail.empty()) reply.error += "; stderr: " + tail;
+    return reply;
+}
+
+WorkerReply PluginWorker::round_trip(boost::json::object request, const std::string& what,
+                                     std::chrono::milliseconds timeout) {
+    if (dead_) {
+        WorkerReply r;
+        r.failure = WorkerReply::Failure::kCrashed;
+        r.error = "worker is gone (earlier failure); cannot run " + what;
+        return r;
+    }
+    std::int64_t id = next_id_++;
+    request["id"] = id;
+    if (!channel_->send(request)) return died(what);
+    auto deadline = std::chrono::steady_clock::now() + timeout;
+    bool cancel_sent = false;
+    while (true) {
+        auto now = std::chrono::steady_clock::now();
+        auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - now);
+        if (left.count() <= 0) {
+            if (cancel_sent) {
+                kill_and_reap();
+                WorkerReply r;
+                r.failure = WorkerReply::Failure::kHung;
+                r.error = what + " did not return within " + std::to_string(timeout.count()) + " ms, nor " +
+                          std::to_string(options_.cancel_grace.count()) + " ms after cancellation (worker killed)";
+                return r;
+            }
+            ::kill(pid_, SIGUSR1);  // ask the plugin to stop (stand.progress/1 cancelled())
+            cancel_sent = true;
+            deadline = now + options_.cancel_grace;
+            continue;
+        }
+        boost::json::object m;
+        auto status = channel_->receive(m, left);
+        if (status == LineChannel::Status::kClosed) return died(what);
+        if (status == LineChannel::Status::kTimeout) continue;
+        auto type = m.if_contains("type");
+        if (type && *type == "log") {
+            if (options_.host.log)
+                options_.host.log(static_cast<int>(m.at("level").to_number<double>()), options_.plugin_id,
+                                  std::string(m.at("message").as_string()));
+            continue;
+        }
+        if (type && *type == "progress") {
+            if (options_.host.progress)
+                options_.host.progress(options_.plugin_id, m.at("fraction").to_number<double>(),
+                                       std::string(m.at("message").as_string()));
+            continue;
+        }
+        if (type && *type == "reply" && m.at("id") == id) {
+            WorkerReply r;
+            r.code = static_cast<int32_t>(m.at("result").to_number<double>());
+            if (auto* e = m.if_contains("error")) r.error = std::string(e->as_string());
+            if (auto* o = m.if_contains("output")) r.output = *o;
+            if (cancel_sent && r.code >= 0) {
+                r.code = STAND_E_TIMEOUT;
+                r.error = what + " finished only after the timeout (cancelled)";
+            }
+            return r;
+        }
+        kill_and_reap();
+        WorkerReply r;
+        r.failure = WorkerReply::Failure::kProtocol;
+        r.error = "worker sent an unexpected message during " + what + ": " + boost::json::serialize(m).substr(0, 200);
+        return r;
+    }
+}
+
+WorkerReply PluginWorker::create(const std::string& config_json, std::chrono::milliseconds timeout) {
+    boost::json::object boxes;
+    for (const auto& [name, dirs] : options_.host.boxes) {
+        boost::json::array list;
+        for (const auto& d : dirs) list.emplace_back(d.string());
+        boxes[name] = std::move(list);
+    }
+    return round_trip({{"op", "create"},
+                       {"plugin", options_.plugin_file.string()},
+                       {"config", config_json},
+                       {"run_dir", options_.host.run_dir.string()},
+                       {"allow_remote", options_.host.allow_remote_targets},
+                       {"boxes", std::move(boxes)}},
+                      "create", timeout);
+}
+
+WorkerReply PluginWorker::call(const std::string& method, const boost::json::object& args,
+                               std::chrono::milliseconds timeout) {
+    return round_trip({{"op", "call"}, {"method", method}, {"args", args}}, method, timeout);
+}
+
+WorkerReply PluginWorker::http_calls(std::chrono::milliseconds timeout) {
+    return round_trip({{"op", "http_calls"}}, "http_calls", timeout);
+}
+
+WorkerReply PluginWorker::shutdown(std::chrono::milliseconds timeout) {
+    WorkerReply r = round_trip({{"op", "destroy"}}, "destroy", timeout);
+    if (!dead_) {
+        auto deadline = std::chrono::steady_clock::now() + timeout;
+        while (std::chrono::steady_clock::now() < deadline) {
+            pid_t done = ::waitpid(pid_, &exit_status_, WNOHANG);
+            if (done == pid_) {
+                dead_ = true;
+                break;
+            }
+            ::usleep(10000);
+        }
+        kill_and_reap();
+    }
+    return r;
+}
+
+}  // namespace stand::isolation

@@ -1,0 +1,68 @@
+// The host side of a plugin worker (see worker_main.hpp): spawns
+// `stand __worker`, sends calls with deadlines, and turns a crash, a hang or
+// garbage on the wire into a failed reply that names the method and the cause.
+#pragma once
+
+#include "host/plugin_host.hpp"
+
+#include <boost/json.hpp>
+
+#include <chrono>
+#include <filesystem>
+#include <memory>
+#include <string>
+#include <sys/types.h>
+
+namespace stand::isolation {
+
+struct WorkerOptions {
+    std::filesystem::path plugin_file;
+    std::string plugin_id;          // for messages and log prefixes
+    host::HostConfig host;          // run_dir, allow_remote_targets, boxes, log, progress
+    std::filesystem::path stand_binary = "/proc/self/exe";
+    std::chrono::milliseconds cancel_grace{2000};  // after a timeout: SIGUSR1, then SIGKILL
+};
+
+struct WorkerReply {
+    enum class Failure { kNone, kCrashed, kHung, kProtocol };
+    Failure failure = Failure::kNone;
+    int32_t code = 0;            // the plugin's stand_result when failure == kNone
+    std::string error;           // the plugin's message, or the cause of the failure
+    boost::json::value output;   // parsed sink output (null when none)
+    bool ok() const noexcept { return failure == Failure::kNone && code >= 0; }
+};
+
+class PluginWorker {
+public:
+    // Spawns the worker process; throws std::runtime_error if it cannot.
+    explicit PluginWorker(WorkerOptions options);
+    ~PluginWorker();  // kills and reaps the worker if it is still alive
+    PluginWorker(const PluginWorker&) = delete;
+    PluginWorker& operator=(const PluginWorker&) = delete;
+
+    WorkerReply create(const std::string& config_json, std::chrono::milliseconds timeout);
+    WorkerReply call(const std::string& method, const boost::json::object& args, std::chrono::milliseconds timeout);
+    // The host's HTTP call log of this instance.
+    WorkerReply http_calls(std::chrono::milliseconds timeout);
+    // destroy() in the worker, then wait for it to exit (killed after `timeout`).
+    WorkerReply shutdown(std::chrono::milliseconds timeout);
+
+    pid_t pid() const noexcept { return pid_; }
+    bool alive() const noexcept { return pid_ > 0 && !dead_; }
+    const std::filesystem::path& stderr_log() const noexcept { return stderr_log_; }
+
+private:
+    WorkerReply round_trip(boost::json::object request, const std::string& what, std::chrono::milliseconds timeout);
+    WorkerReply died(const std::string& what);
+    void kill_and_reap();
+
+    WorkerOptions options_;
+    std::unique_ptr<class LineChannel> channel_;
+    pid_t pid_ = -1;
+    bool dead_ = false;
+    int exit_status_ = 0;
+    std::int64_t next_id_ = 1;
+    std::filesystem::path stderr_log_;
+};
+
+}  // namespace stand::isolation
