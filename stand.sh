@@ -16,6 +16,7 @@ PACKAGES=(
   libssl-dev openssl
   libngtcp2-dev libngtcp2-crypto-gnutls-dev libnghttp3-dev
   doctest-dev libbenchmark-dev
+  nginx-light wrk
 )
 
 log() { printf '==> %s\n' "$*" >&2; }

@@ -13,6 +13,9 @@ namespace stand::cli {
 int run_plugins(const std::vector<std::string>& argv);
 int run_info(const std::vector<std::string>& argv);
 int run_compat(const std::vector<std::string>& argv);
+int run_run(const std::vector<std::string>& argv);
+int run_load(const std::vector<std::string>& argv);
+int run_report(const std::vector<std::string>& argv);
 
 // Shared by the commands that look plugins up.
 OptionSpec plugin_path_option();

@@ -4,6 +4,8 @@
 #include "cli/exit_codes.hpp"
 #include "isolation/worker_main.hpp"
 #include "loader/plugin_loader.hpp"
+#include "scenario/plugin_overrides.hpp"
+#include "scenario/scenario_error.hpp"
 
 #include <stand/version.h>
 
@@ -22,6 +24,9 @@ commands:
   plugins            list the plugins in the search path
   info PLUGIN        print a plugin's descriptor and config schema
   compat PLUGIN      run the compatibility checks of a plugin
+  run SCENARIO       run a scenario: repetitions, boxes, samples, load, report
+  load URL...        HTTP/1.1 load generator (closed or open model)
+  report             render a Markdown table from per-repetition results
 
 options:
   -h, --help         this text; `stand COMMAND --help` for a command's options
@@ -56,9 +61,18 @@ int main(int argc, char** argv) {
         if (command == "plugins") return run_plugins(rest);
         if (command == "info") return run_info(rest);
         if (command == "compat") return run_compat(rest);
+        if (command == "run") return run_run(rest);
+        if (command == "load") return run_load(rest);
+        if (command == "report") return run_report(rest);
         if (command == "__worker") return stand::isolation::run_worker_main();  // internal: see isolation/
         throw UsageError("unknown command '" + command + "' (see stand --help)");
     } catch (const UsageError& e) {
+        std::cerr << "stand: " << e.what() << "\n";
+        return kExitUsage;
+    } catch (const stand::scenario::ScenarioError& e) {
+        std::cerr << "stand: " << e.what() << "\n";
+        return kExitUsage;
+    } catch (const stand::scenario::PluginOverrideError& e) {
         std::cerr << "stand: " << e.what() << "\n";
         return kExitUsage;
     } catch (const stand::loader::LoadError& e) {

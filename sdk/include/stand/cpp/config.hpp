@@ -56,6 +56,13 @@ public:
         return &v->get_object();
     }
 
+    const boost::json::array* array(const char* key) {
+        const boost::json::value* v = find(key);
+        if (v == nullptr) return nullptr;
+        if (!v->is_array()) fail(key, "an array");
+        return &v->get_array();
+    }
+
     // Throws naming the first key that was never read.
     void finish() const {
         for (const auto& kv : config_)

@@ -1,0 +1,257 @@
+// `stand load`: the HTTP/1.1 load generator on the command line, a thin
+// layer over stand::load::run_load.
+#include "cli/commands.hpp"
+#include "cli/exit_codes.hpp"
+#include "load/duration.hpp"
+#include "load/link_pattern.hpp"
+#include "load/load_engine.hpp"
+#include "load/load_report.hpp"
+
+#include <boost/json/serialize.hpp>
+
+#include <atomic>
+#include <charconv>
+#include <csignal>
+#include <cstdio>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+
+#include <unistd.h>
+
+namespace stand::cli {
+namespace {
+
+const char* kHelp = R"(usage: stand load [options] URL... [--urls FILE]
+
+HTTP/1.1 load generator (plain or TLS, keep-alive on or off). Only local
+targets (127.0.0.0/8, ::1, names that resolve there) unless --allow-remote.
+
+Load model
+  -t, --threads N          load threads, one event loop each (default 2)
+  -c, --connections N      connections, spread over the threads (default 10).
+                           Closed model: each sends its next request when the
+                           last one is done. Open model: the cap on requests
+                           in flight; due requests beyond it wait (counted).
+  -d, --duration D         how long requests are started: 10s, 500ms, 1m
+                           (default 10s); requests in flight are then awaited
+  --rate R                 open model: R requests/s in total at a constant
+                           rate; latency counts from each request's intended
+                           send time (coordinated omission corrected), the
+                           service time from its actual send
+  --requests N             stop starting requests after N (default: no limit)
+  --timeout D              per request, connect included (default 10s);
+                           checked every timeout/10 (1 ms .. 100 ms)
+  --late D                 open model: a request started more than D after
+                           its intended time is "late" (default 1ms)
+  --slow D                 responses slower than D are counted per second
+                           (default 500ms)
+  --warmup-once            first fetch every link once, sequentially on one
+                           connection; its statuses are reported separately
+
+Requests
+  URL...                   links; requests go to them in global round robin
+  --urls FILE              more links, one URL per line ('#' comments)
+  --method M               request method (default GET)
+  -H, --header "N: v"      add a header to every request (repeatable)
+  --ua STRING              User-Agent (default stand-load/VERSION)
+  --keepalive on|off       reuse connections (default on); off sends
+                           "Connection: close" and connects per request
+  --xff PATTERN|default    X-Forwarded-For per link k (0-based) from PATTERN:
+                           text with {expressions} of k and n (the number of
+                           links) using + - * / % << >> & ^ | ~ ( ) and C
+                           precedence; "{{" "}}" are braces. "default" is
+                           the seed harness's 10.{k>>8&255}.{k&255}.7
+  --bind-prefix A.B        link k sends from A.B.(k/250+1).(k%250+1); use
+                           127.0 on loopback. A kept-alive connection is only
+                           reused by links with the same source address.
+
+TLS
+  --insecure               do not verify the server's certificate or name
+  --cacert FILE            trust these PEM certificates too
+  --tls-resume             resume TLS sessions (off: a full handshake per
+                           connection)
+
+Output
+  --json                   print the result as JSON (schema stand.load/1)
+  --allow-remote           allow targets that are not on this machine
+  -h, --help               this text
+
+A line per second goes to stderr while it runs when stderr is a terminal.
+The generator measures its own CPU; the result warns (and JSON says
+"generator_saturated": true) when it used more than 90 % of its threads.
+
+Exit: 0 done, 1 no request got a response, 2 usage error or refused target,
+130 interrupted (the partial result is printed).
+)";
+
+std::atomic<bool> g_interrupted{false};
+
+extern "C" void on_sigint(int) { g_interrupted.store(true); }
+
+// wrk-style short options (-t 2, -t2, -c 10, -d 5s, -H "a: b") to the long names.
+std::vector<std::string> expand_short(const std::vector<std::string>& argv) {
+    static const std::pair<char, const char*> kShort[] = {
+        {'t', "--threads"}, {'c', "--connections"}, {'d', "--duration"}, {'H', "--header"}, {'h', "--help"}};
+    std::vector<std::string> out;
+    bool rest = false;
+    for (const auto& a : argv) {
+        if (rest || a.size() < 2 || a[0] != '-' || a[1] == '-') {
+            if (a == "--") rest = true;
+            out.push_back(a);
+            continue;
+        }
+        const char* long_name = nullptr;
+        for (const auto& [c, name] : kShort)
+            if (a[1] == c) long_name = name;
+        if (long_name == nullptr) {
+            out.push_back(a);
+            continue;
+        }
+        out.emplace_back(long_name);
+        if (a.size() > 2) out.push_back(a.substr(a[2] == '=' ? 3 : 2));
+    }
+    return out;
+}
+
+std::uint64_t parse_count(const std::string& flag, const std::string& text, std::uint64_t min, std::uint64_t max) {
+    std::uint64_t v = 0;
+    const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
+    if (ec != std::errc{} || end != text.data() + text.size() || v < min || v > max)
+        throw UsageError("--" + flag + ": expected an integer in [" + std::to_string(min) + ", " +
+                         std::to_string(max) + "], got '" + text + "'");
+    return v;
+}
+
+std::chrono::nanoseconds duration_of(const std::string& flag, const std::string& text) {
+    try {
+        return load::parse_duration(text, "--" + flag);
+    } catch (const std::invalid_argument& e) {
+        throw UsageError(e.what());
+    }
+}
+
+load::LoadSpec spec_from(const Args& args) {
+    load::LoadSpec spec;
+    const std::string method = args.value("method").value_or("GET");
+    for (const auto& url : args.positionals()) {
+        load::Link link;
+        link.method = method;
+        link.url = url;
+        spec.links.push_back(std::move(link));
+    }
+    if (auto file = args.value("urls")) {
+        std::ifstream in(*file);
+        if (!in) throw UsageError("--urls: cannot read " + *file);
+        std::stringstream ss;
+        ss << in.rdbuf();
+        auto more = load::links_from_lines(ss.str(), method);
+        if (more.empty()) throw UsageError("--urls: " + *file + " lists no URL");
+        for (auto& l : more) spec.links.push_back(std::move(l));
+    }
+    if (spec.links.empty()) throw UsageError("'load' needs a URL (or --urls FILE)");
+
+    if (auto v = args.value("threads")) spec.threads = static_cast<unsigned>(parse_count("threads", *v, 1, 256));
+    if (auto v = args.value("connections"))
+        spec.connections = static_cast<unsigned>(parse_count("connections", *v, 1, 100000));
+    if (auto v = args.value("duration")) spec.duration = duration_of("duration", *v);
+    if (auto v = args.value("timeout")) spec.timeout = duration_of("timeout", *v);
+    if (auto v = args.value("late")) spec.late_threshold = duration_of("late", *v);
+    if (auto v = args.value("slow")) spec.slow_threshold = duration_of("slow", *v);
+    if (auto v = args.value("requests")) spec.max_requests = parse_count("requests", *v, 1, UINT64_MAX / 2);
+    if (auto v = args.value("rate")) {
+        char* end = nullptr;
+        const double r = std::strtod(v->c_str(), &end);
+        if (end == v->c_str() || *end != '\0' || !(r > 0) || r > 1e7)
+            throw UsageError("--rate: expected requests/s in (0, 10000000], got '" + *v + "'");
+        spec.model = load::Model::open;
+        spec.rate = r;
+    }
+    if (auto v = args.value("keepalive")) {
+        if (*v == "on") spec.keepalive = true;
+        else if (*v == "off") spec.keepalive = false;
+        else throw UsageError("--keepalive: expected on or off, got '" + *v + "'");
+    }
+    for (const auto& h : args.values("header")) {
+        try {
+            spec.identity.headers.push_back(load::parse_header(h));
+        } catch (const load::LoadSpecError& e) {
+            throw UsageError(std::string("-H: ") + e.what());
+        }
+    }
+    if (auto v = args.value("ua")) spec.identity.user_agent = *v;
+    if (auto v = args.value("xff")) {
+        spec.identity.xff_pattern = *v == "default" ? std::string(load::kDefaultXffPattern) : *v;
+        try {
+            load::LinkPattern check(*spec.identity.xff_pattern);
+        } catch (const std::invalid_argument& e) {
+            throw UsageError(std::string("--xff: ") + e.what());
+        }
+    }
+    if (auto v = args.value("bind-prefix")) spec.identity.bind_prefix = *v;
+    spec.tls.insecure = args.flag("insecure");
+    spec.tls.resume = args.flag("tls-resume");
+    if (auto v = args.value("cacert")) spec.tls.ca_file = *v;
+    spec.allow_remote = args.flag("allow-remote");
+    spec.warmup_once = args.flag("warmup-once");
+    if (spec.connections < spec.threads)
+        throw UsageError("-c " + std::to_string(spec.connections) + " is fewer connections than -t " +
+                         std::to_string(spec.threads) + " threads");
+    return spec;
+}
+
+}  // namespace
+
+int run_load(const std::vector<std::string>& argv) {
+    Args args("load", expand_short(argv),
+              {{"help"}, {"json"}, {"insecure"}, {"tls-resume"}, {"allow-remote"}, {"warmup-once"},
+               {"threads", true}, {"connections", true}, {"duration", true}, {"rate", true}, {"requests", true},
+               {"timeout", true}, {"late", true}, {"slow", true}, {"urls", true}, {"method", true},
+               {"header", true, true}, {"ua", true}, {"keepalive", true}, {"xff", true}, {"bind-prefix", true},
+               {"cacert", true}});
+    if (args.flag("help")) {
+        std::cout << kHelp;
+        return kExitOk;
+    }
+    load::LoadSpec spec = spec_from(args);
+
+    const bool tty = ::isatty(STDERR_FILENO) == 1;
+    load::LoadHooks hooks;
+    hooks.stop = &g_interrupted;
+    std::uint64_t last_completed = 0;
+    double last_elapsed = 0;
+    if (tty)
+        hooks.on_progress = [&](const load::LoadProgress& p) {
+            const double dt = p.elapsed_s - last_elapsed;
+            const double rate = dt > 0 ? static_cast<double>(p.completed - last_completed) / dt : 0;
+            std::fprintf(stderr, "  %5.0fs  %llu responses  %.0f req/s  %llu errors\n", p.elapsed_s,
+                         static_cast<unsigned long long>(p.completed), rate,
+                         static_cast<unsigned long long>(p.errors));
+            last_completed = p.completed;
+            last_elapsed = p.elapsed_s;
+        };
+
+    struct sigaction action {};
+    struct sigaction previous {};
+    action.sa_handler = on_sigint;
+    action.sa_flags = SA_RESETHAND;  // a second ^C ends stand at once
+    sigemptyset(&action.sa_mask);
+    g_interrupted.store(false);
+    ::sigaction(SIGINT, &action, &previous);
+    load::LoadResult result;
+    try {
+        result = load::run_load(spec, hooks);
+    } catch (const load::LoadSpecError& e) {
+        ::sigaction(SIGINT, &previous, nullptr);
+        throw UsageError(std::string("load: ") + e.what());
+    }
+    ::sigaction(SIGINT, &previous, nullptr);
+
+    if (args.flag("json")) std::cout << boost::json::serialize(result.to_json()) << "\n";
+    else std::cout << load::format_report(result);
+    std::cout.flush();
+    if (result.interrupted) return kExitInterrupted;
+    return result.completed == 0 ? kExitFailed : kExitOk;
+}
+
+}  // namespace stand::cli

@@ -1,0 +1,59 @@
+#include "cli/commands.hpp"
+#include "cli/exit_codes.hpp"
+#include "report/per_rep_csv.hpp"
+#include "report/report_error.hpp"
+#include "report/table.hpp"
+#include "report/table_spec.hpp"
+#include "report/text_file.hpp"
+
+#include <iostream>
+
+namespace stand::cli {
+namespace {
+
+const char* kHelp = R"(usage: stand report --import-per-rep FILE --table-spec SPEC [--output FILE]
+
+Renders a Markdown table (median (min-max) per plugin and metric) from
+per-repetition results.
+
+  --import-per-rep FILE  per-repetition CSV with the header plugin,rep,metric,value
+                         (the seed harness's panel,rep,metric,value is accepted);
+                         fields quoted as in RFC 4180 when they hold commas
+  --table-spec SPEC      table spec JSON: the rows (label, metric, printf format),
+                         the column order, which reps count toward n=, the n/a
+                         text, text before and after the table; see
+                         scenarios/README.md, "Table specs"
+  --output FILE          write the Markdown to FILE instead of standard output
+
+Exit: 0 ok; 2 bad command line, unreadable file, bad CSV (the message names
+FILE:LINE) or bad spec (the message names SPEC and the JSON path, e.g.
+$.rows[3].format, also when a row's metric has no values in FILE).
+)";
+
+}  // namespace
+
+int run_report(const std::vector<std::string>& argv) {
+    Args args("report", argv, {{"help"}, {"import-per-rep", true}, {"table-spec", true}, {"output", true}});
+    if (args.flag("help")) {
+        std::cout << kHelp;
+        return kExitOk;
+    }
+    args.expect_positionals(0, 0, "no arguments besides the options");
+    const auto csv = args.value("import-per-rep");
+    const auto spec_file = args.value("table-spec");
+    if (!csv) throw UsageError("'report' needs --import-per-rep FILE (see stand report --help)");
+    if (!spec_file) throw UsageError("'report' needs --table-spec SPEC (see stand report --help)");
+    try {
+        const auto spec = report::load_table_spec(*spec_file);
+        const auto rows = report::read_per_rep_csv(*csv);
+        const std::string markdown = report::render_markdown(rows, spec, *csv);
+        if (auto out = args.value("output")) report::write_text_file(*out, markdown);
+        else std::cout << markdown << std::flush;
+    } catch (const report::ReportError& e) {
+        std::cerr << "stand: report: " << e.what() << "\n";
+        return kExitUsage;
+    }
+    return kExitOk;
+}
+
+}  // namespace stand::cli

@@ -1,0 +1,115 @@
+#include "cli/commands.hpp"
+#include "cli/exit_codes.hpp"
+#include "report/run_report.hpp"
+#include "scenario/engine.hpp"
+#include "scenario/plugin_overrides.hpp"
+#include "scenario/run_directory.hpp"
+#include "scenario/scenario_parser.hpp"
+
+#include <atomic>
+#include <csignal>
+#include <iostream>
+#include <unistd.h>
+
+namespace stand::cli {
+namespace {
+
+const char* kHelp = R"(usage: stand run SCENARIO [options]
+       stand run --resume RUN_DIR [options]
+
+Runs a scenario file (scenarios/README.md): every repetition of every plugin
+in a fresh box and a fresh plugin worker process. Results are written after
+every step; Ctrl-C stops cleanly and keeps what was measured, and --resume
+finishes an interrupted run, skipping the repetitions that finished.
+
+  --plugin ID[=CONFIG]  run these plugins instead of the scenario's (repeatable;
+                        CONFIG is JSON or @file.json)
+  --run-dir DIR         where to write (default: runs/<scenario>-<time>)
+  --resume RUN_DIR      finish an earlier run in RUN_DIR
+  --allow-drift         measure although the box's effective settings differ from the plan
+  --plugin-path DIR     extra plugin directory (repeatable)
+
+Exit: 0 all repetitions ok, 1 some failed, 2 bad scenario or arguments,
+3 a plugin was refused, 130 interrupted (resume with --resume).
+)";
+
+std::atomic<bool> g_interrupted{false};
+
+extern "C" void on_signal(int) { g_interrupted.store(true); }
+
+void install_signal_handlers() {
+    struct sigaction sa {};
+    sa.sa_handler = on_signal;
+    sigemptyset(&sa.sa_mask);
+    ::sigaction(SIGINT, &sa, nullptr);
+    ::sigaction(SIGTERM, &sa, nullptr);
+}
+
+}  // namespace
+
+int run_run(const std::vector<std::string>& argv) {
+    Args args("run", argv,
+              {{"help"}, {"plugin", true, true}, {"run-dir", true}, {"resume", true}, {"allow-drift"}, plugin_path_option()});
+    if (args.flag("help")) {
+        std::cout << kHelp;
+        return kExitOk;
+    }
+    std::filesystem::path run_dir;
+    scenario::Scenario scen;
+    if (auto resume = args.value("resume")) {
+        args.expect_positionals(0, 0, "no scenario with --resume (it is in RUN_DIR/run.json)");
+        run_dir = *resume;
+        auto info = scenario::RunDirectory(run_dir).read_run_info();
+        if (!info) throw UsageError("--resume " + *resume + ": no run.json there");
+        scen = scenario::parse_scenario_file(std::string(info->at("scenario_file").as_string()));
+        scen.plugins.clear();
+        for (const auto& p : info->at("plugins").as_array())
+            scen.plugins.push_back({std::string(p.at("id").as_string()), p.at("config").as_object(),
+                                    std::string(p.at("label").as_string())});
+    } else {
+        args.expect_positionals(1, 1, "a scenario file (see scenarios/)");
+        scen = scenario::parse_scenario_file(args.positionals()[0]);
+        if (auto overrides = args.values("plugin"); !overrides.empty())
+            scen.plugins = scenario::parse_plugin_overrides(overrides);
+        run_dir = args.value("run-dir") ? std::filesystem::path(*args.value("run-dir"))
+                                        : scenario::RunDirectory::fresh_path("runs", scen.name);
+    }
+    if (scen.plugins.empty()) throw UsageError("the scenario names no plugin; pass --plugin ID");
+
+    auto search = plugin_search(args);
+    for (const auto& p : scen.plugins) search.resolve(p.id);  // refuse bad plugins before measuring anything
+
+    install_signal_handlers();
+    const bool tty = ::isatty(STDERR_FILENO);
+    scenario::EngineOptions options;
+    options.run_dir = run_dir;
+    options.resume = args.value("resume").has_value();
+    options.allow_drift = args.flag("allow-drift");
+    options.search = &search;
+    options.interrupted = &g_interrupted;
+    options.progress = [tty](const std::string& line) {
+        if (tty) std::cerr << "\r\033[K" << line << std::flush;
+        else std::cerr << line << "\n";
+    };
+    options.log = [tty](const std::string& line) { std::cerr << (tty ? "\r\033[K" : "") << line << "\n"; };
+    std::cerr << "stand run " << scen.name << " -> " << run_dir.string() << "\n";
+    auto outcome = scenario::run_scenario(scen, options);
+    if (tty) std::cerr << "\r\033[K";
+
+    auto files = report::write_run_report(run_dir);
+    std::cout << "summary: " << files.summary_md.string() << "\n"
+              << "results: " << files.results_json.string() << "\n";
+    std::cerr << outcome.reps_ok << " repetitions ok, " << outcome.reps_failed << " failed, " << outcome.reps_skipped
+              << " already done\n";
+    if (!outcome.stopped_because.empty()) {
+        std::cerr << "stand: run stopped: " << outcome.stopped_because << "\n";
+        return kExitFailed;
+    }
+    if (outcome.interrupted) {
+        std::cerr << "stand: interrupted; finish with: stand run --resume " << run_dir.string() << "\n";
+        return kExitInterrupted;
+    }
+    return outcome.reps_failed == 0 ? kExitOk : kExitFailed;
+}
+
+}  // namespace stand::cli

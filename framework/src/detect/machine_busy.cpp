@@ -1,0 +1,81 @@
+#include "detect/machine_busy.hpp"
+
+#include <cstdio>
+#include <fstream>
+#include <sstream>
+#include <thread>
+#include <unistd.h>
+
+namespace stand::detect {
+namespace {
+
+struct CpuTimes {
+    unsigned long long idle = 0, total = 0, steal = 0;
+};
+
+CpuTimes read_cpu_times() {
+    std::ifstream in("/proc/stat");
+    std::string cpu;
+    unsigned long long v[10] = {0};
+    in >> cpu;
+    for (auto& x : v) in >> x;
+    CpuTimes t;
+    for (auto x : v) t.total += x;
+    t.total -= v[8] + v[9];  // guest time is already counted in user
+    t.idle = v[3] + v[4];
+    t.steal = v[7];
+    return t;
+}
+
+std::optional<double> cpu_pressure_avg10() {
+    std::ifstream in("/proc/pressure/cpu");
+    std::string word;
+    while (in >> word)
+        if (word.rfind("avg10=", 0) == 0) return std::stod(word.substr(6));
+    return std::nullopt;
+}
+
+}  // namespace
+
+boost::json::object MachineSnapshot::to_json() const {
+    boost::json::object o{{"load1", load1}, {"cpus", cpus}, {"busy_pct", busy_pct}, {"steal_pct", steal_pct}};
+    o["cpu_pressure_avg10"] = cpu_pressure_avg10 ? boost::json::value(*cpu_pressure_avg10) : boost::json::value(nullptr);
+    return o;
+}
+
+MachineSnapshot snapshot_machine(std::chrono::milliseconds window) {
+    MachineSnapshot s;
+    s.cpus = static_cast<unsigned>(std::max(1L, ::sysconf(_SC_NPROCESSORS_ONLN)));
+    std::ifstream("/proc/loadavg") >> s.load1;
+    CpuTimes a = read_cpu_times();
+    std::this_thread::sleep_for(window);
+    CpuTimes b = read_cpu_times();
+    double total = static_cast<double>(b.total - a.total);
+    if (total > 0) {
+        s.busy_pct = 100.0 * (total - static_cast<double>(b.idle - a.idle)) / total;
+        s.steal_pct = 100.0 * static_cast<double>(b.steal - a.steal) / total;
+    }
+    s.cpu_pressure_avg10 = cpu_pressure_avg10();
+    return s;
+}
+
+std::vector<Finding> check_machine(const MachineSnapshot& s, const std::string& scope) {
+    std::vector<Finding> found;
+    char buf[200];
+    if (s.busy_pct > 25) {
+        std::snprintf(buf, sizeof(buf), "the CPUs were %.0f %% busy (load average %.2f on %u CPUs) before the repetition started",
+                      s.busy_pct, s.load1, s.cpus);
+        found.push_back({"machine-busy", scope, buf});
+    }
+    if (s.steal_pct > 2) {
+        std::snprintf(buf, sizeof(buf), "%.1f %% of CPU time was stolen by the hypervisor before the repetition", s.steal_pct);
+        found.push_back({"cpu-steal", scope, buf});
+    }
+    if (s.cpu_pressure_avg10 && *s.cpu_pressure_avg10 > 10) {
+        std::snprintf(buf, sizeof(buf), "CPU pressure (some avg10) was %.1f before the repetition", *s.cpu_pressure_avg10);
+        found.push_back({"machine-busy", scope, buf});
+    }
+    return found;
+}
+
+}  // namespace stand::detect

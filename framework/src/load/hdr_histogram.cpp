@@ -1,0 +1,168 @@
+#include "load/hdr_histogram.hpp"
+
+#include <algorithm>
+#include <bit>
+#include <cmath>
+#include <stdexcept>
+
+namespace stand::load {
+
+HdrHistogram::HdrHistogram(std::uint64_t highest, int significant_digits, std::uint64_t lowest)
+    : highest_(highest), lowest_(lowest), digits_(significant_digits) {
+    if (significant_digits < 1 || significant_digits > 5)
+        throw std::invalid_argument("HdrHistogram: significant digits must be in 1..5");
+    if (lowest < 1) throw std::invalid_argument("HdrHistogram: lowest must be >= 1");
+    if (highest < 2 * lowest) throw std::invalid_argument("HdrHistogram: highest must be >= 2 * lowest");
+    if (highest > (UINT64_MAX >> 2)) throw std::invalid_argument("HdrHistogram: highest is too large");
+
+    std::uint64_t single_unit_limit = 2;
+    for (int i = 0; i < significant_digits; ++i) single_unit_limit *= 10;
+    // ceil(log2(2 * 10^digits)) bits of sub-buckets; half of them per bucket after the first.
+    const int sub_bucket_count_magnitude = static_cast<int>(std::bit_width(single_unit_limit - 1));
+    sub_bucket_half_count_magnitude_ = std::max(sub_bucket_count_magnitude, 1) - 1;
+    unit_magnitude_ = static_cast<int>(std::bit_width(lowest)) - 1;
+    sub_bucket_count_ = std::uint64_t{1} << (sub_bucket_half_count_magnitude_ + 1);
+    sub_bucket_half_count_ = sub_bucket_count_ / 2;
+    sub_bucket_mask_ = (sub_bucket_count_ - 1) << unit_magnitude_;
+
+    // Buckets until the first value that cannot be tracked exceeds `highest`.
+    std::uint64_t smallest_untrackable = sub_bucket_count_ << unit_magnitude_;
+    int buckets = 1;
+    while (smallest_untrackable <= highest) {
+        smallest_untrackable <<= 1;
+        ++buckets;
+    }
+    bucket_count_ = buckets;
+    counts_.assign(static_cast<std::size_t>(bucket_count_ + 1) * sub_bucket_half_count_, 0);
+}
+
+int HdrHistogram::bucket_index(std::uint64_t value) const noexcept {
+    const int pow2ceiling = 64 - std::countl_zero(value | sub_bucket_mask_);
+    return pow2ceiling - unit_magnitude_ - (sub_bucket_half_count_magnitude_ + 1);
+}
+
+std::size_t HdrHistogram::counts_index(std::uint64_t value) const noexcept {
+    const int bucket = bucket_index(value);
+    const std::uint64_t sub = sub_bucket_index(value, bucket);
+    return (static_cast<std::size_t>(bucket + 1) << sub_bucket_half_count_magnitude_) +
+           (sub - sub_bucket_half_count_);
+}
+
+std::uint64_t HdrHistogram::value_at_index(std::size_t index) const noexcept {
+    int bucket = static_cast<int>(index >> sub_bucket_half_count_magnitude_) - 1;
+    std::uint64_t sub = (index & (sub_bucket_half_count_ - 1)) + sub_bucket_half_count_;
+    if (bucket < 0) {
+        sub -= sub_bucket_half_count_;
+        bucket = 0;
+    }
+    return sub << (bucket + unit_magnitude_);
+}
+
+void HdrHistogram::record_n(std::uint64_t value, std::uint64_t n) noexcept {
+    if (n == 0) return;
+    if (value > highest_) {
+        value = highest_;
+        clamped_ += n;
+    }
+    counts_[counts_index(value)] += n;
+    total_ += n;
+    sum_ += static_cast<HdrSum>(value) * n;
+    if (value < min_) min_ = value;
+    if (value > max_) max_ = value;
+}
+
+void HdrHistogram::merge(const HdrHistogram& other) {
+    if (other.total_ == 0) return;
+    if (same_layout(other)) {
+        for (std::size_t i = 0; i < counts_.size(); ++i) counts_[i] += other.counts_[i];
+        total_ += other.total_;
+        sum_ += other.sum_;
+        clamped_ += other.clamped_;
+        min_ = std::min(min_, other.min_);
+        max_ = std::max(max_, other.max_);
+        return;
+    }
+    // Different layouts: re-record each slot at its median, then fix the exact stats.
+    const std::uint64_t before_clamped = clamped_;
+    other.for_each_bucket([&](std::uint64_t low, std::uint64_t, std::uint64_t n) {
+        const std::uint64_t v = std::clamp(other.median_equivalent(low), other.min_, other.max_);
+        record_n(v, n);
+    });
+    clamped_ = before_clamped + other.clamped_;
+    min_ = std::min(min_, std::min(other.min_, highest_));
+    max_ = std::max(max_, std::min(other.max_, highest_));
+}
+
+void HdrHistogram::reset() noexcept {
+    std::fill(counts_.begin(), counts_.end(), 0);
+    total_ = 0;
+    min_ = UINT64_MAX;
+    max_ = 0;
+    clamped_ = 0;
+    sum_ = 0;
+}
+
+double HdrHistogram::mean() const noexcept {
+    return total_ == 0 ? 0.0 : static_cast<double>(sum_) / static_cast<double>(total_);
+}
+
+double HdrHistogram::stddev() const noexcept {
+    if (total_ == 0) return 0.0;
+    const double m = mean();
+    double acc = 0;
+    for_each_bucket([&](std::uint64_t low, std::uint64_t, std::uint64_t n) {
+        const double d = static_cast<double>(median_equivalent(low)) - m;
+        acc += d * d * static_cast<double>(n);
+    });
+    return std::sqrt(acc / static_cast<double>(total_));
+}
+
+std::uint64_t HdrHistogram::value_at_percentile(double p) const noexcept {
+    if (total_ == 0) return 0;
+    if (!(p > 0)) return min_;
+    if (p >= 100) return max_;
+    // Nearest rank, ceil(p/100 * n), at least 1.
+    const double exact = p / 100.0 * static_cast<double>(total_);
+    auto rank = static_cast<std::uint64_t>(std::ceil(exact));
+    rank = std::clamp<std::uint64_t>(rank, 1, total_);
+    std::uint64_t seen = 0;
+    for (std::size_t i = 0; i < counts_.size(); ++i) {
+        seen += counts_[i];
+        if (seen >= rank) return std::clamp(highest_equivalent(value_at_index(i)), min_, max_);
+    }
+    return max_;
+}
+
+std::uint64_t HdrHistogram::count_at_or_below(std::uint64_t value) const noexcept {
+    if (value > highest_) return total_;
+    const std::size_t last = counts_index(value);
+    std::uint64_t n = 0;
+    for (std::size_t i = 0; i <= last; ++i) n += counts_[i];
+    return n;
+}
+
+std::uint64_t HdrHistogram::lowest_equivalent(std::uint64_t value) const noexcept {
+    const int bucket = bucket_index(value);
+    return sub_bucket_index(value, bucket) << (bucket + unit_magnitude_);
+}
+
+std::uint64_t HdrHistogram::size_of_equivalent_range(std::uint64_t value) const noexcept {
+    const int bucket = bucket_index(value);
+    const std::uint64_t sub = sub_bucket_index(value, bucket);
+    const int adjusted = sub >= sub_bucket_count_ ? bucket + 1 : bucket;
+    return std::uint64_t{1} << (unit_magnitude_ + adjusted);
+}
+
+std::uint64_t HdrHistogram::next_non_equivalent(std::uint64_t value) const noexcept {
+    return lowest_equivalent(value) + size_of_equivalent_range(value);
+}
+
+std::uint64_t HdrHistogram::highest_equivalent(std::uint64_t value) const noexcept {
+    return next_non_equivalent(value) - 1;
+}
+
+std::uint64_t HdrHistogram::median_equivalent(std::uint64_t value) const noexcept {
+    return lowest_equivalent(value) + (size_of_equivalent_range(value) >> 1);
+}
+
+}  // namespace stand::load

@@ -1,0 +1,220 @@
+#include "load/load_connection.hpp"
+
+#include "load/load_clock.hpp"
+#include "load/load_worker.hpp"
+
+#include <boost/asio/post.hpp>
+#include <boost/asio/ssl/error.hpp>
+#include <boost/asio/write.hpp>
+
+#include <cstring>
+
+#include <netinet/in.h>
+#include <sys/socket.h>
+
+namespace stand::load {
+
+namespace asio = boost::asio;
+using boost::system::error_code;
+
+namespace {
+
+// 16 KiB per connection, as big as a TLS record: one read per record.
+constexpr std::size_t kBufferSize = 16384;
+
+}  // namespace
+
+Connection::Connection(Worker& worker)
+    : worker_(worker), socket_(worker.io()), buffer_(new char[kBufferSize]) {}
+
+Connection::~Connection() { release(); }
+
+void Connection::start(std::uint32_t link, std::int64_t intended_ns, std::int64_t now) {
+    link_ = &worker_.shared().plan->links[link];
+    intended_ = intended_ns;
+    started_ = now;
+    deadline_ = now + worker_.shared().timeout_ns;
+    pending_.reset();
+    retried_ = false;
+    busy_ = true;
+    attempt();
+}
+
+void Connection::attempt() {
+    got_bytes_ = false;
+    used_ = 0;
+    parser_.reset(link_->head);
+    if (open_ && route_ == link_->route) {
+        reused_ = true;
+        send();
+        return;
+    }
+    release();
+    connect();
+}
+
+void Connection::connect() {
+    reused_ = false;
+    connect_started_ = now_ns();
+    if (link_->tls) tls_.emplace(worker_.io(), worker_.shared().tls->context());
+    Socket& s = socket();
+    error_code ec;
+    s.open(link_->endpoint.protocol(), ec);
+    if (ec) return defer_fail(ErrorKind::other);
+    s.set_option(asio::ip::tcp::no_delay(true), ec);
+    if (link_->source) {
+        // Let connect() pick the port per destination, so that one source
+        // address is not limited to one connection per port.
+        const int one = 1;
+        ::setsockopt(s.native_handle(), IPPROTO_IP, IP_BIND_ADDRESS_NO_PORT, &one, sizeof one);
+        s.bind(asio::ip::tcp::endpoint(*link_->source, 0), ec);
+        if (ec) return defer_fail(ErrorKind::bind);
+    }
+    s.async_connect(link_->endpoint, [this](const error_code& e) { on_connect(e); });
+}
+
+void Connection::on_connect(const error_code& ec) {
+    if (pending_) return fail(*pending_);
+    if (ec) {
+        if (ec == asio::error::connection_refused) return fail(ErrorKind::connect_refused);
+        if (ec == asio::error::timed_out) return fail(ErrorKind::timeout);
+        return fail(ErrorKind::connect);
+    }
+    ++worker_.stats().connections_opened;
+    if (tls_) {
+        worker_.shared().tls->prepare(tls_->native_handle(), *link_, worker_.session_slot(link_->route));
+        tls_->async_handshake(asio::ssl::stream_base::client, [this](const error_code& e) { on_handshake(e); });
+        return;
+    }
+    connected();
+}
+
+void Connection::on_handshake(const error_code& ec) {
+    if (pending_) return fail(*pending_);
+    if (ec) return fail(ErrorKind::tls);
+    ++worker_.stats().tls_handshakes;
+    if (SSL_session_reused(tls_->native_handle()) != 0) ++worker_.stats().tls_resumed;
+    connected();
+}
+
+void Connection::connected() {
+    worker_.stats().connect.record(ns_to_us(now_ns() - connect_started_));
+    open_ = true;
+    route_ = link_->route;
+    send();
+}
+
+void Connection::send() {
+    const auto request = asio::buffer(link_->request);
+    auto done = [this](const error_code& ec, std::size_t) { on_write(ec); };
+    if (tls_) asio::async_write(*tls_, request, std::move(done));
+    else asio::async_write(socket_, request, std::move(done));
+}
+
+void Connection::on_write(const error_code& ec) {
+    if (pending_) return fail(*pending_);
+    if (ec) return io_error(ec);
+    read();
+}
+
+void Connection::read() {
+    const auto space = asio::buffer(buffer_.get() + used_, kBufferSize - used_);
+    auto done = [this](const error_code& ec, std::size_t n) { on_read(ec, n); };
+    if (tls_) tls_->async_read_some(space, std::move(done));
+    else socket_.async_read_some(space, std::move(done));
+}
+
+void Connection::on_read(const error_code& ec, std::size_t n) {
+    if (pending_) return fail(*pending_);
+    if (ec) return io_error(ec);
+    got_bytes_ = true;
+    worker_.stats().bytes_received += n;
+    used_ += n;
+    std::size_t consumed = 0;
+    switch (parser_.feed(buffer_.get(), used_, consumed)) {
+    case ResponseParser::Result::done:
+        used_ = 0;  // anything after the response answers no request of ours
+        return complete();
+    case ResponseParser::Result::error:
+        return fail(ErrorKind::parse);
+    case ResponseParser::Result::need_more:
+        break;
+    }
+    if (consumed == used_) {
+        used_ = 0;
+    } else if (consumed > 0) {
+        std::memmove(buffer_.get(), buffer_.get() + consumed, used_ - consumed);
+        used_ -= consumed;
+    } else if (used_ == kBufferSize) {
+        return fail(ErrorKind::parse);  // a header line longer than the buffer
+    }
+    read();
+}
+
+void Connection::io_error(const error_code& ec) {
+    const bool eof = ec == asio::error::eof || ec == asio::ssl::error::stream_truncated;
+    if (eof && parser_.eof() == ResponseParser::Result::done) return complete();
+    const bool reset = ec == asio::error::connection_reset || ec == asio::error::broken_pipe;
+    if ((eof || reset) && reused_ && !got_bytes_ && !retried_) {
+        // The server closed the kept-alive connection before our request
+        // reached it: send it again once on a new connection (as browsers do).
+        retried_ = true;
+        ++worker_.stats().stale_retries;
+        release();
+        return attempt();
+    }
+    if (eof) return fail(ErrorKind::closed);
+    if (reset) return fail(ErrorKind::reset);
+    if (ec == asio::error::timed_out) return fail(ErrorKind::timeout);
+    if (ec.category() == asio::error::get_ssl_category() || ec.category() == asio::ssl::error::get_stream_category())
+        return fail(ErrorKind::tls);
+    fail(ErrorKind::other);
+}
+
+void Connection::complete() {
+    const std::int64_t now = now_ns();
+    if (!parser_.keep_alive() || !worker_.shared().spec->keepalive) release();
+    worker_.stats().record_response(parser_.status(), now - intended_, now - started_, parser_.body_bytes(),
+                                    worker_.second_of(now));
+    busy_ = false;
+    deadline_ = INT64_MAX;
+    worker_.on_idle(*this, now);
+}
+
+void Connection::fail(ErrorKind kind) {
+    const std::int64_t now = now_ns();
+    release();
+    worker_.stats().record_error(kind, worker_.second_of(now));
+    busy_ = false;
+    deadline_ = INT64_MAX;
+    pending_.reset();
+    worker_.on_idle(*this, now);
+}
+
+void Connection::defer_fail(ErrorKind kind) {
+    // Never complete inside start(): the worker is not ready for re-entry.
+    asio::post(worker_.io(), [this, kind] { fail(kind); });
+}
+
+void Connection::expire() noexcept {
+    pending_ = ErrorKind::timeout;
+    deadline_ = INT64_MAX;
+    open_ = false;
+    error_code ec;
+    socket().close(ec);  // the pending operation ends with operation_aborted
+}
+
+void Connection::close() noexcept { release(); }
+
+void Connection::release() noexcept {
+    open_ = false;
+    error_code ec;
+    if (tls_) {
+        tls_->next_layer().close(ec);
+        tls_.reset();
+    } else if (socket_.is_open()) {
+        socket_.close(ec);
+    }
+}
+
+}  // namespace stand::load

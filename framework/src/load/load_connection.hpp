@@ -1,0 +1,82 @@
+// One client connection of the load generator: a callback-driven state
+// machine (connect, TLS handshake, write the prepared request, read and
+// parse the response) that lives on its worker's thread. A kept-alive
+// connection is reused while the next link has the same route. It allocates
+// nothing per request: the request bytes are the link's, the receive buffer
+// is its own, and Asio recycles the handler memory.
+#pragma once
+
+#include "load/load_plan.hpp"
+#include "load/load_result.hpp"
+#include "load/response_parser.hpp"
+
+#include <boost/asio/ip/tcp.hpp>
+#include <boost/asio/ssl/stream.hpp>
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+
+namespace stand::load {
+
+class Worker;
+
+class Connection {
+public:
+    explicit Connection(Worker& worker);
+    ~Connection();
+    Connection(const Connection&) = delete;
+    Connection& operator=(const Connection&) = delete;
+
+    // Starts a request of link `link`; when it is done (response or error)
+    // the connection records it and calls worker.on_idle().
+    void start(std::uint32_t link, std::int64_t intended_ns, std::int64_t now_ns);
+    bool busy() const noexcept { return busy_; }
+    std::int64_t deadline() const noexcept { return deadline_; }
+    // The request's deadline passed: abort it; it ends as a timeout.
+    void expire() noexcept;
+    // Drops an idle connection.
+    void close() noexcept;
+
+private:
+    using Socket = boost::asio::ip::tcp::socket;
+    using TlsStream = boost::asio::ssl::stream<Socket>;
+
+    Socket& socket() noexcept { return tls_ ? tls_->next_layer() : socket_; }
+    void attempt();
+    void connect();
+    void on_connect(const boost::system::error_code& ec);
+    void on_handshake(const boost::system::error_code& ec);
+    void connected();
+    void send();
+    void on_write(const boost::system::error_code& ec);
+    void read();
+    void on_read(const boost::system::error_code& ec, std::size_t n);
+    void io_error(const boost::system::error_code& ec);
+    void complete();
+    void fail(ErrorKind kind);
+    void defer_fail(ErrorKind kind);
+    void release() noexcept;
+
+    Worker& worker_;
+    Socket socket_;
+    std::optional<TlsStream> tls_;
+    std::unique_ptr<char[]> buffer_;
+    std::size_t used_ = 0;
+    ResponseParser parser_;
+
+    const PreparedLink* link_ = nullptr;
+    std::int64_t intended_ = 0;
+    std::int64_t started_ = 0;
+    std::int64_t connect_started_ = 0;
+    std::int64_t deadline_ = INT64_MAX;
+    std::uint32_t route_ = UINT32_MAX;  // of the open connection
+    bool open_ = false;
+    bool busy_ = false;
+    bool reused_ = false;     // this attempt runs on a kept-alive connection
+    bool retried_ = false;    // a stale kept-alive connection was already retried
+    bool got_bytes_ = false;  // some of the response arrived
+    std::optional<ErrorKind> pending_;  // set by expire(): how the current request ends
+};
+
+}  // namespace stand::load

@@ -1,0 +1,201 @@
+#include "load/load_engine.hpp"
+
+#include "load/load_clock.hpp"
+#include "load/load_plan.hpp"
+#include "load/load_stats.hpp"
+#include "load/load_worker.hpp"
+#include "load/tls_client.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <condition_variable>
+#include <latch>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <thread>
+#include <vector>
+
+#include <sys/resource.h>
+
+namespace stand::load {
+namespace {
+
+double seconds_of(const timeval& tv) { return static_cast<double>(tv.tv_sec) + static_cast<double>(tv.tv_usec) / 1e6; }
+
+struct PassTimes {
+    double window_s = 0;
+    double elapsed_s = 0;
+    double thread_cpu_s = 0;
+    double thread_wall_s = 0;  // sum over threads of their running time
+    double user_s = 0;
+    double system_s = 0;
+};
+
+// Runs one pass (the warm-up or the load) and merges its threads' counts into `out`.
+PassTimes run_pass(const LoadSpec& spec, const Plan& plan, TlsClient* tls, const LoadHooks& hooks, LoadResult& out) {
+    const bool open = spec.model == Model::open;
+    RunShared shared;
+    shared.spec = &spec;
+    shared.plan = &plan;
+    shared.tls = tls;
+    shared.open_model = open;
+    shared.threads = spec.threads;
+    shared.timeout_ns = spec.timeout.count();
+    shared.late_ns = spec.late_threshold.count();
+    shared.slow_us = ns_to_us(spec.slow_threshold.count());
+    shared.max_requests = spec.max_requests;
+    shared.stop = hooks.stop;
+
+    const unsigned threads = spec.threads;
+    std::vector<std::unique_ptr<Worker>> workers;
+    for (unsigned i = 0; i < threads; ++i)
+        workers.push_back(std::make_unique<Worker>(shared, i, spec.connections / threads + (i < spec.connections % threads ? 1 : 0)));
+
+    std::latch ready(threads);
+    std::latch go(1);
+    std::int64_t start = 0;
+    std::int64_t end = 0;
+    std::mutex mutex;
+    std::condition_variable cv;
+    unsigned done = 0;
+
+    rusage before{};
+    getrusage(RUSAGE_SELF, &before);
+    std::vector<std::thread> pool;
+    for (unsigned i = 0; i < threads; ++i)
+        pool.emplace_back([&, i] {
+            ready.count_down();
+            go.wait();
+            workers[i]->run(start, end);
+            {
+                std::lock_guard lock(mutex);
+                ++done;
+            }
+            cv.notify_one();
+        });
+    ready.wait();
+    start = now_ns();
+    end = start + spec.duration.count();
+    go.count_down();
+
+    {
+        std::unique_lock lock(mutex);
+        auto next = std::chrono::steady_clock::now() + std::chrono::seconds(1);
+        while (done < threads) {
+            if (cv.wait_until(lock, next) == std::cv_status::timeout && hooks.on_progress) {
+                LoadProgress p;
+                p.elapsed_s = static_cast<double>(now_ns() - start) / 1e9;
+                for (const auto& w : workers) {
+                    p.sent += w->progress_sent.load(std::memory_order_relaxed);
+                    p.completed += w->progress_completed.load(std::memory_order_relaxed);
+                    p.errors += w->progress_errors.load(std::memory_order_relaxed);
+                }
+                lock.unlock();
+                hooks.on_progress(p);
+                lock.lock();
+            }
+            if (std::chrono::steady_clock::now() >= next) next += std::chrono::seconds(1);
+        }
+    }
+    for (auto& t : pool) t.join();
+    rusage after{};
+    getrusage(RUSAGE_SELF, &after);
+
+    PassTimes times;
+    times.user_s = seconds_of(after.ru_utime) - seconds_of(before.ru_utime);
+    times.system_s = seconds_of(after.ru_stime) - seconds_of(before.ru_stime);
+    for (const auto& w : workers) {
+        times.window_s = std::max(times.window_s, static_cast<double>(w->window_closed_ns() - start) / 1e9);
+        times.elapsed_s = std::max(times.elapsed_s, static_cast<double>(w->finished_ns() - start) / 1e9);
+        times.thread_cpu_s += static_cast<double>(w->cpu_ns()) / 1e9;
+        times.thread_wall_s += static_cast<double>(w->finished_ns() - start) / 1e9;
+        merge_stats(out, w->stats(), open);
+    }
+    finish_result(out);
+    return times;
+}
+
+std::string percent(double v) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.1f%%", v);
+    return buf;
+}
+
+}  // namespace
+
+LoadResult run_load(const LoadSpec& spec, const LoadHooks& hooks) {
+    const Plan plan = prepare_plan(spec);
+    std::optional<TlsClient> tls;
+    if (plan.any_tls) tls.emplace(spec.tls);
+
+    LoadResult result;
+    if (spec.warmup_once) {
+        LoadSpec warm = spec;
+        warm.model = Model::closed;
+        warm.rate = 0;
+        warm.threads = 1;
+        warm.connections = 1;
+        warm.max_requests = spec.links.size();
+        warm.duration = std::chrono::hours(24);
+        LoadResult w;
+        const PassTimes t = run_pass(warm, plan, tls ? &*tls : nullptr, LoadHooks{{}, hooks.stop}, w);
+        result.has_warmup = true;
+        result.warmup.requests = w.sent;
+        result.warmup.completed = w.completed;
+        result.warmup.elapsed_s = t.elapsed_s;
+        result.warmup.status_counts = w.status_counts;
+        result.warmup.errors = w.error_counts;
+    }
+
+    result.model = spec.model;
+    result.rate = spec.rate;
+    result.threads = spec.threads;
+    result.connections = spec.connections;
+    result.duration_s = static_cast<double>(spec.duration.count()) / 1e9;
+    result.keepalive = spec.keepalive;
+    result.tls = plan.any_tls;
+    for (const auto& l : plan.links) result.urls.push_back(l.url);
+    result.xff_pattern = spec.identity.xff_pattern.value_or("");
+    result.bind_prefix = spec.identity.bind_prefix.value_or("");
+    result.late_threshold_ms = static_cast<double>(spec.late_threshold.count()) / 1e6;
+    result.slow_threshold_ms = static_cast<double>(spec.slow_threshold.count()) / 1e6;
+    result.timeout_s = static_cast<double>(spec.timeout.count()) / 1e9;
+
+    if (!(hooks.stop != nullptr && hooks.stop->load())) {
+        const PassTimes t = run_pass(spec, plan, tls ? &*tls : nullptr, hooks, result);
+        result.window_s = t.window_s;
+        result.elapsed_s = t.elapsed_s;
+        CpuUsage& cpu = result.cpu;
+        cpu.user_s = t.user_s;
+        cpu.system_s = t.system_s;
+        cpu.threads_s = t.thread_cpu_s;
+        const double total = t.user_s + t.system_s;
+        cpu.us_per_request = result.completed > 0 ? total * 1e6 / static_cast<double>(result.completed) : 0;
+        cpu.cores_used = t.elapsed_s > 0 ? total / t.elapsed_s : 0;
+        cpu.percent_of_threads = t.thread_wall_s > 0 ? t.thread_cpu_s / t.thread_wall_s * 100 : 0;
+    }
+    result.interrupted = hooks.stop != nullptr && hooks.stop->load();
+
+    if (result.cpu.percent_of_threads > 90) {
+        result.generator_saturated = true;
+        result.warnings.push_back("the generator used " + percent(result.cpu.percent_of_threads) + " of its " +
+                                  std::to_string(spec.threads) +
+                                  " thread(s)' CPU: it may be the bottleneck; add threads or cores");
+    }
+    if (result.unsent > 0)
+        result.warnings.push_back(std::to_string(result.unsent) +
+                                  " scheduled request(s) were never sent: all connections were busy (raise -c)");
+    if (spec.model == Model::open && result.sent > 0 &&
+        static_cast<double>(result.late) > 0.01 * static_cast<double>(result.sent))
+        result.warnings.push_back(percent(100.0 * static_cast<double>(result.late) / static_cast<double>(result.sent)) +
+                                  " of the requests were sent late (more than " +
+                                  std::to_string(spec.late_threshold.count() / 1000) +
+                                  " us after their intended time); latency counts from the intended time");
+    if (result.completed == 0 && result.sent > 0)
+        result.warnings.push_back("no request got a response");
+    return result;
+}
+
+}  // namespace stand::load

@@ -1,0 +1,52 @@
+#include "load/load_spec.hpp"
+
+#include <cmath>
+#include <sstream>
+
+namespace stand::load {
+
+void LoadSpec::validate() const {
+    if (links.empty()) throw LoadSpecError("no URL to load (give URLs or --urls FILE)");
+    if (threads == 0 || threads > 256) throw LoadSpecError("threads must be in 1..256");
+    if (connections == 0 || connections > 100000) throw LoadSpecError("connections must be in 1..100000");
+    if (connections < threads)
+        throw LoadSpecError("connections (" + std::to_string(connections) + ") must be >= threads (" +
+                            std::to_string(threads) + ")");
+    if (model == Model::open && !(rate > 0 && std::isfinite(rate) && rate <= 10'000'000))
+        throw LoadSpecError("the open model needs a rate in (0, 10000000] requests/s");
+    if (model == Model::closed && rate != 0) throw LoadSpecError("a rate needs the open model");
+    if (duration <= 0ns) throw LoadSpecError("duration must be positive");
+    if (timeout <= 0ns) throw LoadSpecError("timeout must be positive");
+    if (late_threshold < 0ns) throw LoadSpecError("late threshold must not be negative");
+    if (slow_threshold <= 0ns) throw LoadSpecError("slow threshold must be positive");
+}
+
+std::vector<Link> links_from_lines(const std::string& text, const std::string& method) {
+    std::vector<Link> out;
+    std::istringstream in(text);
+    std::string line;
+    while (std::getline(in, line)) {
+        const auto first = line.find_first_not_of(" \t\r");
+        if (first == std::string::npos || line[first] == '#') continue;
+        const auto last = line.find_last_not_of(" \t\r");
+        Link link;
+        link.method = method;
+        link.url = line.substr(first, last - first + 1);
+        out.push_back(std::move(link));
+    }
+    return out;
+}
+
+Header parse_header(const std::string& text) {
+    const auto colon = text.find(':');
+    if (colon == std::string::npos || colon == 0)
+        throw LoadSpecError("header '" + text + "' is not \"Name: value\"");
+    std::string name = text.substr(0, colon);
+    std::string value = text.substr(colon + 1);
+    const auto b = value.find_first_not_of(" \t");
+    value = b == std::string::npos ? std::string() : value.substr(b);
+    while (!value.empty() && (value.back() == ' ' || value.back() == '\t')) value.pop_back();
+    return {name, value};
+}
+
+}  // namespace stand::load

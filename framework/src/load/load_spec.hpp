@@ -1,0 +1,89 @@
+// What `stand load` and the scenario engine ask the load generator to do.
+// run_load (load/load_engine.hpp) turns a LoadSpec into a LoadResult.
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace stand::load {
+
+using namespace std::chrono_literals;
+
+// A spec that cannot run: bad values, a refused (non-local) target, an
+// unresolvable name. The message names the flag or the URL.
+class LoadSpecError : public std::invalid_argument {
+public:
+    using std::invalid_argument::invalid_argument;
+};
+
+using Header = std::pair<std::string, std::string>;
+
+// One request template. Requests go to the links in global round robin.
+struct Link {
+    std::string method = "GET";
+    std::string url;              // absolute http:// or https:// URL
+    std::vector<Header> headers;  // after the spec's headers; same name replaces
+    std::string body;             // sent with Content-Length when not empty
+};
+
+enum class Model {
+    closed,  // every connection sends its next request when the previous one is done
+    open,    // requests are scheduled at a constant rate, whether answers came or not
+};
+
+// How each link presents itself to the server.
+struct ClientIdentity {
+    std::string user_agent = "stand-load/" STAND_HOST_VERSION;
+    std::vector<Header> headers;  // on every request ("-H")
+    // X-Forwarded-For per link from a pattern (load/link_pattern.hpp), e.g.
+    // kDefaultXffPattern. Overrides an X-Forwarded-For in `headers`.
+    std::optional<std::string> xff_pattern;
+    // "A.B": requests of link k leave from A.B.(k/250+1).(k%250+1), as the
+    // seed harness did (127.x.y.z works on loopback without aliases). A kept-
+    // alive connection is only reused for links with the same source address.
+    std::optional<std::string> bind_prefix;
+};
+
+struct TlsOptions {
+    bool insecure = false;  // skip certificate and host name verification
+    bool resume = false;    // offer the last session of the same target again
+    std::string ca_file;    // extra trust anchors (PEM); the system store otherwise
+};
+
+struct LoadSpec {
+    std::vector<Link> links;
+    Model model = Model::closed;
+    double rate = 0;  // open model: requests per second, all threads together
+    unsigned connections = 10;  // workers; in the open model the cap on requests in flight
+    unsigned threads = 2;       // one io_context per thread; connections spread over them
+    std::chrono::nanoseconds duration = 10s;  // the sending window
+    std::uint64_t max_requests = 0;           // stop sending after this many (0: no limit)
+    std::chrono::nanoseconds timeout = 10s;   // per request, from its start to its last byte
+    bool keepalive = true;
+    ClientIdentity identity;
+    TlsOptions tls;
+    bool allow_remote = false;  // otherwise only 127.0.0.0/8, ::1 and names resolving there
+    bool warmup_once = false;   // fetch every link once, sequentially, before the run
+
+    // A request sent more than this after its intended time is "late" (open model).
+    std::chrono::nanoseconds late_threshold = 1ms;
+    // Requests slower than this are counted per second ("slow seconds").
+    std::chrono::nanoseconds slow_threshold = 500ms;
+    // Throws LoadSpecError when a field is out of range (not the URLs: those
+    // are checked when the run is prepared).
+    void validate() const;
+};
+
+// One link per line of `text` (what `--urls FILE` reads); empty lines and
+// lines starting with '#' are skipped, surrounding blanks trimmed.
+std::vector<Link> links_from_lines(const std::string& text, const std::string& method = "GET");
+
+// "Name: value" as given to -H. Throws LoadSpecError.
+Header parse_header(const std::string& text);
+
+}  // namespace stand::load

@@ -1,0 +1,93 @@
+#include "load/load_stats.hpp"
+
+namespace stand::load {
+
+ThreadStats::ThreadStats(std::size_t links, std::size_t seconds_hint, std::uint64_t slow, bool open)
+    : per_link(links, 0), slow_us(slow), open_model(open) {
+    seconds.reserve(seconds_hint);
+}
+
+void ThreadStats::record_response(int code, std::int64_t latency_ns, std::int64_t service_ns,
+                                  std::uint64_t body_bytes, std::size_t sec) {
+    const std::size_t cls = status_class(code);
+    auto& lat = latency[cls];
+    if (!lat) lat = std::make_unique<HdrHistogram>(kHighestUs);
+    const std::uint64_t us = ns_to_us(latency_ns);
+    lat->record(us);
+    if (open_model) {
+        auto& svc = service[cls];
+        if (!svc) svc = std::make_unique<HdrHistogram>(kHighestUs);
+        svc->record(ns_to_us(service_ns));
+    }
+    ++status[code >= 0 && code < 999 ? static_cast<std::size_t>(code) : 999];
+    body.add(body_bytes);
+    ++completed;
+    SecondStats& s = second(sec);
+    ++s.completed;
+    if (us > slow_us) ++s.slow;
+}
+
+void ThreadStats::record_error(ErrorKind kind, std::size_t sec) {
+    ++errors[static_cast<std::size_t>(kind)];
+    ++error_total;
+    ++second(sec).errors;
+}
+
+namespace {
+
+void add_histogram(std::map<std::string, HdrHistogram>& map, const std::string& name, const HdrHistogram& h) {
+    auto it = map.find(name);
+    if (it == map.end()) it = map.emplace(name, HdrHistogram(kHighestUs)).first;
+    it->second.merge(h);
+}
+
+}  // namespace
+
+void merge_stats(LoadResult& out, const ThreadStats& s, bool open_model) {
+    for (std::size_t cls = 0; cls < kStatusClasses; ++cls) {
+        if (s.latency[cls]) {
+            add_histogram(out.latency, status_class_name(cls), *s.latency[cls]);
+            if (!open_model) add_histogram(out.service, status_class_name(cls), *s.latency[cls]);
+        }
+        if (open_model && s.service[cls]) add_histogram(out.service, status_class_name(cls), *s.service[cls]);
+    }
+    out.send_lag.merge(s.send_lag);
+    out.connect.merge(s.connect);
+    for (std::size_t code = 0; code < s.status.size(); ++code)
+        if (s.status[code] != 0) out.status_counts[static_cast<int>(code)] += s.status[code];
+    for (std::size_t k = 0; k < kErrorKinds; ++k) out.error_counts[k] += s.errors[k];
+    if (out.per_second.size() < s.seconds.size()) out.per_second.resize(s.seconds.size());
+    for (std::size_t i = 0; i < s.seconds.size(); ++i) {
+        out.per_second[i].completed += s.seconds[i].completed;
+        out.per_second[i].errors += s.seconds[i].errors;
+        out.per_second[i].slow += s.seconds[i].slow;
+    }
+    if (out.requests_per_link.size() < s.per_link.size()) out.requests_per_link.resize(s.per_link.size());
+    for (std::size_t i = 0; i < s.per_link.size(); ++i) out.requests_per_link[i] += s.per_link[i];
+    out.body.merge(s.body);
+    out.offered += s.offered;
+    out.sent += s.sent;
+    out.completed += s.completed;
+    out.errors += s.error_total;
+    out.late += s.late;
+    out.max_queue += s.max_backlog;
+    out.unsent += s.unsent;
+    out.stale_retries += s.stale_retries;
+    out.connections_opened += s.connections_opened;
+    out.tls_handshakes += s.tls_handshakes;
+    out.tls_resumed += s.tls_resumed;
+    out.bytes_received += s.bytes_received;
+}
+
+void finish_result(LoadResult& out) {
+    HdrHistogram all(kHighestUs), all_service(kHighestUs);
+    for (const auto& [name, h] : out.latency) all.merge(h);
+    for (const auto& [name, h] : out.service) all_service.merge(h);
+    if (!all.empty()) out.latency.emplace("all", std::move(all));
+    if (!all_service.empty()) out.service.emplace("all", std::move(all_service));
+    out.slow_seconds = 0;
+    for (const auto& s : out.per_second)
+        if (s.slow != 0) ++out.slow_seconds;
+}
+
+}  // namespace stand::load

@@ -1,0 +1,301 @@
+#include "load/response_parser.hpp"
+
+#include <cstring>
+
+namespace stand::load {
+namespace {
+
+inline char lower(char c) noexcept { return (c >= 'A' && c <= 'Z') ? static_cast<char>(c + 32) : c; }
+
+// `name` (lower-case) equals s[0, n) ignoring ASCII case.
+bool iequals(const char* s, std::size_t n, const char* name, std::size_t name_len) noexcept {
+    if (n != name_len) return false;
+    for (std::size_t i = 0; i < n; ++i)
+        if (lower(s[i]) != name[i]) return false;
+    return true;
+}
+
+inline bool is_blank(char c) noexcept { return c == ' ' || c == '\t'; }
+
+void trim(const char*& s, std::size_t& n) noexcept {
+    while (n > 0 && is_blank(*s)) ++s, --n;
+    while (n > 0 && is_blank(s[n - 1])) --n;
+}
+
+int hex_value(char c) noexcept {
+    if (c >= '0' && c <= '9') return c - '0';
+    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+    if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+    return -1;
+}
+
+// Calls f(token, length) for each comma-separated, trimmed, non-empty token.
+template <class F>
+void for_each_token(const char* s, std::size_t n, F&& f) noexcept {
+    std::size_t start = 0;
+    for (std::size_t i = 0; i <= n; ++i) {
+        if (i == n || s[i] == ',') {
+            const char* t = s + start;
+            std::size_t len = i - start;
+            trim(t, len);
+            if (len > 0) f(t, len);
+            start = i + 1;
+        }
+    }
+}
+
+constexpr std::uint64_t kMaxChunk = std::uint64_t{1} << 60;
+
+}  // namespace
+
+void ResponseParser::reset(bool head_request) noexcept {
+    *this = ResponseParser{};
+    head_ = head_request;
+}
+
+ResponseParser::Result ResponseParser::fail(const char* why) noexcept {
+    state_ = State::error;
+    error_ = why;
+    return Result::error;
+}
+
+bool ResponseParser::status_line(const char* line, std::size_t n) noexcept {
+    // "HTTP/1.x SSS[ reason]"
+    if (n < 12 || std::memcmp(line, "HTTP/1.", 7) != 0 || (line[7] != '0' && line[7] != '1') ||
+        line[8] != ' ')
+        return false;
+    int code = 0;
+    for (int i = 9; i < 12; ++i) {
+        if (line[i] < '0' || line[i] > '9') return false;
+        code = code * 10 + (line[i] - '0');
+    }
+    if (n > 12 && line[12] != ' ') return false;
+    if (code < 100) return false;
+    status_ = code;
+    http11_ = line[7] == '1';
+    return true;
+}
+
+bool ResponseParser::header_line(const char* line, std::size_t n) noexcept {
+    const void* colon_ptr = std::memchr(line, ':', n);
+    if (colon_ptr == nullptr) return false;
+    const auto colon = static_cast<std::size_t>(static_cast<const char*>(colon_ptr) - line);
+    if (colon == 0 || is_blank(line[colon - 1])) return false;
+    const char* value = line + colon + 1;
+    std::size_t len = n - colon - 1;
+    switch (colon) {
+    case 14:
+        if (iequals(line, colon, "content-length", 14)) {
+            trim(value, len);
+            if (len == 0 || len > 18) return false;
+            std::uint64_t v = 0;
+            for (std::size_t i = 0; i < len; ++i) {
+                if (value[i] < '0' || value[i] > '9') return false;
+                v = v * 10 + static_cast<unsigned>(value[i] - '0');
+            }
+            if (has_length_ && v != length_) return false;
+            has_length_ = true;
+            length_ = v;
+        }
+        break;
+    case 17:
+        if (iequals(line, colon, "transfer-encoding", 17)) {
+            // Chunked only when it is the last coding; anything else is read to the close.
+            bool last_chunked = false;
+            for_each_token(value, len, [&](const char* t, std::size_t tl) {
+                last_chunked = iequals(t, tl, "chunked", 7);
+            });
+            chunked_ = last_chunked;
+            other_coding_ = !last_chunked;
+        }
+        break;
+    case 10:
+        if (iequals(line, colon, "connection", 10)) {
+            for_each_token(value, len, [&](const char* t, std::size_t tl) {
+                if (iequals(t, tl, "close", 5)) conn_close_ = true;
+                else if (iequals(t, tl, "keep-alive", 10)) conn_keep_alive_ = true;
+            });
+        }
+        break;
+    default: break;
+    }
+    return true;
+}
+
+// Decides how the body is framed; false for a 1xx that is followed by the real response.
+bool ResponseParser::end_of_headers() noexcept {
+    if (status_ < 200 && status_ != 101) {
+        const bool head = head_;
+        reset(head);
+        return false;
+    }
+    keep_alive_ = http11_ ? !conn_close_ : (conn_keep_alive_ && !conn_close_);
+    if (head_ || status_ == 204 || status_ == 304 || status_ < 200) {
+        state_ = State::done;
+    } else if (chunked_) {
+        state_ = State::chunk_size;
+    } else if (other_coding_ || !has_length_) {
+        state_ = State::body_until_close;
+        keep_alive_ = false;
+    } else if (length_ == 0) {
+        state_ = State::done;
+    } else {
+        remaining_ = length_;
+        state_ = State::body_length;
+    }
+    return true;
+}
+
+ResponseParser::Result ResponseParser::feed(const char* data, std::size_t n, std::size_t& consumed) noexcept {
+    std::size_t pos = 0;
+    for (;;) {
+        switch (state_) {
+        case State::status_line:
+        case State::header_line:
+        case State::trailer_line: {
+            const void* nl = std::memchr(data + pos, '\n', n - pos);
+            if (nl == nullptr) {
+                consumed = pos;
+                return Result::need_more;
+            }
+            const auto end = static_cast<std::size_t>(static_cast<const char*>(nl) - data);
+            std::size_t len = end - pos;
+            if (len > 0 && data[pos + len - 1] == '\r') --len;
+            const char* line = data + pos;
+            pos = end + 1;
+            if (state_ == State::status_line) {
+                if (!status_line(line, len)) {
+                    consumed = pos;
+                    return fail("malformed status line");
+                }
+                state_ = State::header_line;
+            } else if (state_ == State::trailer_line) {
+                if (len == 0) state_ = State::done;
+            } else if (len == 0) {
+                end_of_headers();
+            } else if (!header_line(line, len)) {
+                consumed = pos;
+                return fail("malformed header");
+            }
+            break;
+        }
+        case State::body_length: {
+            const std::size_t avail = n - pos;
+            const std::size_t take = remaining_ < avail ? static_cast<std::size_t>(remaining_) : avail;
+            pos += take;
+            remaining_ -= take;
+            body_bytes_ += take;
+            if (remaining_ == 0) {
+                state_ = State::done;
+                break;
+            }
+            consumed = pos;
+            return Result::need_more;
+        }
+        case State::body_until_close:
+            body_bytes_ += n - pos;
+            consumed = n;
+            return Result::need_more;
+        case State::chunk_data: {
+            const std::size_t avail = n - pos;
+            const std::size_t take = remaining_ < avail ? static_cast<std::size_t>(remaining_) : avail;
+            pos += take;
+            remaining_ -= take;
+            body_bytes_ += take;
+            if (remaining_ == 0) {
+                state_ = State::chunk_data_cr;
+                break;
+            }
+            consumed = pos;
+            return Result::need_more;
+        }
+        case State::chunk_size:
+        case State::chunk_ext:
+        case State::chunk_size_lf:
+        case State::chunk_data_cr:
+        case State::chunk_data_lf: {
+            if (pos == n) {
+                consumed = pos;
+                return Result::need_more;
+            }
+            const char c = data[pos++];
+            bool line_done = false;
+            switch (state_) {
+            case State::chunk_size: {
+                const int h = hex_value(c);
+                if (h >= 0) {
+                    if (remaining_ >= kMaxChunk) {
+                        consumed = pos;
+                        return fail("chunk size too large");
+                    }
+                    remaining_ = remaining_ * 16 + static_cast<unsigned>(h);
+                    chunk_digits_ = true;
+                } else if (!chunk_digits_) {
+                    consumed = pos;
+                    return fail("malformed chunk size");
+                } else if (c == ';' || is_blank(c)) {
+                    state_ = State::chunk_ext;
+                } else if (c == '\r') {
+                    state_ = State::chunk_size_lf;
+                } else if (c == '\n') {
+                    line_done = true;
+                } else {
+                    consumed = pos;
+                    return fail("malformed chunk size");
+                }
+                break;
+            }
+            case State::chunk_ext:
+                line_done = c == '\n';
+                break;
+            case State::chunk_size_lf:
+                if (c != '\n') {
+                    consumed = pos;
+                    return fail("malformed chunk size line");
+                }
+                line_done = true;
+                break;
+            case State::chunk_data_cr:
+                if (c == '\r') {
+                    state_ = State::chunk_data_lf;
+                } else if (c == '\n') {
+                    state_ = State::chunk_size;
+                    chunk_digits_ = false;
+                } else {
+                    consumed = pos;
+                    return fail("missing CRLF after chunk data");
+                }
+                break;
+            default:  // chunk_data_lf
+                if (c != '\n') {
+                    consumed = pos;
+                    return fail("missing CRLF after chunk data");
+                }
+                state_ = State::chunk_size;
+                chunk_digits_ = false;
+                break;
+            }
+            // A complete chunk-size line: its data follows, or the trailers after the last chunk.
+            if (line_done) state_ = remaining_ == 0 ? State::trailer_line : State::chunk_data;
+            break;
+        }
+        case State::done:
+            consumed = pos;
+            return Result::done;
+        case State::error:
+            consumed = pos;
+            return Result::error;
+        }
+    }
+}
+
+ResponseParser::Result ResponseParser::eof() noexcept {
+    if (state_ == State::body_until_close) {
+        state_ = State::done;
+        return Result::done;
+    }
+    if (state_ == State::done) return Result::done;
+    return fail("connection closed before the response was complete");
+}
+
+}  // namespace stand::load

@@ -1,0 +1,79 @@
+// A minimal incremental HTTP/1.1 response parser for the load generator:
+// status line, the three headers that frame the message (Content-Length,
+// Transfer-Encoding, Connection), and the body (by length, chunked, or until
+// the connection closes), which is counted and never stored. It allocates
+// nothing; the caller owns the bytes and keeps unconsumed ones (at most one
+// incomplete header or chunk-size line) for the next call.
+//
+// Interim 1xx responses (except 101) are skipped; HEAD answers, 204 and 304
+// have no body. Lines may end in CRLF or a bare LF.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+namespace stand::load {
+
+class ResponseParser {
+public:
+    enum class Result : std::uint8_t { need_more, done, error };
+
+    // Prepares for the response to a new request.
+    void reset(bool head_request) noexcept;
+
+    // Parses data[0, n). `consumed` is how many bytes were used: on need_more
+    // the rest is an incomplete line to be passed again with more bytes
+    // after it; on done the rest belongs to no response (it is left over).
+    Result feed(const char* data, std::size_t n, std::size_t& consumed) noexcept;
+
+    // The peer closed the connection: completes a body delimited by the close.
+    Result eof() noexcept;
+
+    int status() const noexcept { return status_; }
+    // Whether the connection may carry another request after this response.
+    bool keep_alive() const noexcept { return keep_alive_; }
+    std::uint64_t body_bytes() const noexcept { return body_bytes_; }
+    bool chunked() const noexcept { return chunked_; }
+    bool done() const noexcept { return state_ == State::done; }
+    const char* error() const noexcept { return error_; }
+
+private:
+    enum class State : std::uint8_t {
+        status_line,
+        header_line,
+        body_length,
+        body_until_close,
+        chunk_size,
+        chunk_ext,
+        chunk_size_lf,
+        chunk_data,
+        chunk_data_cr,
+        chunk_data_lf,
+        trailer_line,
+        done,
+        error,
+    };
+
+    Result fail(const char* why) noexcept;
+    bool status_line(const char* line, std::size_t n) noexcept;
+    bool header_line(const char* line, std::size_t n) noexcept;
+    bool end_of_headers() noexcept;
+
+    State state_ = State::status_line;
+    bool head_ = false;
+    bool http11_ = true;
+    bool keep_alive_ = true;
+    bool conn_close_ = false;
+    bool conn_keep_alive_ = false;
+    bool chunked_ = false;
+    bool other_coding_ = false;
+    bool has_length_ = false;
+    bool chunk_digits_ = false;
+    int status_ = 0;
+    std::uint64_t length_ = 0;
+    std::uint64_t remaining_ = 0;
+    std::uint64_t body_bytes_ = 0;
+    const char* error_ = nullptr;
+};
+
+}  // namespace stand::load

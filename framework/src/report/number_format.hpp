@@ -1,0 +1,31 @@
+// Number to text: the shortest round-trip form (as Python's repr(float)
+// writes it), and validated printf formats for table cells.
+#pragma once
+
+#include <string>
+#include <string_view>
+
+namespace stand::report {
+
+// Shortest text that reads back as exactly `v`, spelled like Python's
+// repr(float): "462.0", "0.1", "53.68055555555556", "1e+16", "1.5e-05", "nan", "inf".
+std::string format_shortest(double v);
+
+// A printf format for one double: literal text, "%%", and exactly one
+// conversion %[flags][width][.precision]{f,F,e,E,g,G} (flags from "-+ 0#",
+// width and precision at most 2 digits). Python's `fmt % value` gives the same
+// text for these formats (both round the exact binary value half to even).
+class PrintfFormat {
+public:
+    PrintfFormat() = default;
+    // Throws std::invalid_argument with the reason.
+    explicit PrintfFormat(std::string format);
+
+    const std::string& text() const noexcept { return format_; }
+    std::string apply(double value) const;
+
+private:
+    std::string format_ = "%g";
+};
+
+}  // namespace stand::report

@@ -1,0 +1,147 @@
+#include "report/run_report.hpp"
+
+#include "report/per_rep_csv.hpp"
+#include "report/table.hpp"
+#include "report/table_spec.hpp"
+#include "scenario/run_directory.hpp"
+#include "stats/summary.hpp"
+
+#include <fstream>
+#include <map>
+#include <set>
+#include <sstream>
+
+namespace stand::report {
+namespace {
+
+namespace json = boost::json;
+
+json::object summaries(const std::vector<PerRepRow>& rows) {
+    std::map<std::string, std::map<std::string, std::vector<double>>> values;
+    for (const auto& r : rows) values[r.plugin][r.metric].push_back(r.value);
+    json::object out;
+    for (auto& [plugin, metrics] : values) {
+        json::object m;
+        for (auto& [metric, v] : metrics) {
+            auto s = stats::summarize(v);
+            json::object o{{"n", s.n}, {"median", s.median}, {"min", s.min}, {"max", s.max}};
+            o["ci95_low"] = s.ci_low ? json::value(*s.ci_low) : json::value(nullptr);
+            o["ci95_high"] = s.ci_high ? json::value(*s.ci_high) : json::value(nullptr);
+            m[metric] = std::move(o);
+        }
+        out[plugin] = std::move(m);
+    }
+    return out;
+}
+
+std::string md_escape(std::string text) {
+    std::string out;
+    for (char c : text) out += c == '|' ? std::string("\\|") : std::string(1, c);
+    return out;
+}
+
+std::string tables_markdown(const json::object& run, const std::vector<PerRepRow>& rows, const std::string& source) {
+    std::string md;
+    auto* tables = run.if_contains("tables");
+    if (tables == nullptr) return md;
+    for (const auto& t : tables->as_array()) {
+        const auto& table = t.as_object();
+        md += "## " + std::string(table.at("title").as_string()) + "\n\n";
+        json::array spec_rows;
+        for (const auto& r : table.at("rows").as_array()) {
+            json::object row = r.as_object();
+            row["optional"] = true;  // a metric no plugin produced shows n/a, not an error
+            spec_rows.push_back(row);
+        }
+        json::object spec{{"rows", spec_rows}, {"cell", "{median} ({min}-{max})"}};
+        if (rows.empty()) {
+            md += "No repetition finished, so there is nothing to tabulate.\n\n";
+            continue;
+        }
+        md += render_markdown(rows, parse_table_spec(spec, source + " tables"), source) + "\n";
+    }
+    return md;
+}
+
+std::string findings_markdown(const std::vector<json::object>& reps) {
+    std::map<std::string, std::vector<std::string>> by_id;
+    for (const auto& rep : reps)
+        if (auto* f = rep.if_contains("findings"))
+            for (const auto& x : f->as_array()) {
+                const auto& o = x.as_object();
+                by_id[std::string(o.at("id").as_string())].push_back(std::string(o.at("scope").as_string()) + ": " +
+                                                                    std::string(o.at("message").as_string()));
+            }
+    std::string md = "## What these numbers do not tell you\n\n";
+    if (by_id.empty()) md += "No detector fired: no saturated generator, busy machine, box drift, rate limit or lagging open model was seen.\n";
+    for (const auto& [id, lines] : by_id) {
+        md += "- **" + id + "** (" + std::to_string(lines.size()) + "x)\n";
+        std::set<std::string> seen;
+        for (const auto& l : lines)
+            if (seen.insert(l).second) md += "  - " + md_escape(l) + "\n";
+    }
+    md += "\nAlways true here: the load generator and the system under test share this machine; "
+          "loopback has no RTT and no loss.\n";
+    return md;
+}
+
+std::string reps_markdown(const std::vector<json::object>& reps) {
+    std::string md = "## Repetitions\n\n| Repetition | Status | Effective box | Reason |\n|---|---|---|---|\n";
+    for (const auto& rep : reps) {
+        std::string box = rep.contains("box") ? json::serialize(rep.at("box")) : "no box";
+        md += "| " + std::string(rep.at("key").as_string()) + " | " + std::string(rep.at("status").as_string()) + " | `" +
+              md_escape(box) + "` | " + md_escape(rep.contains("reason") ? std::string(rep.at("reason").as_string()) : "") +
+              " |\n";
+    }
+    return md + "\n";
+}
+
+}  // namespace
+
+std::vector<PerRepRow> rows_of_reps(const std::vector<json::object>& reps) {
+    std::vector<PerRepRow> rows;
+    for (const auto& rep : reps) {
+        if (rep.at("status") != "ok") continue;
+        for (const auto& [metric, value] : rep.at("metrics").as_object())
+            if (value.is_number())
+                rows.push_back({std::string(rep.at("plugin").as_string()), rep.at("rep").to_number<std::int64_t>(),
+                                std::string(metric), value.to_number<double>()});
+    }
+    return rows;
+}
+
+RunReportFiles write_run_report(const std::filesystem::path& run_dir) {
+    scenario::RunDirectory dir(run_dir);
+    auto run = dir.read_run_info();
+    if (!run) throw std::runtime_error(run_dir.string() + ": no run.json (not a stand run directory)");
+    auto reps = dir.read_all_reps();
+    auto rows = rows_of_reps(reps);
+
+    RunReportFiles files{run_dir / "results.json", run_dir / "per_rep.csv", run_dir / "summary.md",
+                         run_dir / "report.html"};
+    json::array rep_array;
+    json::array findings;
+    for (const auto& r : reps) {
+        rep_array.push_back(r);
+        if (auto* f = r.if_contains("findings"))
+            for (const auto& x : f->as_array()) findings.push_back(x);
+    }
+    json::object results{{"schema_version", 1}, {"run", *run},           {"summary", summaries(rows)},
+                         {"findings", findings}, {"reps", rep_array}};
+    scenario::RunDirectory::write_atomically(files.results_json, json::serialize(results) + "\n");
+
+    std::ostringstream csv;
+    write_per_rep_csv(csv, rows);
+    scenario::RunDirectory::write_atomically(files.per_rep_csv, csv.str());
+
+    std::string md = "# " + std::string(run->at("scenario_name").as_string()) + "\n\n";
+    md += "Run directory: `" + run_dir.string() + "`. Cells: median (min-max) over the repetitions that finished; "
+          "n is their count.\n\n";
+    md += tables_markdown(*run, rows, (run_dir / "per_rep.csv").string());
+    md += reps_markdown(reps);
+    md += findings_markdown(reps);
+    scenario::RunDirectory::write_atomically(files.summary_md, md);
+    return files;
+}
+
+}  // namespace stand::report

@@ -1,0 +1,169 @@
+#include "scenario/engine.hpp"
+
+#include "box/box.hpp"
+#include "detect/machine_busy.hpp"
+#include "sampler/sample_csv.hpp"
+#include "sampler/sample_source.hpp"
+#include "scenario/rep_runner.hpp"
+#include "scenario/run_directory.hpp"
+#include "scenario/run_plan.hpp"
+
+#include <chrono>
+#include <ctime>
+#include <fstream>
+#include <memory>
+#include <unistd.h>
+
+namespace stand::scenario {
+namespace {
+
+namespace json = boost::json;
+
+box::BoxPlan box_plan(const BoxSpec& spec, const char* name) {
+    box::BoxPlan plan;
+    plan.name = name;
+    plan.vcpu = spec.vcpu;
+    plan.memory_max = spec.memory_bytes;
+    plan.swap_max = spec.swap_bytes;
+    plan.cpuset = spec.pin;
+    return plan;
+}
+
+std::string run_id_of(const std::filesystem::path& dir) {
+    std::string id;
+    for (char c : dir.filename().string()) id += (std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '_') ? c : '_';
+    return id.empty() ? std::string("run") : id;
+}
+
+}  // namespace
+
+EngineOutcome run_scenario(const Scenario& scenario, const EngineOptions& options) {
+    EngineOutcome outcome;
+    RunDirectory dir(options.run_dir);
+    static const std::atomic<bool> never{false};
+    const std::atomic<bool>& interrupted = options.interrupted ? *options.interrupted : never;
+    auto log = [&](const std::string& line) {
+        if (options.log) options.log(line);
+    };
+
+    std::vector<std::filesystem::path> plugin_files;
+    for (const auto& p : scenario.plugins) plugin_files.push_back(options.search->resolve(p.id)->file);
+
+    auto plan = make_run_plan(scenario);
+    json::array plan_json;
+    for (const auto& p : plan) plan_json.push_back({{"key", p.key}, {"rep", p.rep}, {"plugin", scenario.plugins[p.plugin].label}});
+    json::array tables;
+    for (const auto& t : scenario.tables) {
+        json::array rows;
+        for (const auto& r : t.rows) rows.push_back({{"label", r.label}, {"metric", r.metric}, {"format", r.format}});
+        tables.push_back({{"title", t.title}, {"rows", std::move(rows)}});
+    }
+    json::array plugins;
+    for (const auto& p : scenario.plugins) plugins.push_back({{"id", p.id}, {"label", p.label}, {"config", p.config}});
+    if (!options.resume)
+        dir.write_run_info({{"schema_version", 1},
+                            {"tables", std::move(tables)},
+                            {"plugins", std::move(plugins)},
+                            {"scenario_file", std::filesystem::absolute(scenario.file).string()},
+                            {"scenario_name", scenario.name},
+                            {"started_unix", static_cast<std::int64_t>(std::time(nullptr))},
+                            {"host_version", STAND_HOST_VERSION},
+                            {"plan", plan_json}});
+
+    auto layout = box::detect_cgroup_layout();
+    const bool need_box = scenario.box.vcpu || scenario.box.memory_bytes || scenario.box.pin;
+    if (!layout.backend && need_box) {
+        outcome.stopped_because = "the scenario asks for a box (vcpu/memory/pin) but this machine has no usable cgroups";
+        return outcome;
+    }
+
+    std::size_t index = 0;
+    for (const auto& planned : plan) {
+        ++index;
+        if (interrupted.load()) {
+            outcome.interrupted = true;
+            break;
+        }
+        if (auto earlier = dir.read_rep(planned.key)) {
+            auto status = earlier->if_contains("status");
+            if (status && (*status == "ok" || *status == "failed")) {
+                ++outcome.reps_skipped;
+                log("skip " + planned.key + " (" + std::string(status->as_string()) + " in the earlier run)");
+                continue;
+            }
+        }
+        std::string prefix = "[" + std::to_string(index) + "/" + std::to_string(plan.size()) + "] " + planned.key;
+        if (options.progress) options.progress(prefix + ": checking the machine");
+
+        json::object preface;
+        json::array findings;
+        auto machine = detect::snapshot_machine();
+        preface["machine"] = machine.to_json();
+        for (auto& f : detect::check_machine(machine, scenario.plugins[planned.plugin].label + " rep " + std::to_string(planned.rep)))
+            findings.push_back(f.to_json());
+
+        std::unique_ptr<box::Box> measured;
+        std::unique_ptr<sampler::Sampler> sampler;
+        host::HostConfig host;
+        host.run_dir = dir.root();
+        host.allow_remote_targets = scenario.allow_remote;
+        host.log = [&](int level, const std::string& id, const std::string& message) {
+            log("[" + id + "] " + (level >= STAND_LOG_WARNING ? "warning: " : "") + message);
+        };
+        if (layout.backend) {
+            measured = std::make_unique<box::Box>(layout, run_id_of(dir.root()) + "-" + planned.key,
+                                                  box_plan(scenario.box, "measured"));
+            auto effective = measured->read_effective();
+            preface["box"] = effective.to_json();
+            preface["box_plan"] = measured->plan().to_json();
+            auto drift = measured->drift();
+            if (!drift.empty()) {
+                json::array d;
+                std::string text;
+                for (const auto& line : drift) {
+                    d.emplace_back(line);
+                    text += (text.empty() ? "" : "; ") + line;
+                }
+                preface["box_drift"] = std::move(d);
+                findings.push_back(detect::Finding{"box-drift", planned.key, "effective box differs from the plan: " + text}.to_json());
+                if (!options.allow_drift) {
+                    outcome.stopped_because = "box drift before " + planned.key + ": " + text +
+                                              " (fix the machine, or pass --allow-drift to measure anyway)";
+                    preface["status"] = "failed";
+                    preface["reason"] = outcome.stopped_because;
+                    preface["findings"] = findings;
+                    dir.write_rep(planned.key, preface);
+                    ++outcome.reps_failed;
+                    break;
+                }
+            }
+            host.boxes["measured"] = measured->dirs();
+            sampler = std::make_unique<sampler::Sampler>(sampler::make_cgroup_source(measured->paths()),
+                                                         sampler::SamplerOptions{scenario.sample_interval, true});
+            sampler->start();
+        }
+        preface["findings"] = findings;
+
+        RepEnvironment env{scenario, planned, plugin_files[planned.plugin], dir, host, sampler.get(), interrupted,
+                           [&](const std::string& step) {
+                               if (options.progress) options.progress(prefix + ": " + step);
+                           },
+                           preface};
+        auto rep = run_repetition(env);
+        if (sampler) {
+            sampler->stop();
+            std::ofstream csv(dir.samples_file(planned.key));
+            sampler::write_samples_csv(csv, sampler->samples(), sampler->epoch());
+        }
+        if (measured) measured->destroy();
+        std::string status(rep.at("status").as_string());
+        if (status == "ok") ++outcome.reps_ok;
+        else if (status == "interrupted") outcome.interrupted = true;
+        else ++outcome.reps_failed;
+        log(planned.key + ": " + status + (rep.contains("reason") ? " - " + std::string(rep.at("reason").as_string()) : ""));
+        if (outcome.interrupted) break;
+    }
+    return outcome;
+}
+
+}  // namespace stand::scenario

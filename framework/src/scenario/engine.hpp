@@ -1,0 +1,34 @@
+// Runs a scenario: the plan of (repetition, plugin) pairs, each in a fresh
+// box and a fresh plugin worker, results written as it goes, and the report
+// files at the end. `--resume` skips the repetitions that already finished.
+#pragma once
+
+#include "loader/plugin_search.hpp"
+#include "scenario/scenario_model.hpp"
+
+#include <atomic>
+#include <filesystem>
+#include <functional>
+#include <string>
+
+namespace stand::scenario {
+
+struct EngineOptions {
+    std::filesystem::path run_dir;   // created when new
+    bool resume = false;             // run_dir holds an earlier run of the same scenario
+    bool allow_drift = false;        // run on although the box differs from the plan
+    const loader::PluginSearch* search = nullptr;
+    const std::atomic<bool>* interrupted = nullptr;  // set by the CLI's SIGINT/SIGTERM handling
+    std::function<void(const std::string& line)> progress;  // one status line
+    std::function<void(const std::string& line)> log;       // plain log lines
+};
+
+struct EngineOutcome {
+    std::size_t reps_ok = 0, reps_failed = 0, reps_skipped = 0;
+    bool interrupted = false;
+    std::string stopped_because;  // non-empty: the run stopped early (drift, no cgroups)
+};
+
+EngineOutcome run_scenario(const Scenario& scenario, const EngineOptions& options);
+
+}  // namespace stand::scenario

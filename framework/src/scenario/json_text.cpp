@@ -1,0 +1,126 @@
+#include "scenario/json_text.hpp"
+
+#include "scenario/json_reader.hpp"
+
+#include <boost/json/basic_parser_impl.hpp>
+
+#include <algorithm>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+namespace stand::scenario {
+namespace {
+
+namespace json = boost::json;
+
+json::parse_options scenario_options() {
+    json::parse_options options;
+    options.allow_comments = true;
+    options.allow_trailing_commas = true;
+    return options;
+}
+
+// A basic_parser handler that builds nothing: it tracks where it is (for the
+// JSON path) and stops at the first key repeated in an object, which
+// boost::json::parse would silently resolve to the last value.
+class DuplicateKeyCheck {
+public:
+    static constexpr std::size_t max_object_size = std::size_t(-1);
+    static constexpr std::size_t max_array_size = std::size_t(-1);
+    static constexpr std::size_t max_key_size = std::size_t(-1);
+    static constexpr std::size_t max_string_size = std::size_t(-1);
+
+    explicit DuplicateKeyCheck(const std::filesystem::path& file) : file_(file) {}
+
+    // The place of the repeated key, once found.
+    const std::optional<JsonPlace>& duplicate() const noexcept { return duplicate_; }
+    const std::string& duplicate_key() const noexcept { return duplicate_key_; }
+
+    bool on_document_begin(json::error_code&) { return true; }
+    bool on_document_end(json::error_code&) { return true; }
+    bool on_object_begin(json::error_code&) { return open(true); }
+    bool on_object_end(std::size_t, json::error_code&) { return close(); }
+    bool on_array_begin(json::error_code&) { return open(false); }
+    bool on_array_end(std::size_t, json::error_code&) { return close(); }
+    bool on_key_part(json::string_view s, std::size_t, json::error_code&) {
+        key_.append(s.data(), s.size());
+        return true;
+    }
+    bool on_key(json::string_view s, std::size_t, json::error_code& ec) {
+        key_.append(s.data(), s.size());
+        Frame& frame = frames_.back();
+        frame.key = key_;
+        key_.clear();
+        if (frame.keys.insert(frame.key).second) return true;
+        duplicate_ = place();
+        duplicate_key_ = frame.key;
+        ec = json::error::syntax;  // only stops the parser; duplicate() says why
+        return false;
+    }
+    bool on_string_part(json::string_view, std::size_t, json::error_code&) { return true; }
+    bool on_string(json::string_view, std::size_t, json::error_code&) { return done(); }
+    bool on_number_part(json::string_view, json::error_code&) { return true; }
+    bool on_int64(std::int64_t, json::string_view, json::error_code&) { return done(); }
+    bool on_uint64(std::uint64_t, json::string_view, json::error_code&) { return done(); }
+    bool on_double(double, json::string_view, json::error_code&) { return done(); }
+    bool on_bool(bool, json::error_code&) { return done(); }
+    bool on_null(json::error_code&) { return done(); }
+    bool on_comment_part(json::string_view, json::error_code&) { return true; }
+    bool on_comment(json::string_view, json::error_code&) { return true; }
+
+private:
+    struct Frame {
+        bool is_object = false;
+        std::size_t index = 0;  // arrays: the element being read
+        std::string key;        // objects: the key being read
+        std::set<std::string> keys;
+    };
+
+    bool open(bool is_object) {
+        frames_.push_back(Frame{is_object, 0, {}, {}});
+        return true;
+    }
+    bool close() {
+        frames_.pop_back();
+        return done();
+    }
+    bool done() {
+        if (!frames_.empty() && !frames_.back().is_object) ++frames_.back().index;
+        return true;
+    }
+    JsonPlace place() const {
+        JsonPlace p(file_);
+        for (const Frame& f : frames_) p = f.is_object ? p.key(f.key) : p.index(f.index);
+        return p;
+    }
+
+    std::filesystem::path file_;
+    std::vector<Frame> frames_;
+    std::string key_;
+    std::optional<JsonPlace> duplicate_;
+    std::string duplicate_key_;
+};
+
+}  // namespace
+
+json::value parse_json_text(std::string_view text, const std::filesystem::path& file_for_messages) {
+    const json::parse_options options = scenario_options();
+    json::basic_parser<DuplicateKeyCheck> checker(options, file_for_messages);
+    json::error_code ec;
+    const std::size_t consumed = checker.write_some(false, text.data(), text.size(), ec);
+    if (ec) {
+        const DuplicateKeyCheck& check = checker.handler();
+        if (check.duplicate())
+            check.duplicate()->fail_message("expected each key once in an object, got " +
+                                            json::serialize(check.duplicate_key()) + " again");
+        const std::string_view before = text.substr(0, std::min(consumed, text.size()));
+        const std::size_t line = 1 + static_cast<std::size_t>(std::count(before.begin(), before.end(), '\n'));
+        const std::size_t line_start = before.rfind('\n') == std::string_view::npos ? 0 : before.rfind('\n') + 1;
+        throw ScenarioError(file_for_messages, line, before.size() - line_start + 1, "invalid JSON: " + ec.message());
+    }
+    return json::parse(json::string_view(text.data(), text.size()), {}, options);
+}
+
+}  // namespace stand::scenario

@@ -1,0 +1,72 @@
+#include "scenario/plugin_overrides.hpp"
+
+#include "scenario/json_reader.hpp"
+#include "scenario/json_text.hpp"
+#include "scenario/value_syntax.hpp"
+
+#include <cerrno>
+#include <cstring>
+#include <fstream>
+#include <set>
+#include <sstream>
+
+namespace stand::scenario {
+namespace {
+
+namespace json = boost::json;
+
+std::string json_quote(std::string_view s) { return json::serialize(json::string_view(s.data(), s.size())); }
+
+json::object parse_config(std::string_view text, const std::filesystem::path& source) {
+    json::value config;
+    try {
+        config = parse_json_text(text, source);
+    } catch (const ScenarioError& e) {
+        throw std::runtime_error(e.what());
+    }
+    if (!config.is_object()) throw std::runtime_error("expected a JSON object as config, got " + describe_json(config));
+    return std::move(config.get_object());
+}
+
+json::object read_config(std::string_view spec) {
+    if (spec.empty()) throw std::runtime_error("expected a JSON object or @FILE after '=', got nothing");
+    if (spec[0] != '@') return parse_config(spec, "config");
+    const std::filesystem::path file(spec.substr(1));
+    std::ifstream in(file, std::ios::binary);
+    if (!in) throw std::runtime_error("cannot read " + file.string() + ": " + std::strerror(errno));
+    std::ostringstream text;
+    text << in.rdbuf();
+    return parse_config(text.str(), file);
+}
+
+PluginRef parse_one(const std::string& arg) {
+    const std::size_t eq = arg.find('=');
+    PluginRef plugin;
+    plugin.id = arg.substr(0, eq);
+    if (!is_plugin_reference(plugin.id))
+        throw std::runtime_error("expected a plugin id (lowercase letters, digits, '.', '_', '-') or a path to a .so "
+                                 "file, got " + json_quote(plugin.id));
+    if (eq != std::string::npos) plugin.config = read_config(std::string_view(arg).substr(eq + 1));
+    plugin.label = plugin.id;
+    return plugin;
+}
+
+}  // namespace
+
+std::vector<PluginRef> parse_plugin_overrides(const std::vector<std::string>& args) {
+    std::vector<PluginRef> plugins;
+    std::set<std::string> ids;
+    for (const std::string& arg : args) {
+        try {
+            plugins.push_back(parse_one(arg));
+            if (!ids.insert(plugins.back().id).second)
+                throw std::runtime_error("expected each plugin once (compare configs of one plugin in a scenario "
+                                         "file, with labels), got " + json_quote(plugins.back().id) + " again");
+        } catch (const std::runtime_error& e) {
+            throw PluginOverrideError("--plugin '" + arg + "': " + e.what());
+        }
+    }
+    return plugins;
+}
+
+}  // namespace stand::scenario

@@ -1,0 +1,277 @@
+#include "scenario/rep_runner.hpp"
+
+#include "detect/load_detectors.hpp"
+#include "isolation/plugin_worker.hpp"
+#include "load/load_engine.hpp"
+#include "scenario/readiness_poll.hpp"
+
+#include <stand/stand.h>
+
+#include <sys/resource.h>
+#include <thread>
+
+namespace stand::scenario {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+namespace json = boost::json;
+
+double number(const json::value& v) { return v.to_number<double>(); }
+
+struct StepFailure : std::runtime_error {
+    using std::runtime_error::runtime_error;
+};
+
+struct Rep {
+    RepEnvironment& env;
+    isolation::PluginWorker& worker;
+    host::HttpService http{host::HttpPolicy{}};
+    json::object doc;
+    json::object metrics;
+    json::array steps;
+    json::object loads, windows;
+    json::array findings;
+    Clock::time_point last_start = Clock::now();
+
+    const PluginRef& plugin() const { return env.scenario.plugins[env.planned.plugin]; }
+    std::string scope(const Step& s) const {
+        return plugin().label + " rep " + std::to_string(env.planned.rep) + ", step " + s.name;
+    }
+
+    json::value call(const std::string& method, const json::object& args, std::chrono::milliseconds timeout) {
+        auto reply = worker.call(method, args, timeout);
+        if (!reply.ok())
+            throw StepFailure(method + ": " + (reply.error.empty() ? std::string(stand_result_name(reply.code)) : reply.error));
+        return reply.output;
+    }
+
+    void sleep_for(Seconds d) {
+        auto until = Clock::now() + std::chrono::duration_cast<Clock::duration>(d);
+        while (Clock::now() < until) {
+            if (env.interrupted.load()) throw StepFailure("interrupted");
+            std::this_thread::sleep_for(std::min<Clock::duration>(until - Clock::now(), std::chrono::milliseconds(50)));
+        }
+    }
+
+    std::optional<sampler::WindowStats> window(Clock::time_point t0, Clock::time_point t1, const std::string& name) {
+        if (env.sampler == nullptr) return std::nullopt;
+        env.sampler->sample_now();
+        try {
+            auto w = env.sampler->window(t0, t1);
+            windows[name] = w.to_json(env.sampler->epoch());
+            return w;
+        } catch (const sampler::WindowError& e) {
+            findings.push_back(detect::Finding{"short-window", name, e.what()}.to_json());
+            return std::nullopt;
+        }
+    }
+
+    void put(const std::string& key, double value) { metrics[key] = value; }
+
+    void memory_metrics(const std::string& name, const sampler::WindowStats& w) {
+        constexpr double kMiB = 1024.0 * 1024.0;
+        if (w.cpu_pct) put(name + ".cpu_pct", *w.cpu_pct);
+        if (w.mem_current) {
+            put(name + ".mem_mean_mib", w.mem_current->mean / kMiB);
+            put(name + ".mem_max_mib", static_cast<double>(w.mem_current->max) / kMiB);
+        }
+        if (w.anon) put(name + ".anon_mean_mib", w.anon->mean / kMiB);
+        if (w.working_set) put(name + ".workset_mean_mib", w.working_set->mean / kMiB);
+    }
+
+    json::object readiness(std::chrono::milliseconds timeout) {
+        auto r = call("lifecycle.readiness", {}, timeout);
+        if (!r.is_object() || !r.as_object().contains("url"))
+            throw StepFailure("lifecycle.readiness: the plugin did not describe a request with a \"url\"");
+        return r.as_object();
+    }
+
+    void wait_ready(const Step& s, Clock::time_point origin, std::chrono::milliseconds interval,
+                    std::chrono::milliseconds per_try, Clock::time_point deadline) {
+        auto spec = readiness(s.timeout);
+        try {
+            auto ready = poll_until_ready(http, spec, origin, interval, per_try, deadline, env.interrupted);
+            put(s.name + ".seconds", ready.seconds);
+        } catch (const std::runtime_error& e) {
+            throw StepFailure(e.what());
+        }
+    }
+
+    std::vector<load::Link> load_links(const Step& s, const LoadStep& l) {
+        std::vector<load::Link> links;
+        for (const auto& u : l.urls) links.push_back({"GET", u, {}, {}});
+        if (!links.empty()) return links;
+        std::string base;
+        auto endpoint = worker.call("proxy.endpoint", {}, s.timeout);
+        if (endpoint.ok()) {
+            const auto& e = endpoint.output.as_object();
+            base = std::string(e.at("scheme").as_string()) + "://" + std::string(e.at("host").as_string()) + ":" +
+                   std::to_string(e.at("port").to_number<std::int64_t>());
+        } else {
+            std::string url(readiness(s.timeout).at("url").as_string());
+            auto slash = url.find('/', url.find("://") + 3);
+            base = url.substr(0, slash);
+        }
+        links.push_back({"GET", base + l.path, {}, {}});
+        return links;
+    }
+
+    void run_load_step(const Step& s, const LoadStep& l) {
+        load::LoadSpec spec;
+        spec.links = load_links(s, l);
+        spec.model = l.rate ? load::Model::open : load::Model::closed;
+        spec.rate = l.rate.value_or(0);
+        spec.connections = l.connections;
+        spec.threads = l.threads;
+        spec.duration = std::chrono::duration_cast<std::chrono::nanoseconds>(l.duration);
+        spec.timeout = l.request_timeout;
+        spec.keepalive = l.keepalive;
+        spec.allow_remote = env.scenario.allow_remote;
+        for (const auto& h : l.headers) spec.identity.headers.push_back(load::parse_header(h));
+        load::LoadHooks hooks;
+        hooks.stop = &env.interrupted;
+        auto t0 = Clock::now();
+        load::LoadResult r;
+        try {
+            r = load::run_load(spec, hooks);
+        } catch (const std::exception& e) {
+            throw StepFailure(std::string("load: ") + e.what());
+        }
+        auto t1 = Clock::now();
+        loads[s.name] = r.to_json();
+        const double elapsed = r.elapsed_s > 0 ? r.elapsed_s : 1;
+        std::uint64_t ok = 0;
+        for (const auto& [status, count] : r.status_counts)
+            if (status >= 200 && status < 300) ok += count;
+        put(s.name + ".rps", static_cast<double>(r.completed) / elapsed);
+        put(s.name + ".ok_rps", static_cast<double>(ok) / elapsed);
+        if (auto it = r.latency.find("all"); it != r.latency.end() && it->second.count() > 0) {
+            put(s.name + ".p50_ms", static_cast<double>(it->second.value_at_percentile(50)) / 1000.0);
+            put(s.name + ".p90_ms", static_cast<double>(it->second.value_at_percentile(90)) / 1000.0);
+            put(s.name + ".p99_ms", static_cast<double>(it->second.value_at_percentile(99)) / 1000.0);
+        }
+        const double attempts = static_cast<double>(r.completed + r.errors);
+        put(s.name + ".error_pct", attempts > 0 ? 100.0 * (attempts - static_cast<double>(ok)) / attempts : 0);
+        put(s.name + ".client_cpu_pct", r.cpu.cores_used * 100.0);
+        if (r.model == load::Model::open)
+            put(s.name + ".late_pct", r.sent > 0 ? 100.0 * static_cast<double>(r.late) / static_cast<double>(r.sent) : 0);
+        if (auto w = window(t0, t1, s.name); w && w->cpu_pct) {
+            put(s.name + ".box_cpu_pct", *w->cpu_pct);
+            double box_cpu_us = *w->cpu_pct / 100.0 * w->duration_s * 1e6;
+            if (r.completed > 0) put(s.name + ".box_cpu_us_per_req", box_cpu_us / static_cast<double>(r.completed));
+            if (w->mem_current) put(s.name + ".mem_max_mib", static_cast<double>(w->mem_current->max) / 1048576.0);
+        }
+        for (auto& f : detect::check_load(r, scope(s))) findings.push_back(f.to_json());
+    }
+
+    void run_step(const Step& s) {
+        const auto started = Clock::now();
+        const auto deadline = started + s.timeout;
+        std::visit(
+            [&](const auto& a) {
+                using A = std::decay_t<decltype(a)>;
+                if constexpr (std::is_same_v<A, InstallStep>) call("lifecycle.install", {}, s.timeout);
+                else if constexpr (std::is_same_v<A, StartStep>) {
+                    last_start = Clock::now();
+                    call("lifecycle.start", {}, s.timeout);
+                } else if constexpr (std::is_same_v<A, StopStep>) call("lifecycle.stop", {}, s.timeout);
+                else if constexpr (std::is_same_v<A, WipeStep>) call("lifecycle.wipe", {}, s.timeout);
+                else if constexpr (std::is_same_v<A, WaitReadyStep>) wait_ready(s, last_start, a.interval, a.per_try_timeout, deadline);
+                else if constexpr (std::is_same_v<A, RestartStep>) {
+                    auto origin = Clock::now();
+                    call("lifecycle.restart", {}, s.timeout);
+                    wait_ready(s, origin, a.interval, a.per_try_timeout, deadline);
+                } else if constexpr (std::is_same_v<A, SleepStep>) sleep_for(a.duration);
+                else if constexpr (std::is_same_v<A, IdleStep>) {
+                    auto t0 = Clock::now();
+                    sleep_for(a.duration);
+                    if (auto w = window(t0, Clock::now(), s.name)) memory_metrics(s.name, *w);
+                } else if constexpr (std::is_same_v<A, LoadStep>) run_load_step(s, a);
+                else if constexpr (std::is_same_v<A, ProbeStep>) {
+                    call("probe.prepare", {{"job", a.job}, {"params", a.params}}, s.timeout);
+                    auto out = call("probe.run", {{"job", a.job}}, s.timeout);
+                    if (auto* m = out.is_object() ? out.as_object().if_contains("metrics") : nullptr)
+                        for (const auto& [k, v] : m->as_object())
+                            if (v.is_number()) put(s.name + "." + std::string(k), number(v));
+                    call("probe.cleanup", {{"job", a.job}}, s.timeout);
+                }
+            },
+            s.action);
+        if (Clock::now() > deadline)
+            throw StepFailure("took longer than its timeout of " + std::to_string(s.timeout.count() / 1000.0) + " s");
+        steps.push_back({{"path", s.json_path},
+                         {"kind", s.kind},
+                         {"name", s.name},
+                         {"seconds", std::chrono::duration<double>(Clock::now() - started).count()}});
+    }
+
+    void save(const char* status) {
+        doc["status"] = status;
+        doc["metrics"] = metrics;
+        doc["steps"] = steps;
+        doc["loads"] = loads;
+        doc["windows"] = windows;
+        doc["findings"] = findings;
+        env.dir.write_rep(env.planned.key, doc);
+    }
+};
+
+json::object host_usage() {
+    rusage ru{};
+    ::getrusage(RUSAGE_SELF, &ru);
+    auto secs = [](const timeval& t) { return static_cast<double>(t.tv_sec) + static_cast<double>(t.tv_usec) / 1e6; };
+    return {{"peak_rss_kib", ru.ru_maxrss}, {"cpu_user_s", secs(ru.ru_utime)}, {"cpu_system_s", secs(ru.ru_stime)}};
+}
+
+}  // namespace
+
+json::object run_repetition(RepEnvironment& env) {
+    const PluginRef& plugin = env.scenario.plugins[env.planned.plugin];
+    isolation::WorkerOptions options;
+    options.plugin_file = env.plugin_file;
+    options.plugin_id = plugin.label;
+    options.host = env.host;
+    isolation::PluginWorker worker(options);
+    Rep rep{env, worker};
+    rep.doc = env.preface;
+    rep.doc["key"] = env.planned.key;
+    rep.doc["plugin"] = plugin.label;
+    rep.doc["plugin_id"] = plugin.id;
+    rep.doc["rep"] = env.planned.rep;
+    rep.doc["worker_log"] = worker.stderr_log().string();
+    if (auto* f = env.preface.if_contains("findings")) rep.findings = f->as_array();
+
+    const char* status = "ok";
+    try {
+        auto created = worker.create(json::serialize(plugin.config), std::chrono::seconds(30));
+        if (!created.ok()) throw StepFailure("create: " + created.error);
+        for (const auto& phase : env.scenario.phases)
+            for (const auto& step : phase.steps) {
+                if (env.interrupted.load()) throw StepFailure("interrupted");
+                if (env.on_step) env.on_step(phase.name + "/" + step.name);
+                try {
+                    rep.run_step(step);
+                } catch (const StepFailure& e) {
+                    rep.doc["failed_step"] = step.json_path + " (" + step.kind + " " + step.name + ")";
+                    throw;
+                }
+                rep.save("running");
+            }
+        auto facts = worker.call("lifecycle.facts", {}, std::chrono::seconds(30));
+        if (facts.ok()) rep.doc["facts"] = facts.output;
+    } catch (const StepFailure& e) {
+        status = env.interrupted.load() ? "interrupted" : "failed";
+        rep.doc["reason"] = e.what();
+    }
+    if (worker.alive()) {
+        auto calls = worker.http_calls(std::chrono::seconds(10));
+        if (calls.ok()) rep.doc["http_calls"] = calls.output;
+        worker.call("lifecycle.stop", {}, std::chrono::seconds(30));
+        worker.shutdown(std::chrono::seconds(10));
+    }
+    rep.doc["host"] = host_usage();
+    rep.save(status);
+    return rep.doc;
+}
+
+}  // namespace stand::scenario

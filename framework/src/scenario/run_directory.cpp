@@ -1,0 +1,88 @@
+#include "scenario/run_directory.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <ctime>
+#include <fstream>
+#include <sstream>
+#include <stdexcept>
+#include <unistd.h>
+
+namespace stand::scenario {
+namespace {
+
+std::optional<boost::json::object> read_object(const std::filesystem::path& file) {
+    std::ifstream in(file);
+    if (!in) return std::nullopt;
+    std::stringstream ss;
+    ss << in.rdbuf();
+    boost::system::error_code ec;
+    auto v = boost::json::parse(ss.str(), ec);
+    if (ec || !v.is_object())
+        throw std::runtime_error(file.string() + ": not a JSON object" + (ec ? " (" + ec.message() + ")" : ""));
+    return std::move(v.as_object());
+}
+
+}  // namespace
+
+RunDirectory::RunDirectory(std::filesystem::path root) : root_(std::move(root)) {
+    std::filesystem::create_directories(root_ / "reps");
+    std::filesystem::create_directories(root_ / "samples");
+    std::filesystem::create_directories(root_ / "logs");
+}
+
+std::filesystem::path RunDirectory::fresh_path(const std::filesystem::path& parent, const std::string& name) {
+    std::time_t now = std::time(nullptr);
+    std::tm tm{};
+    ::gmtime_r(&now, &tm);
+    char stamp[32];
+    std::strftime(stamp, sizeof(stamp), "%Y%m%d-%H%M%S", &tm);
+    auto path = parent / (name + "-" + stamp);
+    for (int i = 2; std::filesystem::exists(path); ++i) path = parent / (name + "-" + stamp + "-" + std::to_string(i));
+    return path;
+}
+
+void RunDirectory::write_atomically(const std::filesystem::path& file, const std::string& text) {
+    auto tmp = file;
+    tmp += ".tmp" + std::to_string(::getpid());
+    {
+        std::ofstream out(tmp, std::ios::trunc);
+        out << text;
+        out.flush();
+        if (!out) throw std::runtime_error("cannot write " + tmp.string());
+    }
+    std::filesystem::rename(tmp, file);
+}
+
+void RunDirectory::write_run_info(const boost::json::object& info) const {
+    write_atomically(root_ / "run.json", boost::json::serialize(info) + "\n");
+}
+
+std::optional<boost::json::object> RunDirectory::read_run_info() const { return read_object(root_ / "run.json"); }
+
+void RunDirectory::write_rep(const std::string& key, const boost::json::object& rep) const {
+    write_atomically(root_ / "reps" / (key + ".json"), boost::json::serialize(rep) + "\n");
+}
+
+std::optional<boost::json::object> RunDirectory::read_rep(const std::string& key) const {
+    return read_object(root_ / "reps" / (key + ".json"));
+}
+
+std::vector<boost::json::object> RunDirectory::read_all_reps() const {
+    std::vector<std::filesystem::path> files;
+    for (const auto& e : std::filesystem::directory_iterator(root_ / "reps"))
+        if (e.path().extension() == ".json") files.push_back(e.path());
+    std::sort(files.begin(), files.end());
+    std::vector<boost::json::object> reps;
+    for (const auto& f : files)
+        if (auto r = read_object(f)) reps.push_back(std::move(*r));
+    return reps;
+}
+
+std::filesystem::path RunDirectory::samples_file(const std::string& key) const {
+    return root_ / "samples" / (key + ".csv");
+}
+
+std::filesystem::path RunDirectory::logs_dir() const { return root_ / "logs"; }
+
+}  // namespace stand::scenario

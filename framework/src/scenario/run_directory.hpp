@@ -1,0 +1,45 @@
+// The run directory: everything a run measured, written as it goes so that
+// a crash or Ctrl-C loses nothing already measured.
+//
+//   RUN_DIR/run.json            what was asked: scenario path and copy, plan, host, start time
+//   RUN_DIR/reps/<key>.json     one repetition, rewritten after every step ("status": running|ok|failed)
+//   RUN_DIR/samples/<key>.csv   the sampler's rows of that repetition
+//   RUN_DIR/logs/               plugin worker and process logs
+//   RUN_DIR/results.json, per_rep.csv, summary.md, report.html   derived (stand report)
+#pragma once
+
+#include <boost/json.hpp>
+
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace stand::scenario {
+
+class RunDirectory {
+public:
+    explicit RunDirectory(std::filesystem::path root);
+    const std::filesystem::path& root() const noexcept { return root_; }
+
+    // A fresh directory under `parent` named after the scenario and the time.
+    static std::filesystem::path fresh_path(const std::filesystem::path& parent, const std::string& scenario_name);
+
+    void write_run_info(const boost::json::object& info) const;
+    std::optional<boost::json::object> read_run_info() const;
+
+    // Atomic (write + rename), so a reader never sees half a file.
+    void write_rep(const std::string& key, const boost::json::object& rep) const;
+    std::optional<boost::json::object> read_rep(const std::string& key) const;
+    std::vector<boost::json::object> read_all_reps() const;  // sorted by key
+
+    std::filesystem::path samples_file(const std::string& key) const;
+    std::filesystem::path logs_dir() const;
+
+    static void write_atomically(const std::filesystem::path& file, const std::string& text);
+
+private:
+    std::filesystem::path root_;
+};
+
+}  // namespace stand::scenario

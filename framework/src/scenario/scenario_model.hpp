@@ -1,0 +1,119 @@
+// The parsed, validated form of a scenario file (see scenarios/README.md for
+// the JSON). Everything here has passed validation: the engine never checks
+// user input again.
+#pragma once
+
+#include <boost/json.hpp>
+
+#include <chrono>
+#include <cstdint>
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <variant>
+#include <vector>
+
+namespace stand::scenario {
+
+struct BoxSpec {
+    std::optional<double> vcpu;               // CPU quota in cores (0.5 = half a core)
+    std::optional<std::uint64_t> memory_bytes;
+    std::optional<std::uint64_t> swap_bytes;
+    std::optional<std::string> pin;           // cpuset, e.g. "0" or "0-1"
+};
+
+struct PluginRef {
+    std::string id;                // plugin id (or a path to a .so)
+    boost::json::object config;    // passed to create()
+    std::string label;             // column name in reports; defaults to id
+};
+
+enum class OrderMode { kRotate, kShuffle, kFixed };
+
+struct Order {
+    OrderMode mode = OrderMode::kRotate;
+    std::uint64_t seed = 1;  // kShuffle: order of rep r = shuffle(plugins, seed + r)
+};
+
+using Seconds = std::chrono::duration<double>;
+
+// --- steps -----------------------------------------------------------------
+struct InstallStep {};
+struct StartStep {};
+struct StopStep {};
+struct WipeStep {};
+struct WaitReadyStep {
+    std::chrono::milliseconds interval{50};
+    std::chrono::milliseconds per_try_timeout{2000};
+};
+struct SleepStep {
+    Seconds duration{0};
+};
+struct IdleStep {
+    Seconds duration{0};
+};
+// Restart the system and time it until the readiness request succeeds again.
+struct RestartStep {
+    std::chrono::milliseconds interval{50};
+    std::chrono::milliseconds per_try_timeout{2000};
+};
+struct LoadStep {
+    Seconds duration{10};
+    std::uint32_t connections = 16;
+    std::uint32_t threads = 1;
+    std::optional<double> rate;     // requests/s: open model; absent: closed model
+    bool keepalive = true;
+    std::string path = "/";         // appended to the target's base URL
+    std::vector<std::string> urls;  // explicit links instead of the plugin's endpoint
+    std::vector<std::string> headers;  // "Name: value"
+    std::chrono::milliseconds request_timeout{10000};
+};
+struct ProbeStep {
+    std::string job;
+    boost::json::object params;
+};
+
+using StepAction = std::variant<InstallStep, StartStep, StopStep, WipeStep, WaitReadyStep, SleepStep, IdleStep,
+                                RestartStep, LoadStep, ProbeStep>;
+
+struct Step {
+    std::string kind;   // "start", "load", ... as written in the file
+    std::string name;   // metric prefix; defaults to kind + index where it produces metrics
+    std::chrono::milliseconds timeout{60000};
+    StepAction action;
+    std::string json_path;  // "$.phases[0].steps[2]", for messages
+};
+
+struct Phase {
+    std::string name;
+    std::vector<Step> steps;
+};
+
+// A row of a report table: label, metric key, printf format.
+struct MetricRow {
+    std::string label;
+    std::string metric;
+    std::string format = "%.2f";
+};
+
+struct Table {
+    std::string title;
+    std::vector<MetricRow> rows;
+};
+
+struct Scenario {
+    std::filesystem::path file;
+    std::string name;
+    std::string description;
+    std::vector<PluginRef> plugins;
+    BoxSpec box;
+    BoxSpec client;
+    std::uint32_t repetitions = 1;
+    Order order;
+    std::chrono::milliseconds sample_interval{1000};
+    bool allow_remote = false;
+    std::vector<Phase> phases;
+    std::vector<Table> tables;
+};
+
+}  // namespace stand::scenario

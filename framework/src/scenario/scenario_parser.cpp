@@ -1,0 +1,171 @@
+#include "scenario/scenario_parser.hpp"
+
+#include "scenario/json_reader.hpp"
+#include "scenario/json_text.hpp"
+#include "scenario/step_parser.hpp"
+#include "scenario/table_parser.hpp"
+#include "scenario/value_syntax.hpp"
+
+#include <cerrno>
+#include <cstring>
+#include <fstream>
+#include <limits>
+#include <map>
+#include <set>
+#include <sstream>
+
+namespace stand::scenario {
+namespace {
+
+namespace json = boost::json;
+
+constexpr std::uint64_t kMaxMib = std::uint64_t(1) << 30;
+constexpr double kMaxVcpu = 4096;
+constexpr std::string_view kNameSyntax = "a name of letters, digits, '_' and '-' (at most 64)";
+
+std::string json_quote(std::string_view s) { return json::serialize(json::string_view(s.data(), s.size())); }
+
+BoxSpec parse_box(const json::value& v, const JsonPlace& place) {
+    const ObjectReader r(v, place, "a box", {"vcpu", "memory_mib", "swap_mib", "pin"});
+    BoxSpec box;
+    box.vcpu = r.positive("vcpu", kMaxVcpu);
+    if (auto mib = r.uint("memory_mib", 1, kMaxMib)) box.memory_bytes = *mib << 20;
+    if (auto mib = r.uint("swap_mib", 0, kMaxMib)) box.swap_bytes = *mib << 20;
+    if (const json::value* pin = r.find("pin")) {
+        const auto cpus = pin->is_string() ? cpuset_size(pin->get_string()) : std::nullopt;
+        if (!cpus) r.at("pin").fail("a CPU list such as \"0\", \"0-1\" or \"0,2\"", pin);
+        if (box.vcpu && *box.vcpu > static_cast<double>(*cpus))
+            r.at("vcpu").fail("at most the " + std::to_string(*cpus) + " CPUs of pin " + json_quote(pin->get_string()),
+                              r.find("vcpu"));
+        box.pin = std::string(pin->get_string());
+    }
+    return box;
+}
+
+PluginRef parse_plugin(const json::value& v, const JsonPlace& place) {
+    PluginRef plugin;
+    const json::value* id = &v;
+    JsonPlace id_place = place;
+    std::optional<ObjectReader> r;
+    if (!v.is_string()) {
+        if (!v.is_object()) place.fail("a plugin id or {\"id\": ..., \"config\": {...}, \"label\": ...}", &v);
+        r.emplace(v, place, "a plugin", std::vector<std::string_view>{"id", "config", "label"});
+        id = &r->require("id", "a plugin id");
+        id_place = r->at("id");
+    }
+    plugin.id = expect_string(*id, id_place, true);
+    if (!is_plugin_reference(plugin.id))
+        id_place.fail("a plugin id (lowercase letters, digits, '.', '_', '-') or a path to a .so file", id);
+    plugin.label = plugin.id;
+    if (r) {
+        if (const json::value* config = r->find("config")) plugin.config = expect_object(*config, r->at("config"));
+        if (auto label = r->string("label")) plugin.label = *label;
+    }
+    return plugin;
+}
+
+std::vector<PluginRef> parse_plugins(const json::value& v, const JsonPlace& place) {
+    std::vector<PluginRef> plugins;
+    std::map<std::string, std::string> label_owner;
+    const json::array& list = expect_array(v, place, true);
+    for (std::size_t i = 0; i < list.size(); ++i) {
+        plugins.push_back(parse_plugin(list[i], place.index(i)));
+        auto [it, fresh] = label_owner.emplace(plugins.back().label, place.index(i).path());
+        if (fresh) continue;
+        const bool explicit_label = list[i].is_object() && list[i].get_object().contains("label");
+        (explicit_label ? place.index(i).key("label") : place.index(i))
+            .fail_message("expected a label no other plugin has (add \"label\" to tell them apart), got " +
+                          json_quote(plugins.back().label) + ", the label of " + it->second);
+    }
+    return plugins;
+}
+
+Order parse_order(const json::value& v, const JsonPlace& place) {
+    constexpr std::string_view kExpected = "\"rotate\", \"fixed\" or {\"shuffle_seed\": N}";
+    Order order;
+    if (v.is_string() && v.get_string() == "rotate") order.mode = OrderMode::kRotate;
+    else if (v.is_string() && v.get_string() == "fixed") order.mode = OrderMode::kFixed;
+    else if (v.is_object()) {
+        const ObjectReader r(v, place, "order", {"shuffle_seed"});
+        order.mode = OrderMode::kShuffle;
+        order.seed = expect_uint(r.require("shuffle_seed", "a non-negative integer"), r.at("shuffle_seed"), 0,
+                                 std::numeric_limits<std::uint64_t>::max());
+    } else place.fail(kExpected, &v);
+    return order;
+}
+
+std::vector<Phase> parse_phases(const json::value& v, const JsonPlace& place, bool allow_remote) {
+    std::vector<Phase> phases;
+    KindCounter counter;
+    std::set<std::string> phase_names;
+    std::map<std::string, std::string> step_owner;  // name -> path of the step
+    const json::array& list = expect_array(v, place, true);
+    for (std::size_t i = 0; i < list.size(); ++i) {
+        const ObjectReader r(list[i], place.index(i), "a phase", {"name", "steps"});
+        Phase phase;
+        const json::value& name = r.require("name", kNameSyntax);
+        phase.name = expect_string(name, r.at("name"), true);
+        if (!is_valid_name(phase.name)) r.at("name").fail(kNameSyntax, &name);
+        if (!phase_names.insert(phase.name).second) r.at("name").fail("a name no other phase has", &name);
+
+        const json::array& steps = expect_array(r.require("steps", "a non-empty array"), r.at("steps"), true);
+        for (std::size_t j = 0; j < steps.size(); ++j) {
+            const JsonPlace step_place = r.at("steps").index(j);
+            phase.steps.push_back(parse_step(steps[j], step_place, counter, allow_remote));
+            const Step& step = phase.steps.back();
+            auto [it, fresh] = step_owner.emplace(step.name, step.json_path);
+            if (fresh) continue;
+            const bool named = steps[j].get_object().contains("name");
+            (named ? step_place.key("name") : step_place)
+                .fail_message(std::string("expected a step name no other step has (") +
+                              (named ? "" : "add \"name\"; ") + "it prefixes the step's metrics), got " +
+                              (named ? "" : "the default name ") + json_quote(step.name) + ", the name of " + it->second);
+        }
+        phases.push_back(std::move(phase));
+    }
+    return phases;
+}
+
+Scenario parse_root(const json::value& root, const std::filesystem::path& file) {
+    const JsonPlace place(file);
+    const json::object& object = expect_object(root, place);
+    // First, so that a file of a later format says so rather than tripping over a new key.
+    const json::value* version = object.if_contains("schema_version");
+    if (version == nullptr || !version->is_int64() || version->get_int64() != 1) place.key("schema_version").fail("1", version);
+
+    const ObjectReader r(root, place, "a scenario",
+                         {"schema_version", "name", "description", "plugins", "box", "client", "repetitions", "order",
+                          "sample_interval_ms", "allow_remote", "phases", "tables"});
+    Scenario s;
+    s.file = file;
+    s.name = expect_string(r.require("name", "a non-empty string"), r.at("name"), true);
+    if (const json::value* d = r.find("description")) s.description = expect_string(*d, r.at("description"), false);
+    s.plugins = parse_plugins(r.require("plugins", "a non-empty array"), r.at("plugins"));
+    if (const json::value* box = r.find("box")) s.box = parse_box(*box, r.at("box"));
+    if (const json::value* client = r.find("client")) s.client = parse_box(*client, r.at("client"));
+    if (auto n = r.uint("repetitions", 1, 1000)) s.repetitions = static_cast<std::uint32_t>(*n);
+    if (const json::value* order = r.find("order")) s.order = parse_order(*order, r.at("order"));
+    if (auto ms = r.uint("sample_interval_ms", 10, 60000)) s.sample_interval = std::chrono::milliseconds(*ms);
+    if (auto allow = r.boolean("allow_remote")) s.allow_remote = *allow;
+    s.phases = parse_phases(r.require("phases", "a non-empty array"), r.at("phases"), s.allow_remote);
+    if (const json::value* tables = r.find("tables")) s.tables = parse_tables(*tables, r.at("tables"), s.phases);
+    return s;
+}
+
+}  // namespace
+
+Scenario parse_scenario_text(std::string_view text, const std::filesystem::path& file_for_messages) {
+    return parse_root(parse_json_text(text, file_for_messages), file_for_messages);
+}
+
+Scenario parse_scenario_file(const std::filesystem::path& file) {
+    std::error_code ec;
+    if (std::filesystem::is_directory(file, ec)) throw ScenarioError(file, "", "cannot read the file: it is a directory");
+    std::ifstream in(file, std::ios::binary);
+    if (!in) throw ScenarioError(file, "", std::string("cannot read the file: ") + std::strerror(errno));
+    std::ostringstream text;
+    text << in.rdbuf();
+    return parse_scenario_text(text.str(), file);
+}
+
+}  // namespace stand::scenario

@@ -1,0 +1,17 @@
+// Reads and strictly validates a scenario file (format: scenarios/README.md).
+// Nothing is measured from a file that does not pass.
+#pragma once
+
+#include "scenario/scenario_error.hpp"
+#include "scenario/scenario_model.hpp"
+
+#include <filesystem>
+#include <string_view>
+
+namespace stand::scenario {
+
+// Both throw ScenarioError; messages name `file` as given.
+Scenario parse_scenario_file(const std::filesystem::path& file);
+Scenario parse_scenario_text(std::string_view text, const std::filesystem::path& file_for_messages);
+
+}  // namespace stand::scenario

@@ -1,0 +1,40 @@
+#include "scenario/step_metrics.hpp"
+
+namespace stand::scenario {
+namespace {
+
+std::vector<std::string_view> suffixes(const StepAction& action) {
+    if (std::holds_alternative<WaitReadyStep>(action) || std::holds_alternative<RestartStep>(action))
+        return {"seconds"};
+    if (std::holds_alternative<IdleStep>(action))
+        return {"cpu_pct", "mem_mean_mib", "mem_max_mib", "anon_mean_mib", "workset_mean_mib"};
+    if (const auto* load = std::get_if<LoadStep>(&action)) {
+        std::vector<std::string_view> out = {"rps",        "ok_rps",      "p50_ms",
+                                             "p90_ms",     "p99_ms",      "error_pct",
+                                             "box_cpu_pct", "box_cpu_us_per_req", "client_cpu_pct",
+                                             "mem_max_mib"};
+        if (load->rate) out.push_back("late_pct");
+        return out;
+    }
+    if (std::holds_alternative<ProbeStep>(action)) return {"*"};
+    return {};
+}
+
+}  // namespace
+
+std::vector<std::string> metrics_produced(const Step& step) {
+    std::vector<std::string> out;
+    for (std::string_view suffix : suffixes(step.action)) out.push_back(step.name + "." + std::string(suffix));
+    return out;
+}
+
+bool produces_metric(const Step& step, std::string_view metric) {
+    if (metric.size() <= step.name.size() + 1 || !metric.starts_with(step.name) || metric[step.name.size()] != '.')
+        return false;
+    const std::string_view suffix = metric.substr(step.name.size() + 1);
+    for (std::string_view s : suffixes(step.action))
+        if (s == "*" || s == suffix) return true;
+    return false;
+}
+
+}  // namespace stand::scenario

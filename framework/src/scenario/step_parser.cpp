@@ -1,0 +1,182 @@
+#include "scenario/step_parser.hpp"
+
+#include "host/http/target_resolver.hpp"
+#include "host/http/url.hpp"
+#include "scenario/value_syntax.hpp"
+
+#include <boost/asio/ip/address.hpp>
+
+#include <cmath>
+#include <string_view>
+#include <vector>
+
+namespace stand::scenario {
+namespace {
+
+namespace json = boost::json;
+using std::chrono::milliseconds;
+
+constexpr double kMaxDurationS = 86400;      // one day
+constexpr double kMaxTimeoutS = 7 * 86400;   // one week
+constexpr std::uint64_t kMaxIntervalMs = 60000;
+constexpr std::uint64_t kMaxRequestMs = 600000;
+constexpr std::uint64_t kMaxConnections = 100000;
+constexpr std::uint64_t kMaxThreads = 1024;
+constexpr double kMaxRate = 10'000'000;
+
+constexpr std::string_view kKinds = "install, start, stop, wipe, wait_ready, sleep, idle, restart, load, run_probe";
+
+// Keys of each kind besides "step", "name" and "timeout_s"; nullptr for an unknown kind.
+const std::vector<std::string_view>* kind_keys(std::string_view kind) {
+    static const std::map<std::string_view, std::vector<std::string_view>> keys = {
+        {"install", {}},
+        {"start", {}},
+        {"stop", {}},
+        {"wipe", {}},
+        {"wait_ready", {"interval_ms", "per_try_timeout_ms"}},
+        {"restart", {"interval_ms", "per_try_timeout_ms"}},
+        {"sleep", {"duration_s"}},
+        {"idle", {"duration_s"}},
+        {"load", {"duration_s", "connections", "threads", "rate", "keepalive", "path", "urls", "headers",
+                  "request_timeout_ms"}},
+        {"run_probe", {"job", "params"}},
+    };
+    auto it = keys.find(kind);
+    return it == keys.end() ? nullptr : &it->second;
+}
+
+milliseconds to_ms(double seconds) { return milliseconds(std::llround(seconds * 1000)); }
+
+template <class T>
+T read_retry(const ObjectReader& r) {
+    T step;
+    if (auto v = r.uint("interval_ms", 1, kMaxIntervalMs)) step.interval = milliseconds(*v);
+    if (auto v = r.uint("per_try_timeout_ms", 1, kMaxRequestMs)) step.per_try_timeout = milliseconds(*v);
+    return step;
+}
+
+Seconds read_duration(const ObjectReader& r) {
+    return Seconds(expect_positive(r.require("duration_s", "a positive number"), r.at("duration_s"), kMaxDurationS));
+}
+
+std::string read_load_url(const json::value& v, const JsonPlace& place, bool allow_remote) {
+    const std::string text = expect_string(v, place, true);
+    host::http::Url url;
+    try {
+        url = host::http::parse_url(text, "URL");
+    } catch (const std::exception& e) {
+        place.fail(std::string("an http or https URL (") + e.what() + ")", &v);
+    }
+    const bool local = url.host_is_ip ? host::http::is_loopback(boost::asio::ip::make_address(url.host))
+                                      : url.host == "localhost" || url.host.ends_with(".localhost");
+    if (!local && !allow_remote) place.fail("a loopback or localhost URL (set allow_remote to allow others)", &v);
+    return text;
+}
+
+LoadStep read_load(const ObjectReader& r, bool allow_remote) {
+    LoadStep step;
+    if (r.find("duration_s")) step.duration = read_duration(r);
+    if (auto v = r.uint("connections", 1, kMaxConnections)) step.connections = static_cast<std::uint32_t>(*v);
+    if (auto v = r.uint("threads", 1, kMaxThreads)) {
+        if (*v > step.connections)
+            r.at("threads").fail("at most as many threads as connections (" + std::to_string(step.connections) + ")",
+                                 r.find("threads"));
+        step.threads = static_cast<std::uint32_t>(*v);
+    }
+    step.rate = r.positive("rate", kMaxRate);
+    if (auto v = r.boolean("keepalive")) step.keepalive = *v;
+    if (auto v = r.string("path")) {
+        if ((*v)[0] != '/' || v->find_first_of(" \t\r\n") != std::string::npos)
+            r.at("path").fail("a path starting with '/' without spaces", r.find("path"));
+        step.path = *v;
+    }
+    if (const json::value* urls = r.find("urls")) {
+        const json::array& list = expect_array(*urls, r.at("urls"), true);
+        for (std::size_t i = 0; i < list.size(); ++i)
+            step.urls.push_back(read_load_url(list[i], r.at("urls").index(i), allow_remote));
+        if (r.find("path")) r.at("path").fail("no path when urls are given (they are complete)", r.find("path"));
+    }
+    if (const json::value* headers = r.find("headers")) {
+        const json::array& list = expect_array(*headers, r.at("headers"), false);
+        for (std::size_t i = 0; i < list.size(); ++i) {
+            std::string header = expect_string(list[i], r.at("headers").index(i), true);
+            if (!is_valid_header(header)) r.at("headers").index(i).fail("a header \"Name: value\"", &list[i]);
+            step.headers.push_back(std::move(header));
+        }
+    }
+    if (auto v = r.uint("request_timeout_ms", 1, kMaxRequestMs)) step.request_timeout = milliseconds(*v);
+    return step;
+}
+
+ProbeStep read_probe(const ObjectReader& r) {
+    ProbeStep step;
+    step.job = expect_string(r.require("job", "a non-empty string"), r.at("job"), true);
+    if (const json::value* params = r.find("params")) step.params = expect_object(*params, r.at("params"));
+    return step;
+}
+
+StepAction read_action(std::string_view kind, const ObjectReader& r, bool allow_remote) {
+    if (kind == "install") return InstallStep{};
+    if (kind == "start") return StartStep{};
+    if (kind == "stop") return StopStep{};
+    if (kind == "wipe") return WipeStep{};
+    if (kind == "wait_ready") return read_retry<WaitReadyStep>(r);
+    if (kind == "restart") return read_retry<RestartStep>(r);
+    if (kind == "sleep") return SleepStep{read_duration(r)};
+    if (kind == "idle") return IdleStep{read_duration(r)};
+    if (kind == "load") return read_load(r, allow_remote);
+    return read_probe(r);
+}
+
+// What the step measures for; the timeout must leave room beyond it.
+std::optional<Seconds> duration_of(const StepAction& action) {
+    if (auto* s = std::get_if<SleepStep>(&action)) return s->duration;
+    if (auto* s = std::get_if<IdleStep>(&action)) return s->duration;
+    if (auto* s = std::get_if<LoadStep>(&action)) return s->duration;
+    return std::nullopt;
+}
+
+milliseconds default_timeout(std::string_view kind, std::optional<Seconds> duration) {
+    if (duration) return to_ms(duration->count() + 30);
+    if (kind == "install") return milliseconds(600'000);
+    if (kind == "wait_ready" || kind == "restart") return milliseconds(180'000);
+    return milliseconds(60'000);
+}
+
+}  // namespace
+
+Step parse_step(const json::value& v, const JsonPlace& place, KindCounter& counter, bool allow_remote) {
+    const json::object& object = expect_object(v, place);
+    const std::string expected_kind = "one of " + std::string(kKinds);
+    const json::value* kind_value = object.if_contains("step");
+    if (kind_value == nullptr || !kind_value->is_string()) place.key("step").fail(expected_kind, kind_value);
+    Step step;
+    step.kind = std::string(kind_value->get_string());
+    const auto* specific = kind_keys(step.kind);
+    if (specific == nullptr) place.key("step").fail(expected_kind, kind_value);
+
+    std::vector<std::string_view> allowed = {"step", "name", "timeout_s"};
+    allowed.insert(allowed.end(), specific->begin(), specific->end());
+    const ObjectReader r(v, place, "a " + step.kind + " step", allowed);
+
+    const std::size_t number = ++counter[step.kind];
+    step.name = step.kind + std::to_string(number);
+    if (auto name = r.string("name")) {
+        if (!is_valid_name(*name)) r.at("name").fail("a name of letters, digits, '_' and '-' (at most 64)", r.find("name"));
+        step.name = *name;
+    }
+    step.action = read_action(step.kind, r, allow_remote);
+    const auto duration = duration_of(step.action);
+    step.timeout = default_timeout(step.kind, duration);
+    if (auto timeout = r.positive("timeout_s", kMaxTimeoutS)) {
+        if (duration && *timeout <= duration->count())
+            r.at("timeout_s").fail("a number of seconds greater than duration_s (" +
+                                       describe_json(json::value(duration->count())) + ")",
+                                   r.find("timeout_s"));
+        step.timeout = to_ms(*timeout);
+    }
+    step.json_path = place.path();
+    return step;
+}
+
+}  // namespace stand::scenario

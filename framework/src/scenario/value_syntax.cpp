@@ -1,0 +1,60 @@
+#include "scenario/value_syntax.hpp"
+
+#include "box/cpu_list.hpp"
+#include "loader/id_syntax.hpp"
+#include "report/number_format.hpp"
+
+#include <stdexcept>
+#include <string>
+
+namespace stand::scenario {
+namespace {
+
+bool is_digit(char c) { return c >= '0' && c <= '9'; }
+
+bool is_token_char(char c) {
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || is_digit(c) ||
+           std::string_view("!#$%&'*+-.^_`|~").find(c) != std::string_view::npos;
+}
+
+}  // namespace
+
+bool is_valid_name(std::string_view name) {
+    if (name.empty() || name.size() > 64) return false;
+    for (char c : name)
+        if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || is_digit(c) || c == '_' || c == '-')) return false;
+    return true;
+}
+
+std::optional<std::size_t> cpuset_size(std::string_view list) {
+    const auto cpus = box::parse_cpu_list(list);
+    if (!cpus || cpus->empty()) return std::nullopt;
+    return cpus->size();
+}
+
+bool is_double_format(std::string_view format) {
+    try {
+        report::PrintfFormat checked{std::string(format)};
+        return true;
+    } catch (const std::invalid_argument&) {
+        return false;
+    }
+}
+
+bool is_valid_header(std::string_view header) {
+    const std::size_t colon = header.find(':');
+    if (colon == 0 || colon == std::string_view::npos) return false;
+    for (char c : header.substr(0, colon))
+        if (!is_token_char(c)) return false;
+    for (char c : header.substr(colon + 1))
+        if ((static_cast<unsigned char>(c) < 0x20 && c != '\t') || c == 0x7f) return false;
+    return true;
+}
+
+bool is_plugin_reference(std::string_view id_or_path) {
+    const bool is_path = id_or_path.find('/') != std::string_view::npos ||
+                         (id_or_path.size() > 3 && id_or_path.substr(id_or_path.size() - 3) == ".so");
+    return is_path || loader::is_valid_plugin_id(id_or_path);
+}
+
+}  // namespace stand::scenario
