@@ -77,7 +77,16 @@ int run_run(const std::vector<std::string>& argv) {
     if (scen.plugins.empty()) throw UsageError("the scenario names no plugin; pass --plugin ID");
 
     auto search = plugin_search(args);
-    for (const auto& p : scen.plugins) search.resolve(p.id);  // refuse bad plugins before measuring anything
+    // Refuse bad plugins before measuring anything.
+    for (std::size_t i = 0; i < scen.plugins.size(); ++i) {
+        try {
+            search.resolve(scen.plugins[i].id);
+        } catch (const loader::LoadError& e) {
+            std::string where = args.values("plugin").empty() ? scen.file.string() + ": $.plugins[" + std::to_string(i) + "]"
+                                                              : "--plugin " + scen.plugins[i].id;
+            throw loader::LoadError(where, e.what());
+        }
+    }
 
     install_signal_handlers();
     const bool tty = ::isatty(STDERR_FILENO);
