@@ -56,11 +56,16 @@ quickstart() {
   "$stand" --version
   log "stand plugins"
   "$stand" plugins
-  log "stand info hello"
-  "$stand" info hello
-  log "stand compat hello (every check in a forked child)"
-  "$stand" compat hello --junit "$BUILD_DIR/compat-hello.xml"
-  log "JUnit XML: $BUILD_DIR/compat-hello.xml"
+  log "stand info nginx"
+  "$stand" info nginx
+  log "stand compat nginx (every check in a forked child)"
+  "$stand" compat nginx --junit "$BUILD_DIR/compat-nginx.xml"
+  local run_dir
+  run_dir="runs/quickstart-$(date -u +%Y%m%d-%H%M%S)"
+  log "stand run scenarios/quickstart.json (nginx in a 1-vCPU box, 3 repetitions, a few minutes)"
+  "$stand" run scenarios/quickstart.json --run-dir "$run_dir"
+  log "report: $run_dir/summary.md and $run_dir/report.html"
+  cat "$run_dir/summary.md"
 }
 
 run_tests() {

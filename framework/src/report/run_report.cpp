@@ -1,11 +1,13 @@
 #include "report/run_report.hpp"
 
+#include "report/html_report.hpp"
 #include "report/per_rep_csv.hpp"
 #include "report/table.hpp"
 #include "report/table_spec.hpp"
 #include "scenario/run_directory.hpp"
 #include "stats/summary.hpp"
 
+#include <cstdio>
 #include <fstream>
 #include <map>
 #include <set>
@@ -85,12 +87,37 @@ std::string findings_markdown(const std::vector<json::object>& reps) {
     return md;
 }
 
+// "cgroup v1, 1.00 vCPU, 256 MiB, cpus 0-1" from the effective settings.
+std::string box_text(const json::object& rep) {
+    auto* b = rep.if_contains("box");
+    if (b == nullptr || !b->is_object()) return "no box";
+    const auto& box = b->as_object();
+    std::string text = box.contains("backend") ? std::string(box.at("backend").as_string()) : "cgroup";
+    char buf[64];
+    if (auto* cpu = box.if_contains("cpu"); cpu && cpu->is_object() && cpu->as_object().contains("vcpu") &&
+                                             cpu->as_object().at("vcpu").is_number()) {
+        std::snprintf(buf, sizeof(buf), ", %.2f vCPU", cpu->as_object().at("vcpu").to_number<double>());
+        text += buf;
+    } else {
+        text += ", no CPU quota";
+    }
+    if (auto* m = box.if_contains("memory_max"); m && m->is_number()) {
+        std::snprintf(buf, sizeof(buf), ", %.0f MiB", m->to_number<double>() / 1048576.0);
+        text += buf;
+    } else {
+        text += ", no memory limit";
+    }
+    if (auto* c = box.if_contains("cpuset"); c && c->is_object() && c->as_object().contains("cpus_effective"))
+        text += ", cpus " + std::string(c->as_object().at("cpus_effective").as_string());
+    return text;
+}
+
 std::string reps_markdown(const std::vector<json::object>& reps) {
     std::string md = "## Repetitions\n\n| Repetition | Status | Effective box | Reason |\n|---|---|---|---|\n";
     for (const auto& rep : reps) {
-        std::string box = rep.contains("box") ? json::serialize(rep.at("box")) : "no box";
-        md += "| " + std::string(rep.at("key").as_string()) + " | " + std::string(rep.at("status").as_string()) + " | `" +
-              md_escape(box) + "` | " + md_escape(rep.contains("reason") ? std::string(rep.at("reason").as_string()) : "") +
+        std::string box = box_text(rep);
+        md += "| " + std::string(rep.at("key").as_string()) + " | " + std::string(rep.at("status").as_string()) + " | " +
+              md_escape(box) + " | " + md_escape(rep.contains("reason") ? std::string(rep.at("reason").as_string()) : "") +
               " |\n";
     }
     return md + "\n";
@@ -141,6 +168,7 @@ RunReportFiles write_run_report(const std::filesystem::path& run_dir) {
     md += reps_markdown(reps);
     md += findings_markdown(reps);
     scenario::RunDirectory::write_atomically(files.summary_md, md);
+    scenario::RunDirectory::write_atomically(files.report_html, render_html_report(results, run_dir));
     return files;
 }
 
