@@ -66,7 +66,7 @@ TEST_CASE("nginx plugin: install, start, serve, stop and wipe the real nginx") {
             std::this_thread::sleep_for(50ms);
         }
     }
-    CHECK(response.at("status").as_int64() == 200);
+    CHECK(response.at("status").to_number<std::int64_t>() == 200);
     CHECK(response.at("body") == "hello");
     CHECK(worker.call("lifecycle.start", {}, 10s).code == STAND_E_BAD_STATE);
 
