@@ -23,6 +23,8 @@ struct StepFailure : std::runtime_error {
 };
 
 struct Rep {
+    Rep(RepEnvironment& e, isolation::PluginWorker& w) : env(e), worker(w) {}
+
     RepEnvironment& env;
     isolation::PluginWorker& worker;
     host::HttpService http{host::HttpPolicy{}};
@@ -198,7 +200,7 @@ struct Rep {
             },
             s.action);
         if (Clock::now() > deadline)
-            throw StepFailure("took longer than its timeout of " + std::to_string(s.timeout.count() / 1000.0) + " s");
+            throw StepFailure("took longer than its timeout of " + std::to_string(static_cast<double>(s.timeout.count()) / 1000.0) + " s");
         steps.push_back({{"path", s.json_path},
                          {"kind", s.kind},
                          {"name", s.name},
