@@ -42,25 +42,28 @@ std::vector<std::string> apply_v1(const GroupPaths& paths, const BoxPlan& plan, 
     return notes;
 }
 
-void apply_v2(const GroupPaths& paths, const BoxPlan& plan) {
+std::vector<std::string> apply_v2(const GroupPaths& paths, const BoxPlan& plan) {
+    std::vector<std::string> notes;
     if (auto quota = plan.quota_us())
         write_text(dir_for(paths, plan, "cpu", "a CPU quota") / "cpu.max",
                    std::to_string(*quota) + " " + std::to_string(BoxPlan::kCpuPeriodUs));
     if (plan.memory_max)
         write_text(dir_for(paths, plan, "memory", "a memory limit") / "memory.max", std::to_string(*plan.memory_max));
-    if (plan.swap_max)
-        write_text(dir_for(paths, plan, "memory", "a swap limit") / "memory.swap.max", std::to_string(*plan.swap_max));
+    if (plan.swap_max) {
+        const auto file = dir_for(paths, plan, "memory", "a swap limit") / "memory.swap.max";
+        if (fs::exists(file))
+            write_text(file, std::to_string(*plan.swap_max));
+        else
+            notes.push_back("swap_max not applied: " + file.string() + " missing (no swap accounting)");
+    }
     if (plan.cpuset) write_text(dir_for(paths, plan, "cpuset", "a cpuset") / "cpuset.cpus", *plan.cpuset);
+    return notes;
 }
 
 }  // namespace
 
 std::vector<std::string> apply_limits(const GroupPaths& paths, const BoxPlan& plan, const CgroupLayout& layout) {
-    if (paths.version == CgroupVersion::v2) {
-        apply_v2(paths, plan);
-        return {};
-    }
-    return apply_v1(paths, plan, layout);
+    return paths.version == CgroupVersion::v2 ? apply_v2(paths, plan) : apply_v1(paths, plan, layout);
 }
 
 }  // namespace stand::box

@@ -38,7 +38,8 @@ struct Box::State : Cleanable {
 Box::Box(const CgroupLayout& layout, const std::string& run_id, BoxPlan plan)
     : plan_(std::move(plan)), state_(std::make_shared<State>()) {
     validate(plan_);
-    if (!valid_group_word(run_id)) throw BoxError("run id '" + run_id + "' must be 1..64 characters of [A-Za-z0-9_-]");
+    if (!valid_run_id(run_id))
+        throw BoxError("run id '" + run_id + "' must be 1..200 characters of [A-Za-z0-9_.-], not starting with '.'");
     if (!layout.backend) throw BoxError("no usable cgroups: " + layout.describe());
     paths_.version = *layout.backend;
     const std::string run_group = run_group_name(run_id, current_owner());
@@ -90,6 +91,13 @@ EffectiveSettings Box::read_effective() const {
 }
 
 std::vector<std::string> Box::drift(const BoxPlan& plan) const { return stand::box::drift(plan, read_effective()); }
+
+boost::json::object Box::to_json() const {
+    auto effective = read_effective();
+    boost::json::array d;
+    for (const auto& line : stand::box::drift(plan_, effective)) d.emplace_back(line);
+    return {{"name", plan_.name}, {"plan", plan_.to_json()}, {"effective", effective.to_json()}, {"drift", std::move(d)}};
+}
 
 std::vector<pid_t> Box::pids() const { return group_pids(dirs()); }
 

@@ -10,13 +10,15 @@
 //                                             .memory_max = 1 << 30, .swap_max = 0});
 //   host_config.boxes["measured"] = measured.dirs();
 //   if (auto d = measured.drift(); !d.empty()) stop the run, report d;
-//   result["box"] = measured.read_effective().to_json();
+//   result["boxes"]["measured"] = measured.to_json();  // plan, effective, drift
 #pragma once
 
 #include "box/box_plan.hpp"
 #include "box/cgroup_layout.hpp"
 #include "box/effective_settings.hpp"
 #include "box/group_paths.hpp"
+
+#include <boost/json.hpp>
 
 #include <chrono>
 #include <filesystem>
@@ -46,6 +48,9 @@ public:
     EffectiveSettings read_effective() const;
     std::vector<std::string> drift() const { return drift(plan_); }
     std::vector<std::string> drift(const BoxPlan& plan) const;
+
+    // {"name", "plan", "effective", "drift": [...]}: what a result records.
+    boost::json::object to_json() const;
 
     std::vector<pid_t> pids() const;
     // SIGKILLs every process in the box until it is empty; false on timeout.

@@ -13,11 +13,11 @@ namespace stand::box {
 struct BoxPlan {
     static constexpr std::uint64_t kCpuPeriodUs = 100000;  // 100 ms
 
-    std::string name;                       // "measured", "client": [A-Za-z0-9_-]
-    std::optional<double> vcpu;             // quota = vcpu x period
-    std::optional<std::uint64_t> memory_max;  // bytes
-    std::optional<std::uint64_t> swap_max;    // bytes (v1: memsw = memory_max + swap_max)
-    std::optional<std::string> cpuset;        // "0", "0-1", "0,2"
+    std::string name{};                         // "measured", "client": [A-Za-z0-9_-]
+    std::optional<double> vcpu{};               // quota = vcpu x period
+    std::optional<std::uint64_t> memory_max{};  // bytes
+    std::optional<std::uint64_t> swap_max{};    // bytes (v1: memsw = memory_max + swap_max)
+    std::optional<std::string> cpuset{};        // "0", "0-1", "0,2"
 
     std::optional<std::uint64_t> quota_us() const;  // from vcpu
     boost::json::object to_json() const;

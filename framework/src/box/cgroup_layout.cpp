@@ -57,6 +57,17 @@ std::string joined(const std::vector<std::string>& v) {
     return out.empty() ? "none" : out;
 }
 
+// The root has no memory.swap.* files: look at a child group that has the
+// memory controller. Without one, assume yes (Box notes a missing file).
+bool v2_swap_accounting(const fs::path& root) {
+    std::error_code ec;
+    for (const auto& e : fs::directory_iterator(root, ec)) {
+        if (!e.is_directory(ec) || !fs::exists(e.path() / "memory.max", ec)) continue;
+        return fs::exists(e.path() / "memory.swap.max", ec);
+    }
+    return true;
+}
+
 }  // namespace
 
 CgroupLayout detect_cgroup_layout(std::string_view mounts, std::string_view pid1_comm) {
@@ -92,7 +103,7 @@ CgroupLayout detect_cgroup_layout(std::string_view mounts, std::string_view pid1
         l.v1.clear();
         if (::access(l.v2_root->c_str(), W_OK) != 0)
             l.problems.push_back(l.v2_root->string() + " is not writable: " + errno_text(errno));
-        l.swap_accounting = true;  // memory.swap.max exists in every non-root group
+        l.swap_accounting = v2_swap_accounting(*l.v2_root);
     } else if (l.v1.count("cpu") || l.v1.count("memory")) {
         l.backend = CgroupVersion::v1;
         for (const auto& [c, dir] : l.v1)

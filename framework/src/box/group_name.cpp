@@ -40,11 +40,26 @@ bool owner_alive(const Owner& owner) {
     return start && *start == owner.start_ticks;
 }
 
+namespace {
+
+bool word_char(char c) noexcept {
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == '-';
+}
+
+}  // namespace
+
 bool valid_group_word(std::string_view word) noexcept {
     if (word.empty() || word.size() > 64) return false;
     for (char c : word)
-        if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == '-'))
-            return false;
+        if (!word_char(c)) return false;
+    return true;
+}
+
+// The owner fields are parsed from the right, so dots in the id are fine.
+bool valid_run_id(std::string_view id) noexcept {
+    if (id.empty() || id.size() > 200 || id.front() == '.') return false;
+    for (char c : id)
+        if (!word_char(c) && c != '.') return false;
     return true;
 }
 
@@ -56,7 +71,7 @@ std::optional<Owner> parse_run_group_name(std::string_view name) {
     auto second = name.rfind('.');
     if (second == std::string_view::npos || second == 0) return std::nullopt;
     auto first = name.rfind('.', second - 1);
-    if (first == std::string_view::npos || !valid_group_word(name.substr(0, first))) return std::nullopt;
+    if (first == std::string_view::npos || !valid_run_id(name.substr(0, first))) return std::nullopt;
     auto pid = parse_u64(name.substr(first + 1, second - first - 1));
     auto start = parse_u64(name.substr(second + 1));
     if (!pid || !start || *pid == 0 || *pid > INT_MAX) return std::nullopt;

@@ -25,8 +25,10 @@ std::optional<std::uint64_t> process_start_ticks(pid_t pid);
 // The process exists and is the same one (start time matches).
 bool owner_alive(const Owner& owner);
 
-// [A-Za-z0-9_-], 1..64 characters: run ids and box names.
+// Box names: [A-Za-z0-9_-], 1..64 characters.
 bool valid_group_word(std::string_view word) noexcept;
+// Run ids: [A-Za-z0-9_.-], 1..200 characters, not starting with '.'.
+bool valid_run_id(std::string_view id) noexcept;
 std::string run_group_name(std::string_view run_id, const Owner& owner);
 // nullopt for a name not made by run_group_name().
 std::optional<Owner> parse_run_group_name(std::string_view name);

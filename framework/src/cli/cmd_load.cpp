@@ -38,7 +38,9 @@ Load model
   --rate R                 open model: R requests/s in total at a constant
                            rate; latency counts from each request's intended
                            send time (coordinated omission corrected), the
-                           service time from its actual send
+                           service time from its actual send. Latency ends
+                           at the last byte of the body and includes the
+                           connect (and TLS handshake) of a new connection
   --requests N             stop starting requests after N (default: no limit)
   --timeout D              per request, connect included (default 10s);
                            checked every timeout/10 (1 ms .. 100 ms)

@@ -49,7 +49,7 @@ void Connection::attempt() {
         send();
         return;
     }
-    release();
+    release(true);  // a kept-alive connection to another route: it ended well
     connect();
 }
 
@@ -173,7 +173,7 @@ void Connection::io_error(const error_code& ec) {
 
 void Connection::complete() {
     const std::int64_t now = now_ns();
-    if (!parser_.keep_alive() || !worker_.shared().spec->keepalive) release();
+    if (!parser_.keep_alive() || !worker_.shared().spec->keepalive) release(true);
     worker_.stats().record_response(parser_.status(), now - intended_, now - started_, parser_.body_bytes(),
                                     worker_.second_of(now));
     busy_ = false;
@@ -204,12 +204,13 @@ void Connection::expire() noexcept {
     socket().close(ec);  // the pending operation ends with operation_aborted
 }
 
-void Connection::close() noexcept { release(); }
+void Connection::close() noexcept { release(!busy_); }
 
-void Connection::release() noexcept {
+void Connection::release(bool clean) noexcept {
     open_ = false;
     error_code ec;
     if (tls_) {
+        if (clean) SSL_set_shutdown(tls_->native_handle(), SSL_SENT_SHUTDOWN | SSL_RECEIVED_SHUTDOWN);
         tls_->next_layer().close(ec);
         tls_.reset();
     } else if (socket_.is_open()) {

@@ -56,7 +56,10 @@ private:
     void complete();
     void fail(ErrorKind kind);
     void defer_fail(ErrorKind kind);
-    void release() noexcept;
+    // Closes the connection; `clean` after a complete exchange keeps its TLS
+    // session resumable (OpenSSL drops sessions of connections that were not
+    // shut down; we close without sending close_notify).
+    void release(bool clean = false) noexcept;
 
     Worker& worker_;
     Socket socket_;

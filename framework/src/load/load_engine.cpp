@@ -1,5 +1,6 @@
 #include "load/load_engine.hpp"
 
+#include "load/duration.hpp"
 #include "load/load_clock.hpp"
 #include "load/load_plan.hpp"
 #include "load/load_stats.hpp"
@@ -190,9 +191,8 @@ LoadResult run_load(const LoadSpec& spec, const LoadHooks& hooks) {
     if (spec.model == Model::open && result.sent > 0 &&
         static_cast<double>(result.late) > 0.01 * static_cast<double>(result.sent))
         result.warnings.push_back(percent(100.0 * static_cast<double>(result.late) / static_cast<double>(result.sent)) +
-                                  " of the requests were sent late (more than " +
-                                  std::to_string(spec.late_threshold.count() / 1000) +
-                                  " us after their intended time); latency counts from the intended time");
+                                  " of the requests were sent late (more than " + format_duration(spec.late_threshold) +
+                                  " after their intended time); latency counts from the intended time");
     if (result.completed == 0 && result.sent > 0)
         result.warnings.push_back("no request got a response");
     return result;

@@ -180,8 +180,9 @@ Plan prepare_plan(const LoadSpec& spec) {
                 throw LoadSpecError("--xff: the pattern yields a line break");
         }
         p.request = build_request(spec, link, url.target, url.authority(), xff_value);
+        // The TLS name matters only to TLS connections: plain ones to one endpoint are shared.
         const auto route_key = std::make_tuple(p.endpoint, p.source ? p.source->to_string() : std::string(),
-                                               p.sni, p.tls);
+                                               p.tls ? p.sni : std::string(), p.tls);
         auto r = routes.find(route_key);
         if (r == routes.end()) r = routes.emplace(route_key, static_cast<std::uint32_t>(routes.size())).first;
         p.route = r->second;

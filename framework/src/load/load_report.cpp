@@ -34,6 +34,7 @@ void latency_table(std::ostringstream& out, const char* title, const std::map<st
             << pad(format_us(h.stddev()), 10) << "\n";
     };
     if (auto it = map.find("all"); it != map.end()) row("all", it->second);
+    if (map.size() <= 2) return;  // one status class: the same as "all"
     for (const auto& [name, h] : map)
         if (name != "all") row(name, h);
 }
@@ -77,7 +78,7 @@ std::string format_report(const LoadResult& r) {
             << format_us(static_cast<double>(r.send_lag.value_at_percentile(99))) << ", max "
             << format_us(static_cast<double>(r.send_lag.max())) << "\n";
     }
-    if (!r.per_second.empty()) {
+    if (!r.per_second.empty() && r.completed > 0) {
         // Whole seconds only: the last one is partial.
         const std::size_t n = std::max<std::size_t>(1, static_cast<std::size_t>(std::floor(r.window_s)));
         double sum = 0, sq = 0, lo = 1e300, hi = 0;

@@ -151,7 +151,8 @@ struct LoadResult {
     double requests_per_s() const noexcept { return elapsed_s > 0 ? static_cast<double>(completed) / elapsed_s : 0; }
     double sent_per_s() const noexcept { return window_s > 0 ? static_cast<double>(sent) / window_s : 0; }
     std::uint64_t error_count(ErrorKind k) const noexcept { return error_counts[static_cast<std::size_t>(k)]; }
-    // Schema "stand.load/1"; see README.md for the fields.
+    // Schema "stand.load/1": the fields above, histograms summarised by
+    // summarize_us (count, min, mean, stdev, p50 .. p99_99, max in µs).
     boost::json::object to_json() const;
 };
 

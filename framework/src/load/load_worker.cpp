@@ -21,7 +21,8 @@ Worker::Worker(RunShared& shared, unsigned index, unsigned connections)
     : shared_(shared), index_(index), ioc_(BOOST_ASIO_CONCURRENCY_HINT_UNSAFE), pace_timer_(ioc_),
       sweep_timer_(ioc_), end_timer_(ioc_),
       stats_(shared.plan->links.size(),
-             static_cast<std::size_t>(shared.spec->duration.count() / 1'000'000'000 + 2), shared.slow_us,
+             static_cast<std::size_t>(std::min<std::int64_t>(shared.spec->duration.count() / 1'000'000'000 + 2, 3600)),
+             shared.slow_us,
              shared.open_model),
       sweep_period_(sweep_period_for(shared.timeout_ns)) {
     if (shared.tls != nullptr && shared.tls->resume()) sessions_.assign(shared.plan->routes, nullptr);

@@ -1,5 +1,6 @@
 #include "report/run_report.hpp"
 
+#include "report/html_report.hpp"
 #include "report/per_rep_csv.hpp"
 #include "report/table.hpp"
 #include "report/table_spec.hpp"
@@ -167,6 +168,7 @@ RunReportFiles write_run_report(const std::filesystem::path& run_dir) {
     md += reps_markdown(reps);
     md += findings_markdown(reps);
     scenario::RunDirectory::write_atomically(files.summary_md, md);
+    scenario::RunDirectory::write_atomically(files.report_html, render_html_report(results, run_dir));
     return files;
 }
 

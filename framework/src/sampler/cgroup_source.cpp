@@ -29,9 +29,10 @@ std::optional<std::uint64_t> first_of(std::string_view text, std::initializer_li
 
 struct Files {
     // A file under the controller's dir; an unknown controller gives a file that never opens.
-    static StatFile at(const box::GroupPaths& paths, std::string_view controller, const char* name) {
+    static StatFile at(const box::GroupPaths& paths, std::string_view controller, const char* name,
+                       StatFile::Reopen reopen = StatFile::Reopen::never) {
         const auto* e = paths.find(controller);
-        return StatFile(e ? e->dir / name : fs::path("/nonexistent/stand") / name);
+        return StatFile(e ? e->dir / name : fs::path("/nonexistent/stand") / name, reopen);
     }
 };
 
@@ -48,10 +49,10 @@ public:
           cpu_stat_(Files::at(paths, "cpu", "cpu.stat")),
           pids_(Files::at(paths, "pids", "pids.current")),
           procs_(Files::at(paths, paths.find("memory") ? "memory" : paths.controllers.begin()->first,
-                           "cgroup.procs")),
+                           "cgroup.procs", StatFile::Reopen::each_read)),
           what_("cgroup v1 " + procs_.path().parent_path().string()) {}
 
-    void read(Sample& s) override {
+    void read(Sample& s, bool slow) override {
         if (auto t = usage_.read()) s.mem_current = parse_u64(*t);
         if (auto t = max_usage_.read()) s.mem_peak = parse_u64(*t);
         if (auto t = stat_.read()) {
@@ -70,6 +71,7 @@ public:
             s.throttled_us = ns_to_us(find_u64(*t, "throttled_time"));
         }
         if (auto t = pids_.read()) s.tasks = parse_u64(*t);
+        if (!slow) return;
         if (auto t = procs_.read()) s.procs = count_lines(*t);
     }
     std::string describe() const override { return what_; }
@@ -84,11 +86,11 @@ public:
     explicit CgroupV2Source(const fs::path& dir)
         : current_(dir / "memory.current"), peak_(dir / "memory.peak"), stat_(dir / "memory.stat"),
           events_(dir / "memory.events"), cpu_stat_(dir / "cpu.stat"), pids_(dir / "pids.current"),
-          procs_(dir / "cgroup.procs"), cpu_pressure_(dir / "cpu.pressure"),
+          procs_(dir / "cgroup.procs", StatFile::Reopen::each_read), cpu_pressure_(dir / "cpu.pressure"),
           memory_pressure_(dir / "memory.pressure"), io_pressure_(dir / "io.pressure"),
           what_("cgroup v2 " + dir.string()) {}
 
-    void read(Sample& s) override {
+    void read(Sample& s, bool slow) override {
         if (auto t = current_.read()) s.mem_current = parse_u64(*t);
         if (auto t = peak_.read()) s.mem_peak = parse_u64(*t);
         if (auto t = stat_.read()) {
@@ -110,10 +112,11 @@ public:
             s.throttled_us = find_u64(*t, "throttled_usec");
         }
         if (auto t = pids_.read()) s.tasks = parse_u64(*t);
-        if (auto t = procs_.read()) s.procs = count_lines(*t);
         if (auto t = cpu_pressure_.read()) s.cpu_pressure = parse_pressure_some(*t);
         if (auto t = memory_pressure_.read()) s.memory_pressure = parse_pressure_some(*t);
         if (auto t = io_pressure_.read()) s.io_pressure = parse_pressure_some(*t);
+        if (!slow) return;
+        if (auto t = procs_.read()) s.procs = count_lines(*t);
     }
     std::string describe() const override { return what_; }
 
@@ -126,7 +129,8 @@ private:
 class HostPressureSource final : public SampleSource {
 public:
     HostPressureSource() : cpu_("/proc/pressure/cpu"), memory_("/proc/pressure/memory"), io_("/proc/pressure/io") {}
-    void read(Sample& s) override {
+    void read(Sample& s, bool slow) override {
+        if (!slow) return;
         if (auto t = cpu_.read()) s.host_cpu_pressure = parse_pressure_some(*t);
         if (auto t = memory_.read()) s.host_memory_pressure = parse_pressure_some(*t);
         if (auto t = io_.read()) s.host_io_pressure = parse_pressure_some(*t);

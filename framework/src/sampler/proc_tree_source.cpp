@@ -71,7 +71,7 @@ public:
         ticks_per_s_ = tck > 0 ? static_cast<std::uint64_t>(tck) : 100;
     }
 
-    void read(Sample& s) override {
+    void read(Sample& s, bool /*slow*/) override {
         std::map<pid_t, ProcStat> stats;
         for (pid_t p : all_pids())
             if (auto st = read_proc_stat(p)) stats.emplace(p, *st);

@@ -34,17 +34,20 @@ void Sampler::stop() {
     thread_ = std::thread();
 }
 
-Sample Sampler::take() {
+Sample Sampler::take(bool force_slow) {
     std::lock_guard lock(read_mutex_);
     Sample s;
     s.t = Clock::now();
-    source_->read(s);
-    if (host_) host_->read(s);
+    // A little early still counts: the schedule has jitter.
+    const bool slow = force_slow || !last_slow_ || s.t - *last_slow_ >= options_.slow_interval - options_.interval / 2;
+    if (slow) last_slow_ = s.t;
+    source_->read(s, slow);
+    if (host_) host_->read(s, slow);
     return s;
 }
 
 Sample Sampler::sample_now() {
-    Sample s = take();
+    Sample s = take(true);
     std::lock_guard lock(mutex_);
     // Keep time order: the sampling thread may have appended a later one meanwhile.
     auto at = std::upper_bound(samples_.begin(), samples_.end(), s.t,
@@ -59,7 +62,7 @@ void Sampler::run() {
     std::unique_lock lock(mutex_);
     while (!stopping_) {
         lock.unlock();
-        Sample s = take();
+        Sample s = take(false);
         lock.lock();
         auto at = std::upper_bound(samples_.begin(), samples_.end(), s.t,
                                    [](Clock::time_point t, const Sample& x) { return t < x.t; });

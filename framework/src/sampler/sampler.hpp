@@ -29,7 +29,9 @@ namespace stand::sampler {
 
 struct SamplerOptions {
     std::chrono::nanoseconds interval = std::chrono::seconds(1);
-    bool host_pressure = true;  // add /proc/pressure/* to every sample
+    bool host_pressure = true;  // add /proc/pressure/* (a slow field)
+    // The slow fields (procs, host pressure: sample.hpp) at most this often.
+    std::chrono::nanoseconds slow_interval = std::chrono::seconds(1);
 };
 
 class Sampler {
@@ -60,7 +62,7 @@ public:
 
 private:
     void run();
-    Sample take();
+    Sample take(bool force_slow);
 
     std::unique_ptr<SampleSource> source_;
     std::unique_ptr<SampleSource> host_;
@@ -68,6 +70,7 @@ private:
     Clock::time_point epoch_;
 
     std::mutex read_mutex_;  // the sources keep buffers: one reader at a time
+    std::optional<Clock::time_point> last_slow_;  // under read_mutex_
     mutable std::mutex mutex_;
     std::condition_variable wake_;
     bool stopping_ = false;

@@ -6,18 +6,24 @@
 
 namespace stand::sampler {
 
-StatFile::StatFile(std::filesystem::path path) : path_(std::move(path)) { buffer_.resize(4096); }
+StatFile::StatFile(std::filesystem::path path, Reopen reopen) : path_(std::move(path)), reopen_(reopen) {
+    buffer_.resize(4096);
+}
 
 StatFile::~StatFile() {
     if (fd_ >= 0) ::close(fd_);
 }
 
 StatFile::StatFile(StatFile&& other) noexcept
-    : path_(std::move(other.path_)), fd_(other.fd_), buffer_(std::move(other.buffer_)) {
+    : path_(std::move(other.path_)), reopen_(other.reopen_), fd_(other.fd_), buffer_(std::move(other.buffer_)) {
     other.fd_ = -1;
 }
 
 std::optional<std::string_view> StatFile::read() {
+    if (reopen_ == Reopen::each_read && fd_ >= 0) {
+        ::close(fd_);
+        fd_ = -1;
+    }
     if (fd_ < 0) fd_ = ::open(path_.c_str(), O_RDONLY | O_CLOEXEC);
     if (fd_ < 0) return std::nullopt;
     for (;;) {

@@ -3,6 +3,10 @@
 // sample costs one syscall per file. A file that cannot be opened is retried
 // on the next read (a group may appear later); a read error (ENODEV after
 // the group was removed) reads as absent.
+//
+// Reopen::each_read is for cgroup.procs: on v1 an open descriptor keeps
+// serving the pid list it loaded first (the kernel caches it per open file
+// while it is re-read within a second), so it must be opened anew.
 #pragma once
 
 #include <filesystem>
@@ -14,7 +18,8 @@ namespace stand::sampler {
 
 class StatFile {
 public:
-    explicit StatFile(std::filesystem::path path);
+    enum class Reopen { never, each_read };
+    explicit StatFile(std::filesystem::path path, Reopen reopen = Reopen::never);
     ~StatFile();
     StatFile(const StatFile&) = delete;
     StatFile& operator=(const StatFile&) = delete;
@@ -27,6 +32,7 @@ public:
 
 private:
     std::filesystem::path path_;
+    Reopen reopen_;
     int fd_ = -1;
     std::string buffer_;
 };

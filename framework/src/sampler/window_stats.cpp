@@ -30,18 +30,19 @@ std::optional<GaugeStats> gauge(const std::vector<Sample>& samples, Field f) {
     return gauge(samples, [f](const Sample& s) { return s.*f; });
 }
 
-// First and last sample that have the counter; nullopt when it went
+// First and last sample that have the counter; nullopt when it ever went
 // backwards (the group was recreated) or fewer than two samples have it.
 template <class Get>
 std::optional<std::pair<const Sample*, const Sample*>> ends(const std::vector<Sample>& samples, Get get) {
     const Sample* a = nullptr;
     const Sample* b = nullptr;
-    for (const auto& s : samples)
-        if (get(s)) {
-            if (a == nullptr) a = &s;
-            b = &s;
-        }
-    if (a == nullptr || a == b || *get(*b) < *get(*a)) return std::nullopt;
+    for (const auto& s : samples) {
+        if (!get(s)) continue;
+        if (b != nullptr && *get(s) < *get(*b)) return std::nullopt;
+        if (a == nullptr) a = &s;
+        b = &s;
+    }
+    if (a == nullptr || a == b) return std::nullopt;
     return std::pair{a, b};
 }
 

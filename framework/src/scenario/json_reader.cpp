@@ -17,6 +17,7 @@ bool is_identifier(std::string_view key) {
 }
 
 std::string format_double(double d) {
+    if (std::trunc(d) == d && std::fabs(d) < 1e15) return std::to_string(static_cast<long long>(d));
     char buf[32];
     auto [end, ec] = std::to_chars(buf, buf + sizeof buf, d);
     return ec == std::errc() ? std::string(buf, end) : std::string("a number");

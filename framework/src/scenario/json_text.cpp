@@ -110,6 +110,8 @@ json::value parse_json_text(std::string_view text, const std::filesystem::path& 
     json::basic_parser<DuplicateKeyCheck> checker(options, file_for_messages);
     json::error_code ec;
     const std::size_t consumed = checker.write_some(false, text.data(), text.size(), ec);
+    // write_some stops after one complete document (and trailing whitespace or comments).
+    if (!ec && consumed < text.size()) ec = json::error::extra_data;
     if (ec) {
         const DuplicateKeyCheck& check = checker.handler();
         if (check.duplicate())

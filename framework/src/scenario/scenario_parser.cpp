@@ -131,7 +131,8 @@ Scenario parse_root(const json::value& root, const std::filesystem::path& file) 
     const json::object& object = expect_object(root, place);
     // First, so that a file of a later format says so rather than tripping over a new key.
     const json::value* version = object.if_contains("schema_version");
-    if (version == nullptr || !version->is_int64() || version->get_int64() != 1) place.key("schema_version").fail("1", version);
+    if (version == nullptr || !version->is_number() || version->to_number<double>() != 1)
+        place.key("schema_version").fail("1", version);
 
     const ObjectReader r(root, place, "a scenario",
                          {"schema_version", "name", "description", "plugins", "box", "client", "repetitions", "order",

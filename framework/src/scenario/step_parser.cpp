@@ -157,7 +157,8 @@ Step parse_step(const json::value& v, const JsonPlace& place, KindCounter& count
 
     std::vector<std::string_view> allowed = {"step", "name", "timeout_s"};
     allowed.insert(allowed.end(), specific->begin(), specific->end());
-    const ObjectReader r(v, place, "a " + step.kind + " step", allowed);
+    const bool vowel = std::string_view("aeiou").find(step.kind[0]) != std::string_view::npos;
+    const ObjectReader r(v, place, (vowel ? "an " : "a ") + step.kind + " step", allowed);
 
     const std::size_t number = ++counter[step.kind];
     step.name = step.kind + std::to_string(number);
