@@ -6,8 +6,8 @@ set -euo pipefail
 stand=$1 scenario=$2 plugins=$3
 dir=$(mktemp -d /tmp/stand-interrupt.XXXXXX)
 trap 'rm -rf "$dir"' EXIT
-leftovers() {  # cgroups and processes of this run
-  find /sys/fs/cgroup -type d -path "*stand/*$(basename "$1")*" 2>/dev/null
+leftovers() {  # cgroups and processes of this run (run group "<id>.<pid>.<start>")
+  find /sys/fs/cgroup -type d -path "*/stand/$(basename "$1")-*.$2.*" 2>/dev/null
   pgrep -f "stand __worker" -P "$2" 2>/dev/null || true
 }
 
@@ -41,4 +41,7 @@ grep -q 'skip fixture-flaky_r1' "$dir/b2.out"
 [[ "$(sha256sum "$dir/b/reps/fixture-flaky_r1.json")" == "$first" ]] || { echo "resume changed a finished repetition"; exit 1; }
 for r in 1 2 3 4; do grep -q '"status":"ok"' "$dir/b/reps/fixture-flaky_r$r.json"; done
 grep -q 'n=4' "$dir/b/summary.md"
+# the SIGKILLed run's groups were removed as stale by the resumed run
+left=$(find /sys/fs/cgroup -type d -path "*/stand/b-*" 2>/dev/null)
+[[ -z "$left" ]] || { echo "after resume, groups left behind: $left"; exit 1; }
 echo "ok: SIGKILL + --resume finished the run, r1 unchanged"

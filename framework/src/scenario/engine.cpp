@@ -1,6 +1,7 @@
 #include "scenario/engine.hpp"
 
 #include "box/box.hpp"
+#include "box/stale_cleanup.hpp"
 #include "detect/machine_busy.hpp"
 #include "sampler/sample_csv.hpp"
 #include "sampler/sample_source.hpp"
@@ -75,6 +76,15 @@ EngineOutcome run_scenario(const Scenario& scenario, const EngineOptions& option
     if (!layout.backend && need_box) {
         outcome.stopped_because = "the scenario asks for a box (vcpu/memory/pin) but this machine has no usable cgroups";
         return outcome;
+    }
+
+    if (layout.backend) {
+        // Groups whose owner died (a SIGKILLed run) would skew a fresh box's
+        // neighbours and hide this run's own leftovers; remove them first.
+        auto stale = box::cleanup_stale_boxes(layout);
+        for (const auto& d : stale.removed) log("removed a stale group of a dead run: " + d);
+        if (stale.killed) log("killed " + std::to_string(stale.killed) + " process(es) left in stale groups");
+        for (const auto& f : stale.failed) log("warning: could not remove a stale group: " + f);
     }
 
     std::size_t index = 0;
