@@ -2,19 +2,26 @@
 #include "cli/exit_codes.hpp"
 #include "report/per_rep_csv.hpp"
 #include "report/report_error.hpp"
+#include "report/run_report.hpp"
 #include "report/table.hpp"
 #include "report/table_spec.hpp"
 #include "report/text_file.hpp"
 
+#include <filesystem>
 #include <iostream>
 
 namespace stand::cli {
 namespace {
 
-const char* kHelp = R"(usage: stand report --import-per-rep FILE --table-spec SPEC [--output FILE]
+const char* kHelp = R"(usage: stand report RUN_DIR
+       stand report --import-per-rep FILE --table-spec SPEC [--output FILE]
 
-Renders a Markdown table (median (min-max) per plugin and metric) from
-per-repetition results.
+With RUN_DIR: regenerates results.json, per_rep.csv, summary.md and
+report.html of a run directory from its raw files (run.json, reps/*.json,
+samples/*.csv), e.g. after a newer stand or an interrupted run.
+
+With --import-per-rep: renders a Markdown table (median (min-max) per plugin
+and metric) from per-repetition results.
 
   --import-per-rep FILE  per-repetition CSV with the header plugin,rep,metric,value
                          (the seed harness's panel,rep,metric,value is accepted);
@@ -25,7 +32,7 @@ per-repetition results.
                          scenarios/README.md, "Table specs"
   --output FILE          write the Markdown to FILE instead of standard output
 
-Exit: 0 ok; 2 bad command line, unreadable file, bad CSV (the message names
+Exit: 0 ok; 2 not a run directory, bad command line, unreadable file, bad CSV (the message names
 FILE:LINE) or bad spec (the message names SPEC and the JSON path, e.g.
 $.rows[3].format, also when a row's metric has no values in FILE).
 )";
@@ -38,7 +45,18 @@ int run_report(const std::vector<std::string>& argv) {
         std::cout << kHelp;
         return kExitOk;
     }
-    args.expect_positionals(0, 0, "no arguments besides the options");
+    args.expect_positionals(0, 1, "RUN_DIR, or --import-per-rep FILE --table-spec SPEC");
+    if (!args.positionals().empty()) {
+        if (args.value("import-per-rep") || args.value("table-spec") || args.value("output"))
+            throw UsageError("'report RUN_DIR' takes no --import-per-rep, --table-spec or --output");
+        const std::filesystem::path dir = args.positionals()[0];
+        if (!std::filesystem::exists(dir / "run.json"))
+            throw UsageError(dir.string() + ": no run.json (not a stand run directory)");
+        auto files = report::write_run_report(dir);
+        for (const auto& f : {files.results_json, files.per_rep_csv, files.summary_md, files.report_html})
+            std::cout << f.string() << "\n";
+        return kExitOk;
+    }
     const auto csv = args.value("import-per-rep");
     const auto spec_file = args.value("table-spec");
     if (!csv) throw UsageError("'report' needs --import-per-rep FILE (see stand report --help)");

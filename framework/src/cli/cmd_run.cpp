@@ -107,7 +107,8 @@ int run_run(const std::vector<std::string>& argv) {
 
     auto files = report::write_run_report(run_dir);
     std::cout << "summary: " << files.summary_md.string() << "\n"
-              << "results: " << files.results_json.string() << "\n";
+              << "results: " << files.results_json.string() << "\n"
+              << "report:  " << files.report_html.string() << "\n";
     std::cerr << outcome.reps_ok << " repetitions ok, " << outcome.reps_failed << " failed, " << outcome.reps_skipped
               << " already done\n";
     if (!outcome.stopped_because.empty()) {

@@ -26,7 +26,11 @@ commands:
   compat PLUGIN      run the compatibility checks of a plugin
   run SCENARIO       run a scenario: repetitions, boxes, samples, load, report
   load URL...        HTTP/1.1 load generator (closed or open model)
-  report             render a Markdown table from per-repetition results
+  report RUN_DIR     regenerate a run's results.json, per_rep.csv, summary.md, report.html
+  report --import-per-rep FILE --table-spec SPEC
+                     render a Markdown table from per-repetition results
+  compare RUN_A RUN_B
+                     medians, ratio B/A with its interval, Mann-Whitney U per metric
 
 options:
   -h, --help         this text; `stand COMMAND --help` for a command's options
@@ -64,6 +68,7 @@ int main(int argc, char** argv) {
         if (command == "run") return run_run(rest);
         if (command == "load") return run_load(rest);
         if (command == "report") return run_report(rest);
+        if (command == "compare") return run_compare(rest);
         if (command == "__worker") return stand::isolation::run_worker_main();  // internal: see isolation/
         throw UsageError("unknown command '" + command + "' (see stand --help)");
     } catch (const UsageError& e) {

@@ -1,0 +1,76 @@
+#include "cli/commands.hpp"
+#include "cli/exit_codes.hpp"
+#include "report/compare_runs.hpp"
+#include "report/run_report.hpp"
+#include "scenario/run_directory.hpp"
+
+#include <boost/json/serialize.hpp>
+
+#include <algorithm>
+#include <iostream>
+
+namespace stand::cli {
+namespace {
+
+const char* kHelp = R"(usage: stand compare RUN_A RUN_B [--json] [--plugin LABEL] [--metric NAME]
+
+Compares two run directories (written by `stand run`): for every plugin and
+metric both measured, the median (min-max) and n of each, the ratio of the
+medians B/A with a bootstrap 95 % interval, and the p value of a two-sided
+Mann-Whitney U test. Only repetitions with status "ok" count. Rows with
+fewer than 5 repetitions on a side are marked: their p cannot be small.
+
+  --json           machine-readable output (schema_version 1) instead of Markdown
+  --plugin LABEL   only this plugin (repeatable)
+  --metric NAME    only this metric (repeatable)
+
+Exit: 0 compared; 2 a directory is not a run directory or nothing matched.
+)";
+
+std::vector<report::PerRepRow> rows_of_run(const std::string& dir) {
+    scenario::RunDirectory run(dir);
+    if (!run.read_run_info()) throw UsageError(dir + ": no run.json (not a stand run directory)");
+    return report::rows_of_reps(run.read_all_reps());
+}
+
+template <typename Keep>
+void filter(std::vector<report::PerRepRow>& rows, Keep keep) {
+    std::erase_if(rows, [&](const report::PerRepRow& r) { return !keep(r); });
+}
+
+bool listed(const std::vector<std::string>& wanted, const std::string& value) {
+    return wanted.empty() || std::find(wanted.begin(), wanted.end(), value) != wanted.end();
+}
+
+}  // namespace
+
+int run_compare(const std::vector<std::string>& argv) {
+    Args args("compare", argv, {{"help"}, {"json"}, {"plugin", true, true}, {"metric", true, true}});
+    if (args.flag("help")) {
+        std::cout << kHelp;
+        return kExitOk;
+    }
+    args.expect_positionals(2, 2, "two run directories: RUN_A RUN_B");
+    const auto& a_dir = args.positionals()[0];
+    const auto& b_dir = args.positionals()[1];
+    auto a = rows_of_run(a_dir), b = rows_of_run(b_dir);
+    const auto plugins = args.values("plugin"), metrics = args.values("metric");
+    auto keep = [&](const report::PerRepRow& r) { return listed(plugins, r.plugin) && listed(metrics, r.metric); };
+    filter(a, keep);
+    filter(b, keep);
+    auto c = report::compare_rows(a, b);
+    if (c.rows.empty())
+        throw UsageError("no plugin and metric with finished repetitions in both " + a_dir + " and " + b_dir +
+                         (plugins.empty() && metrics.empty() ? "" : " (after --plugin/--metric)"));
+    if (args.flag("json")) std::cout << boost::json::serialize(report::comparison_json(c, a_dir, b_dir)) << "\n";
+    else std::cout << report::comparison_markdown(c, a_dir, b_dir);
+    for (const auto& m : c.rows)
+        if (m.few_reps) {
+            std::cerr << "stand: compare: warning: fewer than " << report::kCompareMinReps
+                      << " repetitions on a side for some rows; their p values cannot be small\n";
+            break;
+        }
+    return kExitOk;
+}
+
+}  // namespace stand::cli

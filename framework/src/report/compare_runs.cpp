@@ -1,0 +1,129 @@
+#include "report/compare_runs.hpp"
+
+#include "stats/mann_whitney.hpp"
+
+#include <cstdio>
+#include <map>
+#include <utility>
+
+namespace stand::report {
+namespace {
+
+namespace json = boost::json;
+using Samples = std::map<std::pair<std::string, std::string>, std::vector<double>>;
+
+Samples by_plugin_metric(const std::vector<PerRepRow>& rows) {
+    Samples out;
+    for (const auto& r : rows) out[{r.plugin, r.metric}].push_back(r.value);
+    return out;
+}
+
+std::string number(double v) {
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "%.4g", v);
+    return buf;
+}
+
+std::string md_cell(std::string text) {
+    std::string out;
+    for (char c : text) out += c == '|' ? std::string("\\|") : std::string(1, c);
+    return out;
+}
+
+json::value optional_number(const std::optional<double>& v) { return v ? json::value(*v) : json::value(nullptr); }
+
+json::object summary_json(const stats::Summary& s) {
+    return {{"n", s.n},
+            {"median", s.median},
+            {"min", s.min},
+            {"max", s.max},
+            {"ci95_low", optional_number(s.ci_low)},
+            {"ci95_high", optional_number(s.ci_high)}};
+}
+
+}  // namespace
+
+RunComparison compare_rows(const std::vector<PerRepRow>& a_rows, const std::vector<PerRepRow>& b_rows) {
+    const auto a = by_plugin_metric(a_rows), b = by_plugin_metric(b_rows);
+    RunComparison out;
+    for (const auto& [key, av] : a) {
+        auto it = b.find(key);
+        if (it == b.end()) {
+            out.only_in_a.push_back(key.first + " " + key.second);
+            continue;
+        }
+        const auto& bv = it->second;
+        MetricComparison m;
+        m.plugin = key.first;
+        m.metric = key.second;
+        m.a = stats::summarize(av);
+        m.b = stats::summarize(bv);
+        if (m.a.median != 0) {
+            auto r = stats::ratio_of_medians(av, bv);
+            m.ratio = r.ratio;
+            if (r.ci) m.ratio_ci = r.ci;
+        }
+        auto u = stats::mann_whitney_u(av, bv);
+        m.p_value = u.p_value;
+        m.method = u.method == stats::MwuMethod::exact ? "exact" : "asymptotic";
+        m.few_reps = av.size() < kCompareMinReps || bv.size() < kCompareMinReps;
+        out.rows.push_back(std::move(m));
+    }
+    for (const auto& [key, bv] : b)
+        if (!a.count(key)) out.only_in_b.push_back(key.first + " " + key.second);
+    return out;
+}
+
+std::string comparison_markdown(const RunComparison& c, const std::string& name_a, const std::string& name_b) {
+    std::string md = "A = " + name_a + "\nB = " + name_b +
+                     "\n\nCells: median (min-max) [n]. Ratio B/A of the medians with its bootstrap 95 % interval; "
+                     "p from a two-sided Mann-Whitney U test.\n\n"
+                     "| Plugin | Metric | A | B | B/A (95 % CI) | p |\n|---|---|---|---|---|---|\n";
+    bool few = false;
+    for (const auto& m : c.rows) {
+        auto cell = [](const stats::Summary& s) {
+            return number(s.median) + " (" + number(s.min) + "-" + number(s.max) + ") [" + std::to_string(s.n) + "]";
+        };
+        std::string ratio = "n/a (median of A is 0)";
+        if (m.ratio) {
+            ratio = number(*m.ratio);
+            ratio += m.ratio_ci ? " (" + number(m.ratio_ci->low) + "-" + number(m.ratio_ci->high) + ")" : " (no interval, n < 2)";
+        }
+        std::string p = number(m.p_value) + (m.few_reps ? " *" : "");
+        few = few || m.few_reps;
+        md += "| " + md_cell(m.plugin) + " | " + md_cell(m.metric) + " | " + cell(m.a) + " | " + cell(m.b) + " | " + ratio +
+              " | " + p + " |\n";
+    }
+    if (c.rows.empty()) md += "| (no plugin and metric measured by both runs) | | | | | |\n";
+    if (few)
+        md += "\n\\* fewer than " + std::to_string(kCompareMinReps) +
+              " repetitions on a side: the test cannot reach small p values (3 vs 3: p >= 0.1), so a large p here "
+              "is no evidence of equality. Run more repetitions.\n";
+    auto list = [&](const std::vector<std::string>& v, const std::string& who) {
+        if (v.empty()) return;
+        md += "\nOnly in " + who + ":";
+        for (const auto& s : v) md += " " + s + ";";
+        md += "\n";
+    };
+    list(c.only_in_a, "A");
+    list(c.only_in_b, "B");
+    return md;
+}
+
+json::object comparison_json(const RunComparison& c, const std::string& name_a, const std::string& name_b) {
+    json::array rows;
+    for (const auto& m : c.rows) {
+        json::object r{{"plugin", m.plugin},   {"metric", m.metric},     {"a", summary_json(m.a)},
+                       {"b", summary_json(m.b)}, {"p_value", m.p_value}, {"test", "mann-whitney-u " + m.method},
+                       {"few_reps", m.few_reps}};
+        r["ratio"] = optional_number(m.ratio);
+        r["ratio_ci95_low"] = m.ratio_ci ? json::value(m.ratio_ci->low) : json::value(nullptr);
+        r["ratio_ci95_high"] = m.ratio_ci ? json::value(m.ratio_ci->high) : json::value(nullptr);
+        rows.push_back(std::move(r));
+    }
+    json::array only_a(c.only_in_a.begin(), c.only_in_a.end()), only_b(c.only_in_b.begin(), c.only_in_b.end());
+    return {{"schema_version", 1}, {"a", name_a},          {"b", name_b},
+            {"rows", rows},        {"only_in_a", only_a}, {"only_in_b", only_b}};
+}
+
+}  // namespace stand::report
