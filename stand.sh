@@ -17,6 +17,7 @@ PACKAGES=(
   libngtcp2-dev libngtcp2-crypto-gnutls-dev libnghttp3-dev
   doctest-dev libbenchmark-dev
   nginx-light wrk
+  chromium python3
 )
 
 log() { printf '==> %s\n' "$*" >&2; }

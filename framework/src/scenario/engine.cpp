@@ -10,6 +10,7 @@
 #include "scenario/run_plan.hpp"
 
 #include <chrono>
+#include <cmath>
 #include <ctime>
 #include <fstream>
 #include <memory>
@@ -34,6 +35,14 @@ std::string run_id_of(const std::filesystem::path& dir) {
     std::string id;
     for (char c : dir.filename().string()) id += (std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '_') ? c : '_';
     return id.empty() ? std::string("run") : id;
+}
+
+// " ETA 3m10s" from the mean duration of the repetitions measured so far.
+std::string eta_text(std::chrono::steady_clock::duration elapsed, std::size_t done, std::size_t left) {
+    if (done == 0) return "";
+    const double each = std::chrono::duration<double>(elapsed).count() / static_cast<double>(done);
+    const long total = std::lround(each * static_cast<double>(left));
+    return " ETA " + (total >= 60 ? std::to_string(total / 60) + "m" : std::string()) + std::to_string(total % 60) + "s";
 }
 
 }  // namespace
@@ -88,6 +97,8 @@ EngineOutcome run_scenario(const Scenario& scenario, const EngineOptions& option
     }
 
     std::size_t index = 0;
+    std::size_t measured_here = 0;
+    const auto first_start = std::chrono::steady_clock::now();
     for (const auto& planned : plan) {
         ++index;
         if (interrupted.load()) {
@@ -102,7 +113,9 @@ EngineOutcome run_scenario(const Scenario& scenario, const EngineOptions& option
                 continue;
             }
         }
-        std::string prefix = "[" + std::to_string(index) + "/" + std::to_string(plan.size()) + "] " + planned.key;
+        std::string prefix = "[" + std::to_string(index) + "/" + std::to_string(plan.size()) +
+                             eta_text(std::chrono::steady_clock::now() - first_start, measured_here, plan.size() - index + 1) +
+                             "] " + planned.key;
         if (options.progress) options.progress(prefix + ": checking the machine");
 
         json::object preface;
@@ -160,6 +173,7 @@ EngineOutcome run_scenario(const Scenario& scenario, const EngineOptions& option
                            },
                            preface};
         auto rep = run_repetition(env);
+        ++measured_here;
         if (sampler) {
             sampler->stop();
             std::ofstream csv(dir.samples_file(planned.key));

@@ -155,6 +155,7 @@ struct Rep {
         const double attempts = static_cast<double>(r.completed + r.errors);
         put(s.name + ".error_pct", attempts > 0 ? 100.0 * (attempts - static_cast<double>(ok)) / attempts : 0);
         put(s.name + ".client_cpu_pct", r.cpu.cores_used * 100.0);
+        if (r.completed > 0) put(s.name + ".client_cpu_us_per_req", r.cpu.us_per_request);
         if (r.model == load::Model::open)
             put(s.name + ".late_pct", r.sent > 0 ? 100.0 * static_cast<double>(r.late) / static_cast<double>(r.sent) : 0);
         if (auto w = window(t0, t1, s.name); w && w->cpu_pct) {
@@ -218,6 +219,13 @@ struct Rep {
     }
 };
 
+double host_cpu_seconds() {
+    rusage ru{};
+    ::getrusage(RUSAGE_SELF, &ru);
+    auto secs = [](const timeval& t) { return static_cast<double>(t.tv_sec) + static_cast<double>(t.tv_usec) / 1e6; };
+    return secs(ru.ru_utime) + secs(ru.ru_stime);
+}
+
 json::object host_usage() {
     rusage ru{};
     ::getrusage(RUSAGE_SELF, &ru);
@@ -247,7 +255,10 @@ json::object run_repetition(RepEnvironment& env) {
     try {
         auto created = worker.create(json::serialize(plugin.config), std::chrono::seconds(30));
         if (!created.ok()) throw StepFailure("create: " + created.error);
-        for (const auto& phase : env.scenario.phases)
+        json::array phases;
+        for (const auto& phase : env.scenario.phases) {
+            const auto phase_start = Clock::now();
+            const auto host_before = host_cpu_seconds();
             for (const auto& step : phase.steps) {
                 if (env.interrupted.load()) throw StepFailure("interrupted");
                 if (env.on_step) env.on_step(phase.name + "/" + step.name);
@@ -259,6 +270,13 @@ json::object run_repetition(RepEnvironment& env) {
                 }
                 rep.save("running");
             }
+            // The host's CPU in this phase: the load generator's threads, the
+            // sampler, HTTP polls (the client side of the measurement).
+            phases.push_back({{"name", phase.name},
+                              {"seconds", std::chrono::duration<double>(Clock::now() - phase_start).count()},
+                              {"host_cpu_s", host_cpu_seconds() - host_before}});
+            rep.doc["phases"] = phases;
+        }
         auto facts = worker.call("lifecycle.facts", {}, std::chrono::seconds(30));
         if (facts.ok()) rep.doc["facts"] = facts.output;
     } catch (const StepFailure& e) {
