@@ -61,17 +61,17 @@ public:
             s.shmem = first_of(*t, {"total_shmem", "shmem"});
         }
         if (auto t = cpuacct_.read()) s.cpu_usage_us = ns_to_us(parse_u64(*t));
-        if (auto t = pids_.read()) s.tasks = parse_u64(*t);
-        if (!slow) return;  // the rest: sample.hpp, "Slow fields"
         if (auto t = max_usage_.read()) s.mem_peak = parse_u64(*t);
-        if (auto t = kmem_.read()) s.kernel = parse_u64(*t);
-        if (auto t = failcnt_.read()) s.events_max = parse_u64(*t);
-        if (auto t = oom_control_.read()) s.events_oom_kill = find_u64(*t, "oom_kill");
         if (auto t = cpu_stat_.read()) {
             s.nr_periods = find_u64(*t, "nr_periods");
             s.nr_throttled = find_u64(*t, "nr_throttled");
             s.throttled_us = ns_to_us(find_u64(*t, "throttled_time"));
         }
+        if (auto t = pids_.read()) s.tasks = parse_u64(*t);
+        if (!slow) return;  // the rest: sample.hpp, "Slow fields"
+        if (auto t = kmem_.read()) s.kernel = parse_u64(*t);
+        if (auto t = failcnt_.read()) s.events_max = parse_u64(*t);
+        if (auto t = oom_control_.read()) s.events_oom_kill = find_u64(*t, "oom_kill");
         if (auto t = procs_.read()) s.procs = count_lines(*t);
     }
     std::string describe() const override { return what_; }

@@ -38,16 +38,17 @@
 // *_pressure     | cpu/memory/io.pressure       | absent (PSI per group is v2 only)
 // host_*_pressure| /proc/pressure/{cpu,memory,io}, "some" line, both versions
 //
-// Slow fields: procs, the host_* pressure and, on v1, mem_peak, kernel, the
-// throttling counters and the memory events are read at most once per
+// Slow fields: procs, the host_* pressure and, on v1, kernel and the memory
+// events (failcnt, oom_control) are read at most once per
 // SamplerOptions::slow_interval (1 s) and are absent in the samples in
 // between. Re-opening v1 cgroup.procs costs ~70 us (the kernel rebuilds its
 // pid list), which alone would be 0.07 % of a core at 10 Hz; on the build
 // machines a wake-up alone costs ~65 us of thread CPU, so every file read
-// each 100 ms counts against the 0.2 % budget. Counters and high-water marks
-// lose nothing (windows take deltas and maxima, and window edges are taken
-// with sample_now(), which reads everything); kernel memory is a gauge seen
-// once a second. tasks (pids.current) is read every time.
+// each 100 ms counts against the 0.2 % budget. The memory events are rare
+// counters: a window needs two readings of them, so one shorter than the
+// slow interval shows them absent unless its edges come from sample_now()
+// (the scenario engine's windows do). Kernel memory is a gauge seen once a
+// second. CPU throttling, peak and tasks are read every time.
 //
 // "total_*" are the hierarchical v1 counters, matching v2 where memory.stat
 // always covers descendants. For the /proc fallback (no cgroup) see
