@@ -1,6 +1,7 @@
 // ProcessManager with real processes: exit statuses, signals, output files,
 // environment, cwd, process groups and cgroup placement.
 #include "host/process/process_manager.hpp"
+#include "host/process/spawn_spec.hpp"
 
 #include <stand/cpp/error.hpp>
 
@@ -450,4 +451,29 @@ TEST_CASE("process manager: boxes resolve to cgroups the child joins before exec
         pm.release(h);
         for (const auto& dir : dirs) CHECK(slurp(dir / "cgroup.procs").empty());
     }
+}
+
+TEST_CASE("spawn spec: ${stand.box.NAME} becomes the box's cgroup path for docker --cgroup-parent") {
+    BoxResolver boxes = [](const std::string& name) -> std::vector<fs::path> {
+        if (name != "measured") throw stand::cpp::Error(STAND_E_INVALID_ARGUMENT, "unknown box '" + name + "'");
+        return {"/sys/fs/cgroup/cpu/stand/run.1.2/measured", "/sys/fs/cgroup/memory/stand/run.1.2/measured"};
+    };
+    auto plan = stand::host::parse_spawn_spec(
+        boost::json::parse(R"({"argv": ["/bin/echo", "--cgroup-parent=${stand.box.measured}", "x${stand.box.measured}y"],
+                               "env": {"PARENT": "${stand.box.measured}"}})")
+            .as_object(),
+        boxes);
+    CHECK(plan.argv[1] == "--cgroup-parent=/stand/run.1.2/measured");
+    CHECK(plan.argv[2] == "x/stand/run.1.2/measuredy");
+    CHECK(std::find(plan.env.begin(), plan.env.end(), "PARENT=/stand/run.1.2/measured") != plan.env.end());
+    CHECK(plan.cgroups.empty());  // the docker CLI itself is not placed in the box
+
+    auto unknown = boost::json::parse(R"({"argv": ["/bin/echo", "${stand.box.client}"]})").as_object();
+    CHECK_THROWS_WITH_AS(stand::host::parse_spawn_spec(unknown, boxes), doctest::Contains("unknown box 'client'"),
+                         stand::cpp::Error);
+    auto open = boost::json::parse(R"({"argv": ["/bin/echo", "${stand.box.measured"]})").as_object();
+    CHECK_THROWS_WITH_AS(stand::host::parse_spawn_spec(open, boxes), doctest::Contains("unterminated"),
+                         stand::cpp::Error);
+    CHECK_THROWS_WITH_AS(stand::host::parse_spawn_spec(unknown, {}), doctest::Contains("this host has no boxes"),
+                         stand::cpp::Error);
 }

@@ -133,6 +133,32 @@ std::vector<std::filesystem::path> resolve_box(const json::object& spec, const B
     return boxes(box);
 }
 
+// "${stand.box.NAME}" in argv and env values becomes the box's cgroup path
+// below the hierarchy root ("/stand/<run group>/NAME"), what
+// `docker run --cgroup-parent` takes with the cgroupfs driver.
+constexpr std::string_view kBoxToken = "${stand.box.";
+
+std::string cgroup_parent_of(const std::string& box, const BoxResolver& boxes) {
+    if (!boxes) invalid("${stand.box." + box + "}: this host has no boxes");
+    for (const auto& dir : boxes(box)) {
+        const std::string d = dir.string();
+        if (auto at = d.find("/stand/"); at != std::string::npos) return d.substr(at);
+    }
+    invalid("${stand.box." + box + "}: the box has no group under /stand/");
+}
+
+std::string expand_box_tokens(std::string text, const BoxResolver& boxes) {
+    for (std::size_t at = text.find(kBoxToken); at != std::string::npos; at = text.find(kBoxToken, at)) {
+        auto end = text.find('}', at);
+        if (end == std::string::npos) invalid("unterminated ${stand.box.NAME} in '" + text + "'");
+        const std::string name = text.substr(at + kBoxToken.size(), end - at - kBoxToken.size());
+        const std::string value = cgroup_parent_of(name, boxes);
+        text.replace(at, end + 1 - at, value);
+        at += value.size();
+    }
+    return text;
+}
+
 }  // namespace
 
 SpawnPlan parse_spawn_spec(const json::object& spec, const BoxResolver& boxes) {
@@ -142,6 +168,9 @@ SpawnPlan parse_spawn_spec(const json::object& spec, const BoxResolver& boxes) {
     SpawnPlan plan;
     plan.argv = parse_argv(spec);
     plan.env = build_env(spec);
+    for (auto& a : plan.argv) a = expand_box_tokens(std::move(a), boxes);
+    for (auto& e : plan.env)
+        if (e.find(kBoxToken) != std::string::npos) e = expand_box_tokens(std::move(e), boxes);
     plan.cwd = parse_cwd(spec);
     plan.executable = resolve_executable(plan.argv[0], plan.env, plan.cwd);
     plan.cgroups = resolve_box(spec, boxes);

@@ -15,6 +15,14 @@
  *    "output": "/path/log",       stdout+stderr appended to this file;
  *                                 absent: a file in the run dir, see status
  *    "new_process_group": true}   signal() reaches the whole group
+ *
+ * In argv elements and env values, "${stand.box.NAME}" is replaced by the
+ * cgroup path of box NAME below the hierarchy root, e.g.
+ * "/stand/20261130-quick.4242.8151/measured": a docker-based plugin passes
+ * {"argv": ["docker", "run", "--cgroup-parent=${stand.box.measured}", ...]}
+ * (no "box" key: the docker CLI is a client; dockerd creates the container
+ * under that parent, cgroupfs driver). An unknown NAME is
+ * STAND_E_INVALID_ARGUMENT.
  */
 #ifndef STAND_SERVICE_PROCESS_H
 #define STAND_SERVICE_PROCESS_H
