@@ -2,7 +2,7 @@
 # The two commands of the README:
 #   ./stand.sh quickstart   install dependencies, build, run the main job
 #   ./stand.sh test         install dependencies, build, run the whole test suite
-# Other commands: deps, build, bench (micro-benchmarks, not part of the tests).
+# Other commands: deps, build, bench (benchmarks, not part of the tests).
 set -euo pipefail
 cd "$(dirname "$0")"
 
@@ -16,7 +16,7 @@ PACKAGES=(
   libssl-dev openssl
   libngtcp2-dev libngtcp2-crypto-gnutls-dev libnghttp3-dev
   doctest-dev libbenchmark-dev
-  nginx-light wrk
+  nginx-light wrk time
   chromium python3
 )
 
@@ -81,6 +81,10 @@ bench() {
   build
   log "ABI call cost (Google Benchmark)"
   "$BUILD_DIR/bin/stand_abi_call_bench" --benchmark_min_time=0.2
+  log "sampler overhead at 10 Hz on a real box (goal <= 0.2 % of one core)"
+  "$BUILD_DIR/bin/stand_sampler_overhead" 10 || true
+  log "stand load vs wrk on loopback nginx (goal: stand CPU per request <= wrk's)"
+  tests/perf/load_vs_wrk.sh "$BUILD_DIR/bin/stand"
 }
 
 case "${1:-}" in
