@@ -1,0 +1,482 @@
+"""Walks the flows a plugin takes against the Mistgate and 3x-ui doubles.
+
+Run from the repo root:  python3 -m unittest tests/doubles/test_doubles.py -v
+Each double runs as a subprocess on port 0 (the port is read from its first stdout line).
+"""
+
+import base64
+import http.client
+import json
+import os
+import re
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import unittest
+import urllib.parse
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+MG = os.path.join(HERE, "mistgate", "mistgate_double.py")
+XUI = os.path.join(HERE, "3x-ui", "xui_double.py")
+sys.path.insert(0, os.path.join(HERE, "mistgate"))
+from mistgate_double import totp  # noqa: E402
+
+
+class Double:
+    """A double subprocess; .lines holds the stdout lines printed at start."""
+
+    def __init__(self, script, args, nlines=1):
+        self.script, self.args, self.nlines = script, list(args), nlines
+        self.port = 0
+        self.start()
+
+    def start(self):
+        self.proc = subprocess.Popen([sys.executable, self.script, "--port", str(self.port)] + self.args,
+                                     stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        self.lines = [self.proc.stdout.readline().strip() for _ in range(self.nlines)]
+        m = re.match(r"listening on 127\.0\.0\.1:(\d+)$", self.lines[0])
+        if not m:
+            self.stop()
+            raise RuntimeError("bad first line %r: %s" % (self.lines[0], self.proc.stderr.read()))
+        self.port = int(m.group(1))
+
+    def stop(self):
+        if self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGKILL)
+        self.proc.wait(5)
+        self.proc.stdout.close()
+        self.proc.stderr.close()
+
+    def restart(self):
+        """kill + start with the same arguments and the same port(s)."""
+        self.stop()
+        self.args = [a for a in self.args]
+        try:
+            sub = self.port_of("sub")
+            if "--sub-port" not in self.args:
+                self.args += ["--sub-port", str(sub)]
+        except KeyError:
+            pass
+        self.start()
+
+    def port_of(self, name):
+        for ln in self.lines:
+            m = re.match(r"%s listening on 127\.0\.0\.1:(\d+)$" % name, ln)
+            if m:
+                return int(m.group(1))
+        raise KeyError(name)
+
+
+class Client:
+    """Keep-alive-free HTTP client with a cookie jar (stores every Set-Cookie)."""
+
+    def __init__(self, port, timeout=5):
+        self.port, self.timeout, self.cookies, self.headers = port, timeout, {}, {}
+
+    def req(self, method, path, body=None, headers=None, port=None, form=False):
+        h = dict(self.headers)
+        h.update(headers or {})
+        data = None
+        if body is not None:
+            if form:
+                data = urllib.parse.urlencode(body)
+                h.setdefault("Content-Type", "application/x-www-form-urlencoded")
+            else:
+                data = json.dumps(body)
+                h.setdefault("Content-Type", "application/json")
+        if self.cookies:
+            h["Cookie"] = "; ".join("%s=%s" % kv for kv in self.cookies.items())
+        c = http.client.HTTPConnection("127.0.0.1", port or self.port, timeout=self.timeout)
+        try:
+            c.request(method, path, data, h)
+            r = c.getresponse()
+            raw = r.read()
+            for k, v in r.getheaders():
+                if k.lower() == "set-cookie":
+                    n, val = v.split(";")[0].split("=", 1)
+                    self.cookies[n.strip()] = val
+            return r.status, dict(r.getheaders()), raw
+        finally:
+            c.close()
+
+    def json(self, method, path, body=None, **kw):
+        s, h, raw = self.req(method, path, body, **kw)
+        return s, json.loads(raw) if raw else None
+
+
+def stats(port):
+    return Client(port).json("GET", "/__double/stats")[1]
+
+
+def set_fault(port, fault, count=1, **kw):
+    body = dict(fault=fault, count=count, **kw)
+    s, r = Client(port).json("POST", "/__double/fault", body)
+    assert s == 200, r
+
+
+def next_totp(secret, step, last=[0]):
+    """A code for a step newer than any code used before (codes are single use)."""
+    while True:
+        now = int(time.time()) // step
+        if now > last[0]:
+            last[0] = now
+            return totp(secret, now)
+        time.sleep(0.05)
+
+
+def parse_hy2(link):
+    u = urllib.parse.urlsplit(link)
+    assert u.scheme == "hysteria2", link
+    q = urllib.parse.parse_qs(u.query)
+    return u, q
+
+
+# --------------------------------------------------------------------------- Mistgate
+class MistgateTest(unittest.TestCase):
+    STEP = 1
+
+    def setUp(self):
+        self.tmp = tempfile.mkdtemp(prefix="mgdouble-")
+        self.doubles = []
+
+    def tearDown(self):
+        for d in self.doubles:
+            d.stop()
+        shutil.rmtree(self.tmp, ignore_errors=True)
+
+    def start(self, *extra):
+        d = Double(MG, ["--state-dir", os.path.join(self.tmp, "state"), "--totp-step", str(self.STEP),
+                        "--capture", os.path.join(self.tmp, "capture.jsonl")] + list(extra), nlines=2)
+        self.doubles.append(d)
+        return d
+
+    def rpc(self, c, method, body):
+        return c.json("POST", self.admin_path + "api/mistgate.admin.v1." + method, body)
+
+    def bootstrap(self, d):
+        admin_url = re.search(r"Admin URL:\s+(\S+)", d.lines[1]).group(1)
+        self.admin_path = urllib.parse.urlsplit(admin_url).path
+        setup_line = d.proc.stdout.readline()
+        token = re.search(r"Setup link:\s+\S+#(\S+)", setup_line).group(1)
+        c = Client(d.port)
+        s, r = self.rpc(c, "AuthService/BeginSetup", {
+            "setupToken": token, "displayName": "Bench owner", "method": "SETUP_METHOD_PASSWORD",
+            "login": "benchowner", "password": "bn-0123456789abcdef"})
+        self.assertEqual(s, 200, r)
+        self.secret = r["totpSecret"]
+        s, r = self.rpc(c, "AuthService/FinishSetup", {"setupToken": token, "ceremonyId": r["ceremonyId"],
+                                                      "totpCode": next_totp(self.secret, self.STEP)})
+        self.assertEqual(s, 200, r)
+        self.assertIn("__Host-sid", c.cookies)
+        self.assertEqual(r["admin"]["role"], "ROLE_OWNER")
+        s, r = self.rpc(c, "ProfileService/ListProtocols", {})
+        proto = [p for p in r["protocols"] if p["id"] == "hysteria2"][0]
+        settings = json.loads(proto["defaultSettingsJson"])
+        settings["tls_mode"] = "self_signed"
+        s, r = self.rpc(c, "ProfileService/CreateProfile",
+                        {"protocol": "hysteria2", "name": "main", "settingsJson": json.dumps(settings)})
+        self.assertEqual((s, r["code"]), (403, "permission_denied"))  # step-up first
+        s, r = self.rpc(c, "AuthService/FinishStepUp", {"totpCode": next_totp(self.secret, self.STEP)})
+        self.assertEqual(s, 200, r)
+        s, r = self.rpc(c, "ProfileService/CreateProfile",
+                        {"protocol": "hysteria2", "name": "main", "settingsJson": json.dumps(settings)})
+        pid = r["profile"]["id"]
+        self.assertTrue(pid.startswith("prf_"))
+        s, r = self.rpc(c, "NodeService/CreateEnrollment",
+                        {"name": "bench1", "address": "203.0.113.10", "countryCode": "DE"})
+        self.assertEqual(s, 200, r)
+        args = dict(re.findall(r"--(panel|sni|ca-sha256|token) (\S+)", r["installCommand"]))
+        self.assertEqual(set(args), {"panel", "sni", "ca-sha256", "token"})
+        nid = r["node"]["id"]
+        s, r = self.rpc(c, "ProfileService/CreateInbound", {"profileId": pid, "nodeId": nid})
+        self.assertEqual(s, 200, r)
+        s, r = self.rpc(c, "GroupService/CreateGroup", {"name": "everyone", "profileIds": [pid]})
+        self.assertEqual(s, 200, r)
+        return c, r["group"]["id"]
+
+    def login(self, port):
+        c = Client(port)
+        s, r = self.rpc(c, "AuthService/PasswordLogin", {"login": "benchowner", "password": "bn-0123456789abcdef",
+                                                        "totpCode": next_totp(self.secret, self.STEP)})
+        self.assertEqual(s, 200, r)
+        return c
+
+    def fetch(self, port, path):
+        return Client(port).req("GET", path, headers={"User-Agent": "v2rayN/7.5.0"})
+
+    def test_full_flow(self):
+        d = self.start("--sub-cache-seconds", "0", "--sub-max-per-hour", "3")
+        s, h, body = Client(d.port).req("GET", "/")
+        self.assertEqual(s, 200)
+        self.assertIn(b"Coming soon", body)
+        c, gid = self.bootstrap(d)
+        users = {}
+        for i in (1, 2, 3):
+            s, r = self.rpc(c, "UserService/CreateUser", {"name": "user%d" % i, "groupId": gid})
+            self.assertEqual(s, 200, r)
+            self.assertTrue(r["user"]["id"].startswith("usr_"))
+            u = urllib.parse.urlsplit(r["subscriptionUrl"])
+            self.assertEqual(u.scheme, "http")  # absolute URL
+            users["user%d" % i] = (r["user"]["id"], u.path)
+        for name, (_, path) in users.items():
+            s, h, body = self.fetch(d.port, path)
+            self.assertEqual(s, 200)
+            self.assertEqual(h["Content-Type"], "text/plain; charset=utf-8")
+            self.assertIn("Subscription-Userinfo", h)
+            lines = base64.b64decode(body).decode().split("\n")
+            self.assertEqual(len(lines), 1)
+            u, q = parse_hy2(lines[0])
+            self.assertEqual((u.hostname, u.port), ("203.0.113.10", 443))
+            self.assertTrue(u.username)
+            self.assertEqual(len(q["pinSHA256"][0]), 64)
+        # duplicate name (case-insensitive) -> Connect already_exists / 409
+        s, r = self.rpc(c, "UserService/CreateUser", {"name": "USER1", "groupId": gid})
+        self.assertEqual((s, r["code"]), (409, "already_exists"))
+        # per-link cap: 3 per window, the 4th fetch is 429 with Retry-After
+        p1 = users["user1"][1]
+        self.assertEqual(self.fetch(d.port, p1)[0], 200)
+        self.assertEqual(self.fetch(d.port, p1)[0], 200)
+        s, h, body = self.fetch(d.port, p1)
+        self.assertEqual(s, 429)
+        self.assertGreater(int(h["Retry-After"]), 0)
+        # delete user2 -> its link gets the decoy 404
+        s, r = self.rpc(c, "UserService/DeleteUsers", {"userIds": [users["user2"][0]]})
+        self.assertEqual((s, r), (200, {}))
+        s, h, body = self.fetch(d.port, users["user2"][1])
+        self.assertEqual(s, 404)
+        self.assertIn(b"Not Found", body)
+        # wrong password -> unauthenticated with SignInFailure detail
+        s, r = self.rpc(Client(d.port), "AuthService/PasswordLogin",
+                        {"login": "benchowner", "password": "wrong-password-x", "totpCode": "000000"})
+        self.assertEqual((s, r["code"]), (401, "unauthenticated"))
+        self.assertEqual(r["details"][0]["debug"]["attemptsLeft"], 4)
+        # restart with the same state dir: users kept, session gone, re-login works
+        d.restart()
+        s, r = self.rpc(c, "UserService/ListUsers", {"pageSize": 50})
+        self.assertEqual((s, r["code"]), (401, "unauthenticated"))
+        c2 = self.login(d.port)
+        s, r = self.rpc(c2, "UserService/ListUsers", {"pageSize": 50})
+        self.assertEqual(sorted(u["name"] for u in r["users"]), ["user1", "user3"])
+        self.assertEqual(self.fetch(d.port, users["user1"][1])[0], 200)  # window is in memory
+        self.assertEqual(self.fetch(d.port, users["user2"][1])[0], 404)
+        st = stats(d.port)
+        self.assertEqual(st["requests"]["UserService/ListUsers"], 2)  # the 401 and the 200
+        with open(os.path.join(self.tmp, "capture.jsonl")) as f:
+            cap = [json.loads(x) for x in f]
+        self.assertTrue(any(x["path"].endswith("UserService/CreateUser") and '"user1"' in x["body"] for x in cap))
+
+    def test_admin_rate_limit(self):
+        d = self.start("--admin-rate", "0.5", "--admin-burst", "5")
+        self.admin_path = urllib.parse.urlsplit(re.search(r"Admin URL:\s+(\S+)", d.lines[1]).group(1)).path
+        c = Client(d.port)
+        codes = [self.rpc(c, "AuthService/Me", {})[0] for _ in range(5)]
+        self.assertEqual(codes, [401] * 5)
+        s, h, body = c.req("POST", self.admin_path + "api/mistgate.admin.v1.AuthService/Me", {})
+        self.assertEqual(s, 429)
+        self.assertGreaterEqual(int(h["Retry-After"]), 1)
+        self.assertIn(b"Too Many Requests", body)
+        self.assertEqual(stats(d.port)["rate_limited_429"], 1)
+
+    def test_faults(self):
+        d = self.start("--fault", "500", "--fault-count", "1", "--slow-seconds", "1.5")
+        self.admin_path = urllib.parse.urlsplit(re.search(r"Admin URL:\s+(\S+)", d.lines[1]).group(1)).path
+        run_fault_checks(self, d.port, lambda c: c.req("POST", self.admin_path + "api/mistgate.admin.v1.AuthService/Me", {}))
+        # 401-after-restart: a logged-in session is dropped for the next admin call
+        c, gid = self.bootstrap(d)
+        self.assertEqual(self.rpc(c, "UserService/ListUsers", {})[0], 200)
+        set_fault(d.port, "401-after-restart", 1)
+        s, r = self.rpc(c, "UserService/ListUsers", {})
+        self.assertEqual((s, r["code"]), (401, "unauthenticated"))
+        c2 = self.login(d.port)
+        self.assertEqual(self.rpc(c2, "UserService/ListUsers", {})[0], 200)
+
+
+def run_fault_checks(tc, port, call):
+    """Shared checks: command-line 500 (count 1), then garbage, reset, slow at runtime."""
+    c = Client(port, timeout=0.5)
+    s, h, body = call(c)
+    tc.assertEqual(s, 500)
+    s, h, body = call(c)
+    tc.assertNotEqual(s, 500)  # count 1 was used up
+    set_fault(port, "garbage", 1)
+    s, h, body = call(c)
+    tc.assertEqual(s, 200)
+    with tc.assertRaises(ValueError):
+        json.loads(body)
+    set_fault(port, "reset", 1)
+    with tc.assertRaises((ConnectionError, http.client.RemoteDisconnected, OSError)):
+        call(c)
+    set_fault(port, "slow", 1, slow_seconds=1.5)
+    with tc.assertRaises((socket.timeout, TimeoutError)):
+        call(c)
+    set_fault(port, "none")
+    s, h, body = call(Client(port, timeout=5))
+    tc.assertNotEqual(s, 500)
+    st = stats(port)
+    for k in ("500", "garbage", "reset", "slow"):
+        tc.assertEqual(st["faults_injected"][k], 1, st)
+
+
+# ----------------------------------------------------------------------------- 3x-ui
+class XuiTest(unittest.TestCase):
+    def setUp(self):
+        self.tmp = tempfile.mkdtemp(prefix="xuidouble-")
+        self.doubles = []
+
+    def tearDown(self):
+        for d in self.doubles:
+            d.stop()
+        shutil.rmtree(self.tmp, ignore_errors=True)
+
+    def start(self, *extra):
+        d = Double(XUI, ["--state-dir", os.path.join(self.tmp, "state")] + list(extra), nlines=2)
+        self.doubles.append(d)
+        d.sub_port = d.port_of("sub")
+        return d
+
+    def login(self, d, base="/", password="admin"):
+        c = Client(d.port)
+        s, r = c.json("GET", base + "csrf-token")
+        self.assertEqual(s, 200)
+        self.assertTrue(r["success"])
+        s, r = c.json("POST", base + "login", {"username": "admin", "password": password},
+                      headers={"X-CSRF-Token": r["obj"]})
+        self.assertEqual(s, 200)
+        if r["success"]:
+            s, t = c.json("GET", base + "csrf-token")
+            c.headers["X-CSRF-Token"] = t["obj"]
+        return c, r
+
+    def reality_inbound(self, c, base, legacy):
+        s, r = c.json("GET", base + "panel/api/server/getNewX25519Cert")
+        keys = r["obj"]
+        settings = {"clients": [], "decryption": "none", "fallbacks": []}
+        stream = {"network": "tcp", "security": "reality", "realitySettings": {
+            "show": False, "xver": 0, "target": "www.cloudflare.com:443", "serverNames": ["www.cloudflare.com"],
+            "privateKey": keys["privateKey"], "shortIds": ["0123456789abcdef"],
+            "settings": {"publicKey": keys["publicKey"], "fingerprint": "chrome", "spiderX": "/"}}}
+        sniff = {"enabled": True, "destOverride": ["http", "tls", "quic"]}
+        body = {"enable": True, "remark": "bench", "listen": "", "port": 4443, "protocol": "vless",
+                "expiryTime": 0, "total": 0, "settings": settings, "streamSettings": stream, "sniffing": sniff}
+        if legacy:
+            body.update(settings=json.dumps(settings), streamSettings=json.dumps(stream),
+                        sniffing=json.dumps(sniff))
+        s, r = c.json("POST", base + "panel/api/inbounds/add", body)
+        self.assertEqual(s, 200)
+        self.assertTrue(r["success"], r)
+        self.assertEqual(r["msg"], "Inbound has been successfully created.")
+        return r["obj"]["id"], keys["publicKey"]
+
+    def check_sub(self, d, path, email, pbk):
+        s, h, body = Client(d.sub_port).req("GET", path, headers={"User-Agent": "v2rayN/7.5.0"})
+        self.assertEqual(s, 200)
+        self.assertEqual(h["Content-Type"], "text/plain; charset=utf-8")
+        self.assertEqual(h["Profile-Update-Interval"], "12")
+        text = base64.b64decode(body).decode()
+        self.assertTrue(text.endswith("\n"))
+        links = text.splitlines()
+        self.assertEqual(len(links), 1)
+        u = urllib.parse.urlsplit(links[0])
+        q = urllib.parse.parse_qs(u.query)
+        self.assertEqual((u.scheme, u.port, q["security"][0], q["pbk"][0]), ("vless", 4443, "reality", pbk))
+        self.assertTrue(urllib.parse.unquote(u.fragment).endswith(email))
+
+    def test_v31_full_flow(self):
+        base = "/xpanel/"
+        d = self.start("--api", "v3.1", "--web-base-path", base)
+        s, h, body = Client(d.port).req("GET", base)
+        self.assertEqual(s, 200)
+        self.assertIn(b'name="csrf-token"', body)
+        self.assertIn("3x-ui=", h["Set-Cookie"])
+        self.assertEqual(Client(d.port).req("GET", "/xpanel")[0], 301)
+        # login without CSRF token -> 403 empty; unauthenticated API -> 404 empty
+        s, h, body = Client(d.port).req("POST", base + "login", {"username": "admin", "password": "admin"})
+        self.assertEqual((s, body), (403, b""))
+        self.assertEqual(Client(d.port).req("GET", base + "panel/api/clients/list")[:3:2], (404, b""))
+        # wrong password -> HTTP 200 success:false
+        _, r = self.login(d, base, password="nope")
+        self.assertEqual(r, {"success": False, "msg": "Invalid username or password or two-factor code.",
+                             "obj": None})
+        c, r = self.login(d, base)
+        self.assertTrue(r["success"])
+        iid, pbk = self.reality_inbound(c, base, legacy=False)
+        for i in (1, 2, 3):
+            s, r = c.json("POST", base + "panel/api/clients/add", {
+                "client": {"email": "user%d" % i, "enable": True, "totalGB": 0, "expiryTime": 0},
+                "inboundIds": [iid]})
+            self.assertEqual((s, r["success"], r["msg"]), (200, True, "Inbound client(s) have been added."))
+        s, r = c.json("POST", base + "panel/api/clients/add", {"client": {"email": "user1"}, "inboundIds": [iid]})
+        self.assertEqual((s, r), (200, {"success": False, "msg": "Something went wrong (email already in use: user1\n)",
+                                        "obj": None}))
+        s, r = c.json("POST", base + "panel/api/setting/all", {})
+        sub_port, sub_path = r["obj"]["subPort"], r["obj"]["subPath"]
+        self.assertEqual((sub_port, sub_path), (d.sub_port, "/sub/"))
+        s, r = c.json("GET", base + "panel/api/clients/list")
+        subs = {x["email"]: x["subId"] for x in r["obj"]}
+        self.assertEqual(sorted(subs), ["user1", "user2", "user3"])
+        for email, sid in subs.items():
+            self.check_sub(d, sub_path + sid, email, pbk)
+        s, r = c.json("POST", base + "panel/api/clients/del/user2", {})
+        self.assertTrue(r["success"], r)
+        self.assertEqual(Client(d.sub_port).req("GET", sub_path + subs["user2"])[:3:2], (404, b""))
+        # restart: clients persist, session must log in again
+        d.restart()
+        d.sub_port = d.port_of("sub")
+        s, h, body = c.req("GET", base + "panel/api/inbounds/list/slim")
+        self.assertEqual(s, 404)
+        c, _ = self.login(d, base)
+        s, r = c.json("GET", base + "panel/api/clients/list")
+        self.assertEqual(sorted(x["email"] for x in r["obj"]), ["user1", "user3"])
+        self.check_sub(d, "/sub/" + subs["user3"], "user3", pbk)
+        # POST without the CSRF header -> 403
+        c.headers.pop("X-CSRF-Token")
+        self.assertEqual(c.req("POST", base + "panel/api/setting/all", {})[0], 403)
+
+    def test_legacy_flow_and_login_limiter(self):
+        d = self.start("--api", "legacy")
+        c, r = self.login(d)
+        iid, pbk = self.reality_inbound(c, "/", legacy=True)
+        s, r = c.json("GET", "/panel/api/inbounds/list")
+        self.assertIsInstance(r["obj"][0]["settings"], str)
+        self.assertEqual(c.req("POST", "/panel/api/clients/add", {})[0], 404)  # no v3.1 API
+        for i in (1, 2, 3):
+            cl = {"id": "b831381d-6324-4d53-ad4f-8cda48b3081%d" % i, "flow": "xtls-rprx-vision",
+                  "email": "user%d" % i, "limitIp": 0, "totalGB": 0, "expiryTime": 0, "enable": True,
+                  "tgId": 0, "subId": "k3x9q2m7v1p8z4w%d" % i, "comment": "", "reset": 0}
+            s, r = c.json("POST", "/panel/api/inbounds/addClient", {"id": iid, "settings": json.dumps({"clients": [cl]})})
+            self.assertTrue(r["success"], r)
+        s, r = c.json("POST", "/panel/api/inbounds/addClient", {"id": iid, "settings": json.dumps(
+            {"clients": [{"id": "x", "email": "User1", "subId": "zz"}]})})
+        self.assertEqual(r["msg"], "Something went wrong (Duplicate email: User1\n)")
+        for i in (1, 2, 3):
+            self.check_sub(d, "/sub/k3x9q2m7v1p8z4w%d" % i, "user%d" % i, pbk)
+        s, r = c.json("POST", "/panel/api/inbounds/%d/delClientByEmail/user2" % iid, {})
+        self.assertTrue(r["success"], r)
+        self.assertEqual(Client(d.sub_port).req("GET", "/sub/k3x9q2m7v1p8z4w2")[:3:2], (400, b"Error!"))
+        # brute-force limiter: after 5 failures even the right password is refused
+        for _ in range(5):
+            self.assertFalse(self.login(d, password="bad")[1]["success"])
+        self.assertFalse(self.login(d)[1]["success"])
+
+    def test_faults(self):
+        d = self.start("--fault", "500", "--fault-count", "1", "--slow-seconds", "1.5")
+        run_fault_checks(self, d.port, lambda c: c.req("GET", "/csrf-token"))
+        c, _ = self.login(d)
+        self.assertEqual(c.req("GET", "/panel/api/inbounds/list")[0], 200)
+        set_fault(d.port, "401-after-restart", 1)
+        self.assertEqual(c.req("GET", "/panel/api/inbounds/list", headers={
+            "X-Requested-With": "XMLHttpRequest"})[0], 401)
+        self.assertEqual(c.req("GET", "/panel/api/inbounds/list")[0], 404)  # still logged out
+        c, _ = self.login(d)
+        self.assertEqual(c.req("GET", "/panel/api/inbounds/list")[0], 200)
+        # faults reach the subscription listener too (match restricts them)
+        set_fault(d.port, "500", 1, match="/sub/")
+        self.assertEqual(Client(d.sub_port).req("GET", "/sub/whatever")[0], 500)
+
+
+if __name__ == "__main__":
+    unittest.main()
