@@ -19,7 +19,12 @@ Runs the compatibility checks of a plugin. Every check that calls plugin code
 runs in a forked child, so a crash or a hang is a failed check naming the
 signal or the timeout, never a crash of stand.
 
-  --config JSON|@FILE  config passed to create() (default {})
+  --config JSON|@FILE  config passed to create() (default {}, or the target's)
+  --target-config FILE add the stand.panel/1 checks against a real panel or a
+                       test double the plugin starts: {"config": {...},
+                       "wrong_credentials": {...}, "users": 5, "ready_timeout_s": 60,
+                       "check_timeout_s": 180}; check ids in
+                       tests/compat/mustpass-panel-1.txt
   --timeout SECONDS    per-check limit (default 10)
   --junit FILE         also write JUnit XML
   --json               print the report as JSON instead of a table
@@ -70,7 +75,7 @@ int finish(const compat::CompatReport& report, const Args& args) {
 
 int run_compat(const std::vector<std::string>& argv) {
     Args args("compat", argv,
-              {{"help"}, {"json"}, {"config", true}, {"timeout", true}, {"junit", true}, {"run-dir", true},
+              {{"help"}, {"json"}, {"config", true}, {"timeout", true}, {"junit", true}, {"run-dir", true}, {"target-config", true},
                plugin_path_option()});
     if (args.flag("help")) {
         std::cout << kHelp;
@@ -78,6 +83,14 @@ int run_compat(const std::vector<std::string>& argv) {
     }
     args.expect_positionals(1, 1, "a plugin id or file (see stand plugins)");
     compat::CompatOptions options;
+    if (auto t = args.value("target-config")) {
+        try {
+            options.panel_target = compat::load_panel_target(*t);
+        } catch (const std::runtime_error& e) {
+            throw UsageError(e.what());
+        }
+        options.config_json = boost::json::serialize(options.panel_target->config);
+    }
     if (auto c = args.value("config")) options.config_json = read_config(*c);
     if (auto t = args.value("timeout"))
         options.timeout = std::chrono::milliseconds(static_cast<long long>(parse_seconds(*t) * 1000));

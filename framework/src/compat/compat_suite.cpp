@@ -1,10 +1,13 @@
 #include "compat/compat_suite.hpp"
 
+#include "compat/panel_checks.hpp"
+
 #include "host/plugin_host.hpp"
 #include "loader/interface_catalog.hpp"
 
 #include <stand/stand.h>
 
+#include <algorithm>
 #include <fstream>
 #include <unistd.h>
 
@@ -164,10 +167,21 @@ CompatReport run_compat(const Plugin& plugin, const CompatOptions& options,
     CompatReport report;
     report.plugin_label = plugin->id;
     report.file = plugin->file;
-    for (auto& check : generic_checks(plugin, options)) {
+    auto checks = generic_checks(plugin, options);
+    if (options.panel_target) {
+        const bool has_panel = std::find(plugin->interfaces.begin(), plugin->interfaces.end(),
+                                         std::string(STAND_PANEL_ID)) != plugin->interfaces.end();
+        if (has_panel) {
+            for (auto& c : panel_checks(plugin, options, *options.panel_target)) checks.push_back(std::move(c));
+        } else {
+            checks.push_back({"panel.interface", "--target-config needs a plugin with stand.panel/1", false,
+                              [] { return fail("the plugin does not declare " + std::string(STAND_PANEL_ID)); }});
+        }
+    }
+    for (auto& check : checks) {
         CheckOutcome outcome{check.id, check.description, {}};
         if (check.in_child) {
-            outcome.result = run_in_child(check.run, options.timeout);
+            outcome.result = run_in_child(check.run, check.timeout.count() > 0 ? check.timeout : options.timeout);
         } else {
             auto started = std::chrono::steady_clock::now();
             outcome.result = check.run();

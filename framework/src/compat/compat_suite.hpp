@@ -2,12 +2,14 @@
 #pragma once
 
 #include "isolation/child_runner.hpp"
+#include "compat/panel_target.hpp"
 #include "loader/plugin_loader.hpp"
 
 #include <chrono>
 #include <filesystem>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -21,6 +23,8 @@ struct CompatOptions {
     std::chrono::milliseconds timeout{10000};  // per check
     std::filesystem::path run_dir;  // scratch run dir for the plugin's host services
     std::size_t rss_growth_limit_bytes = 4u << 20;  // create/destroy x100
+    // --target-config: adds the stand.panel/1 checks against that target.
+    std::optional<PanelTarget> panel_target;
 };
 
 struct CheckOutcome {
@@ -43,6 +47,7 @@ struct Check {
     std::string description;
     bool in_child = true;
     std::function<ChildResult()> run;
+    std::chrono::milliseconds timeout{0};  // 0: CompatOptions::timeout
 };
 
 // The generic checks every plugin must pass (later issues add per-interface ones).

@@ -1,0 +1,171 @@
+#include "xui_api.hpp"
+
+#include "credentials.hpp"
+
+namespace xui {
+
+namespace json = boost::json;
+using stand::cpp::Error;
+
+namespace {
+
+constexpr const char* kPanel = "3x-ui";
+
+bool success_of(const json::value& v) {
+    const auto* o = v.if_object();
+    const auto* s = o ? o->if_contains("success") : nullptr;
+    return s && s->is_bool() && s->as_bool();
+}
+
+std::string msg_of(const json::value& v) {
+    const auto* o = v.if_object();
+    const auto* m = o ? o->if_contains("msg") : nullptr;
+    std::string msg = (m && m->is_string()) ? std::string(m->as_string()) : std::string("(no msg)");
+    while (!msg.empty() && (msg.back() == '\n' || msg.back() == ' ')) msg.pop_back();
+    for (auto& c : msg)
+        if (c == '\n') c = ' ';
+    return msg;
+}
+
+}  // namespace
+
+XuiApi::XuiApi(const stand::cpp::Host& host, const std::string& base_url, std::string username, std::string password)
+    : api_(host, kPanel, base_url), username_(std::move(username)), password_(std::move(password)) {}
+
+json::value XuiApi::envelope(const std::string& operation, json::object request) {
+    auto reply = api_.call(operation, std::move(request), {200});
+    if (!success_of(reply.json)) {
+        // 3x-ui reports every business error as HTTP 200 with success:false.
+        const std::string msg = msg_of(reply.json);
+        const bool duplicate = msg.find("Duplicate email") != std::string::npos ||
+                               msg.find("already in use") != std::string::npos;
+        throw Error(STAND_E_BAD_RESPONSE, std::string(kPanel) + ": " + operation + ": " +
+                                              (duplicate ? "duplicate user: " : "refused: ") + msg);
+    }
+    return reply.json;
+}
+
+void XuiApi::fetch_csrf() {
+    auto reply = api_.call("csrf-token", {{"method", "GET"}, {"url", api_.url("/csrf-token")}}, {200, 404}, false);
+    if (reply.status == 404) {  // before v3.0: no CSRF
+        csrf_ = false;
+        api_.remove_header("X-CSRF-Token");
+        return;
+    }
+    boost::system::error_code ec;
+    auto v = json::parse(reply.body, ec);
+    if (ec) throw panelkit::bad_response(kPanel, "csrf-token", "the body is not JSON", reply);
+    csrf_ = true;
+    api_.set_header("X-CSRF-Token", panelkit::string_member(v, kPanel, "csrf-token", {"obj"}));
+}
+
+void XuiApi::login() {
+    api_.reset_session();
+    api_.remove_header("X-CSRF-Token");
+    fetch_csrf();
+    auto reply = api_.call("login", {{"method", "POST"}, {"url", api_.url("/login")},
+                                     {"json", {{"username", username_}, {"password", password_}}}},
+                           {200, 403});
+    if (reply.status == 403)
+        throw panelkit::bad_response(kPanel, "login", "CSRF token refused", reply);
+    if (!success_of(reply.json))
+        throw Error(STAND_E_BAD_RESPONSE, std::string(kPanel) + ": login: wrong credentials for user '" + username_ +
+                                              "': " + msg_of(reply.json));
+    if (csrf_) fetch_csrf();  // the token lives in the session, which login renewed
+}
+
+ClientApi XuiApi::detect_client_api() {
+    auto reply = api_.call("detect client API",
+                           {{"method", "GET"}, {"url", api_.url("/panel/api/clients/list")}}, {200, 404}, false);
+    return reply.status == 200 ? ClientApi::v31 : ClientApi::legacy;
+}
+
+std::optional<long long> XuiApi::find_inbound(const std::string& remark) {
+    auto v = envelope("list inbounds", {{"method", "GET"}, {"url", api_.url("/panel/api/inbounds/list")}});
+    const auto& obj = panelkit::member(v, kPanel, "list inbounds", {"obj"});
+    if (!obj.is_array()) return std::nullopt;  // null when there are none
+    for (const auto& in : obj.as_array()) {
+        const auto* o = in.if_object();
+        if (o && o->contains("remark") && o->at("remark") == remark.c_str())
+            return std::stoll(panelkit::id_member(in, kPanel, "list inbounds", {"id"}));
+    }
+    return std::nullopt;
+}
+
+long long XuiApi::add_vless_reality_inbound(const std::string& remark, int port) {
+    auto keys = envelope("getNewX25519Cert", {{"method", "GET"}, {"url", api_.url("/panel/api/server/getNewX25519Cert")}});
+    const std::string priv = panelkit::string_member(keys, kPanel, "getNewX25519Cert", {"obj", "privateKey"});
+    const std::string pub = panelkit::string_member(keys, kPanel, "getNewX25519Cert", {"obj", "publicKey"});
+    json::object settings{{"clients", json::array{}}, {"decryption", "none"}, {"encryption", "none"},
+                          {"fallbacks", json::array{}}};
+    json::object stream{
+        {"network", "tcp"},
+        {"security", "reality"},
+        {"externalProxy", json::array{}},
+        {"tcpSettings", {{"acceptProxyProtocol", false}, {"header", {{"type", "none"}}}}},
+        {"realitySettings",
+         {{"show", false}, {"xver", 0}, {"target", "www.cloudflare.com:443"},
+          {"serverNames", json::array{"www.cloudflare.com"}}, {"privateKey", priv}, {"minClientVer", ""},
+          {"maxClientVer", ""}, {"maxTimediff", 0}, {"shortIds", json::array{"0123456789abcdef"}}, {"mldsa65Seed", ""},
+          {"settings", {{"publicKey", pub}, {"fingerprint", "chrome"}, {"serverName", ""}, {"spiderX", "/"},
+                        {"mldsa65Verify", ""}}}}}};
+    json::object sniffing{{"enabled", true}, {"destOverride", json::array{"http", "tls", "quic", "fakedns"}},
+                          {"metadataOnly", false}, {"routeOnly", false}};
+    // Strings are accepted by every version (v3.1+ also takes objects).
+    json::object body{{"enable", true},       {"remark", remark},   {"listen", ""},
+                      {"port", port},         {"protocol", "vless"}, {"expiryTime", 0},
+                      {"total", 0},           {"settings", json::serialize(settings)},
+                      {"streamSettings", json::serialize(stream)}, {"sniffing", json::serialize(sniffing)}};
+    auto v = envelope("add inbound", {{"method", "POST"}, {"url", api_.url("/panel/api/inbounds/add")}, {"json", body}});
+    return std::stoll(panelkit::id_member(v, kPanel, "add inbound", {"obj", "id"}));
+}
+
+XuiApi::SubSettings XuiApi::sub_settings() {
+    auto v = envelope("setting/all", {{"method", "POST"}, {"url", api_.url("/panel/api/setting/all")}, {"json", json::object{}}});
+    SubSettings s;
+    const auto& obj = panelkit::member(v, kPanel, "setting/all", {"obj"});
+    if (const auto* o = obj.if_object()) {
+        if (auto* p = o->if_contains("subPath"); p && p->is_string()) s.path = std::string(p->as_string());
+        if (auto* p = o->if_contains("subPort"); p && p->is_number()) s.port = static_cast<int>(p->to_number<long long>());
+        if (auto* p = o->if_contains("subURI"); p && p->is_string()) s.uri = std::string(p->as_string());
+    }
+    return s;
+}
+
+void XuiApi::add_client(ClientApi api, long long inbound_id, const XuiUser& user) {
+    json::object client{{"id", user.uuid},  {"flow", "xtls-rprx-vision"}, {"email", user.email}, {"limitIp", 0},
+                        {"totalGB", 0},     {"expiryTime", 0},            {"enable", true},      {"tgId", 0},
+                        {"subId", user.sub_id}, {"comment", ""},          {"reset", 0}};
+    if (api == ClientApi::v31) {
+        envelope("create user", {{"method", "POST"}, {"url", api_.url("/panel/api/clients/add")},
+                                 {"json", {{"client", client}, {"inboundIds", json::array{inbound_id}}}}});
+        return;
+    }
+    json::object settings{{"clients", json::array{client}}};
+    envelope("create user", {{"method", "POST"}, {"url", api_.url("/panel/api/inbounds/addClient")},
+                             {"json", {{"id", inbound_id}, {"settings", json::serialize(settings)}}}});
+}
+
+void XuiApi::delete_client(ClientApi api, long long inbound_id, const std::string& email) {
+    const std::string path = api == ClientApi::v31
+                                 ? "/panel/api/clients/del/" + email
+                                 : "/panel/api/inbounds/" + std::to_string(inbound_id) + "/delClientByEmail/" + email;
+    envelope("delete user", {{"method", "POST"}, {"url", api_.url(path)}, {"json", json::object{}}});
+}
+
+void XuiApi::list_inbounds(ClientApi api) {
+    const std::string path = api == ClientApi::v31 ? "/panel/api/inbounds/list/slim" : "/panel/api/inbounds/list";
+    json::object request{{"method", "GET"}, {"url", api_.url(path)}};
+    auto reply = api_.call("admin call", request, {200, 401, 403, 404}, false);
+    if (reply.status != 200) {  // the session is gone (panel restarted with a new secret, or expired)
+        login();
+        reply = api_.call("admin call", request, {200});
+    }
+}
+
+std::string XuiApi::client_sub_id(const std::string& email) {
+    auto v = envelope("read user", {{"method", "GET"}, {"url", api_.url("/panel/api/clients/get/" + email)}});
+    return panelkit::string_member(v, kPanel, "read user", {"obj", "client", "subId"});
+}
+
+}  // namespace xui

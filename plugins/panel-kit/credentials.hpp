@@ -1,0 +1,27 @@
+// Admin credentials of a panel: given in the config, or generated once and
+// kept in the plugin's data dir (mode 0600) so a restarted run logs in with
+// the same ones. Never logged; facts() reports only where they are.
+#pragma once
+
+#include <filesystem>
+#include <string>
+
+namespace panelkit {
+
+struct Credentials {
+    std::string username;
+    std::string password;
+};
+
+// `given` wins when its password is non-empty (the user chose it; a wrong
+// one must fail, not be replaced). Otherwise `file` ({"username", "password"})
+// when it exists, else a password of `prefix` + 24 random hex digits +
+// `suffix` (panels with password rules get e.g. suffix "Aa1") is generated
+// and written there with mode 0600.
+Credentials load_or_create_credentials(const std::filesystem::path& file, const Credentials& given,
+                                       const std::string& prefix = "bn-", const std::string& suffix = "");
+
+// n random bytes as lower-case hex, from /dev/urandom (OpenSSL RAND_bytes).
+std::string random_hex(std::size_t bytes);
+
+}  // namespace panelkit

@@ -1,0 +1,149 @@
+#include "launcher.hpp"
+
+#include <csignal>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+namespace panelkit {
+
+namespace fs = std::filesystem;
+namespace json = boost::json;
+using stand::cpp::ConfigError;
+using stand::cpp::Error;
+
+LaunchConfig read_launch_config(stand::cpp::ConfigReader& cfg, const std::vector<std::string>& default_command) {
+    LaunchConfig c;
+    const std::string mode = cfg.string("mode", "native");
+    if (mode == "docker") c.mode = RunMode::docker;
+    else if (mode != "native") throw ConfigError("config.mode: expected \"native\" or \"docker\", got \"" + mode + "\"");
+    c.command = default_command;
+    if (const auto* cmd = cfg.array("command")) {
+        c.command.clear();
+        for (const auto& a : *cmd) {
+            if (!a.is_string()) throw ConfigError("config.command: expected an array of strings");
+            c.command.emplace_back(a.as_string());
+        }
+        if (c.command.empty()) throw ConfigError("config.command: must not be empty");
+    }
+    if (const auto* env = cfg.object("env"))
+        for (const auto& [k, v] : *env) {
+            if (!v.is_string()) throw ConfigError("config.env." + std::string(k) + ": expected a string");
+            c.env[std::string(k)] = std::string(v.as_string());
+        }
+    c.docker = cfg.string("docker", c.docker);
+    c.box = cfg.string("box", c.box);
+    return c;
+}
+
+Launcher::Launcher(const stand::cpp::Host& host, std::string panel, LaunchConfig config)
+    : host_(host), panel_(std::move(panel)), config_(std::move(config)) {}
+
+Launcher::~Launcher() {
+    try {
+        stop();
+    } catch (...) {
+        // the host kills what is left in the box when the instance goes away
+    }
+}
+
+std::string Launcher::expand(const std::string& text) const {
+    std::string out;
+    for (std::size_t i = 0; i < text.size();) {
+        if (text.compare(i, 2, "${") == 0) {
+            auto end = text.find('}', i);
+            if (end != std::string::npos) {
+                auto it = vars_.find(text.substr(i + 2, end - i - 2));
+                if (it != vars_.end()) {
+                    out += it->second;
+                    i = end + 1;
+                    continue;
+                }
+            }
+        }
+        out += text[i++];
+    }
+    return out;
+}
+
+std::vector<std::vector<std::string>> Launcher::docker_commands(const std::string& action) const {
+    const std::string file = (fs::path(host_.data_dir()) / "compose.yml").string();
+    std::vector<std::string> compose{config_.docker, "compose", "-p", config_.project, "-f", file};
+    auto with = [&](std::initializer_list<const char*> tail) {
+        auto v = compose;
+        for (const char* t : tail) v.emplace_back(t);
+        return v;
+    };
+    if (action == "start") return {with({"up", "-d"})};
+    if (action == "stop") return {with({"down"})};
+    if (action == "wipe") return {with({"down", "-v"})};
+    if (action == "restart") return {{config_.docker, "restart", config_.container}};
+    throw Error(STAND_E_INVALID_ARGUMENT, panel_ + ": unknown docker action " + action);
+}
+
+void Launcher::run_to_end(const std::vector<std::string>& argv, const std::string& what, int timeout_ms) {
+    const fs::path log = fs::path(host_.data_dir()) / "docker.log";
+    json::array args;
+    for (const auto& a : argv) args.emplace_back(a);
+    json::object env{{"STAND_CGROUP_PARENT", config_.box.empty() ? "" : "${stand.box." + config_.box + "}"}};
+    stand::cpp::Process p(host_, {{"argv", args}, {"env", env}, {"output", log.string()}});
+    stand_process_status status{};
+    if (!p.wait(timeout_ms, status)) {
+        p.signal(SIGKILL);
+        throw Error(STAND_E_TIMEOUT, panel_ + ": " + what + " did not finish in " + std::to_string(timeout_ms / 1000) + " s");
+    }
+    if (status.state != STAND_PROCESS_EXITED || status.exit_code != 0) {
+        std::ifstream in(log);
+        std::stringstream ss;
+        ss << in.rdbuf();
+        std::string tail = ss.str();
+        if (tail.size() > 300) tail = "..." + tail.substr(tail.size() - 300);
+        throw Error(STAND_E_IO, panel_ + ": `" + argv[0] + " " + argv[1] + "` (" + what + ") failed: " + tail);
+    }
+}
+
+void Launcher::start() {
+    if (running()) throw Error(STAND_E_BAD_STATE, panel_ + ": already running");
+    if (config_.mode == RunMode::docker) {
+        std::ofstream(fs::path(host_.data_dir()) / "compose.yml") << expand(compose_);
+        run_to_end(docker_commands("start").front(), "compose up", 300000);
+        docker_up_ = true;
+        return;
+    }
+    json::array argv;
+    for (const auto& a : config_.command) argv.emplace_back(expand(a));
+    json::object env;
+    for (const auto& [k, v] : config_.env) env[k] = expand(v);
+    json::object spec{{"argv", argv}, {"env", env}, {"output", (fs::path(host_.data_dir()) / "panel.log").string()}};
+    if (!config_.box.empty()) spec["box"] = config_.box;
+    process_ = std::make_unique<stand::cpp::Process>(host_, spec);
+}
+
+void Launcher::stop() {
+    if (config_.mode == RunMode::docker) {
+        if (!docker_up_) return;
+        docker_up_ = false;
+        run_to_end(docker_commands("stop").front(), "compose down", 120000);
+        return;
+    }
+    if (!process_) return;
+    stand_process_status status{};
+    process_->signal(SIGTERM);
+    if (!process_->wait(10000, status)) {
+        process_->signal(SIGKILL);
+        process_->wait(-1, status);
+    }
+    process_.reset();
+}
+
+void Launcher::restart() {
+    if (config_.mode == RunMode::docker) {
+        if (!docker_up_) throw Error(STAND_E_BAD_STATE, panel_ + ": not running");
+        run_to_end(docker_commands("restart").front(), "docker restart", 120000);
+        return;
+    }
+    stop();
+    start();
+}
+
+}  // namespace panelkit

@@ -1,0 +1,70 @@
+// How a panel runs, the two ways people run panels:
+//   native: a command (the panel's binary, or anything that behaves like it)
+//           spawned through stand.process/1 into the box;
+//   docker: `docker compose` with a compose file the adapter writes, whose
+//           services take the box as cgroup parent (${STAND_CGROUP_PARENT},
+//           set from the host's ${stand.box.NAME} token).
+// Commands and env values may use ${data_dir}, ${port}, ${sub_port} and
+// ${listen}, expanded by the adapter before the spawn.
+#pragma once
+
+#include <stand/stand.hpp>
+
+#include <boost/json.hpp>
+
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace panelkit {
+
+enum class RunMode { native, docker };
+
+struct LaunchConfig {
+    RunMode mode = RunMode::native;
+    std::vector<std::string> command;           // native: argv
+    std::map<std::string, std::string> env;     // native: added environment
+    std::string docker = "docker";              // docker: the CLI
+    std::string project;                        // docker: compose project name
+    std::string container;                      // docker: container restarted by restart()
+    std::string box = "measured";               // "" = none
+};
+
+// Reads "mode", "command", "env", "docker" from an adapter config (the rest
+// is the adapter's). `default_command` is the native argv when none is given.
+LaunchConfig read_launch_config(stand::cpp::ConfigReader& cfg, const std::vector<std::string>& default_command);
+
+class Launcher {
+public:
+    Launcher(const stand::cpp::Host& host, std::string panel, LaunchConfig config);
+    ~Launcher();
+
+    // ${name} placeholders expanded in commands, env values and compose text.
+    void set_variable(const std::string& name, const std::string& value) { vars_[name] = value; }
+    std::string expand(const std::string& text) const;
+
+    // docker: the compose file written to <data dir>/compose.yml before `up`.
+    void set_compose_text(std::string yaml) { compose_ = std::move(yaml); }
+
+    void start();
+    void stop();
+    void restart();
+    bool running() const noexcept { return process_ != nullptr || docker_up_; }
+    // The command lines docker mode runs (for tests and facts).
+    std::vector<std::vector<std::string>> docker_commands(const std::string& action) const;
+    const LaunchConfig& config() const noexcept { return config_; }
+
+private:
+    void run_to_end(const std::vector<std::string>& argv, const std::string& what, int timeout_ms);
+
+    stand::cpp::Host host_;
+    std::string panel_;
+    LaunchConfig config_;
+    std::map<std::string, std::string> vars_;
+    std::string compose_;
+    std::unique_ptr<stand::cpp::Process> process_;
+    bool docker_up_ = false;
+};
+
+}  // namespace panelkit
