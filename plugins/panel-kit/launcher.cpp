@@ -12,9 +12,10 @@ namespace json = boost::json;
 using stand::cpp::ConfigError;
 using stand::cpp::Error;
 
-LaunchConfig read_launch_config(stand::cpp::ConfigReader& cfg, const std::vector<std::string>& default_command) {
+LaunchConfig read_launch_config(stand::cpp::ConfigReader& cfg, const std::vector<std::string>& default_command,
+                                RunMode default_mode) {
     LaunchConfig c;
-    const std::string mode = cfg.string("mode", "native");
+    const std::string mode = cfg.string("mode", default_mode == RunMode::docker ? "docker" : "native");
     if (mode == "docker") c.mode = RunMode::docker;
     else if (mode != "native") throw ConfigError("config.mode: expected \"native\" or \"docker\", got \"" + mode + "\"");
     c.command = default_command;
@@ -81,25 +82,37 @@ std::vector<std::vector<std::string>> Launcher::docker_commands(const std::strin
     throw Error(STAND_E_INVALID_ARGUMENT, panel_ + ": unknown docker action " + action);
 }
 
-void Launcher::run_to_end(const std::vector<std::string>& argv, const std::string& what, int timeout_ms) {
-    const fs::path log = fs::path(host_.data_dir()) / "docker.log";
+std::string Launcher::run_capture(const std::vector<std::string>& argv, const std::string& what, int timeout_ms) {
+    std::vector<std::string> expanded;
+    for (const auto& a : argv) expanded.push_back(expand(a));
+    return run_to_end(expanded, what, timeout_ms, "helper-" + std::to_string(++helper_runs_) + ".log");
+}
+
+std::string Launcher::run_to_end(const std::vector<std::string>& argv, const std::string& what, int timeout_ms,
+                                 const std::string& log_name) {
+    const fs::path log = fs::path(host_.data_dir()) / log_name;
+    fs::remove(log);
     json::array args;
     for (const auto& a : argv) args.emplace_back(a);
-    json::object env{{"STAND_CGROUP_PARENT", config_.box.empty() ? "" : "${stand.box." + config_.box + "}"}};
-    stand::cpp::Process p(host_, {{"argv", args}, {"env", env}, {"output", log.string()}});
+    json::object spec{{"argv", args}, {"output", log.string()}};
+    if (config_.mode == RunMode::docker && !config_.box.empty())
+        spec["env"] = json::object{{"STAND_CGROUP_PARENT", "${stand.box." + config_.box + "}"}};
+    stand::cpp::Process p(host_, spec);
     stand_process_status status{};
     if (!p.wait(timeout_ms, status)) {
         p.signal(SIGKILL);
         throw Error(STAND_E_TIMEOUT, panel_ + ": " + what + " did not finish in " + std::to_string(timeout_ms / 1000) + " s");
     }
+    std::ifstream in(log);
+    std::stringstream ss;
+    ss << in.rdbuf();
+    std::string output = ss.str();
     if (status.state != STAND_PROCESS_EXITED || status.exit_code != 0) {
-        std::ifstream in(log);
-        std::stringstream ss;
-        ss << in.rdbuf();
-        std::string tail = ss.str();
-        if (tail.size() > 300) tail = "..." + tail.substr(tail.size() - 300);
-        throw Error(STAND_E_IO, panel_ + ": `" + argv[0] + " " + argv[1] + "` (" + what + ") failed: " + tail);
+        std::string tail = output.size() > 300 ? "..." + output.substr(output.size() - 300) : output;
+        throw Error(STAND_E_IO, panel_ + ": `" + argv[0] + (argv.size() > 1 ? " " + argv[1] : std::string()) + "` (" +
+                                    what + ") failed: " + tail);
     }
+    return output;
 }
 
 void Launcher::start() {

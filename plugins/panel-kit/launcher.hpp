@@ -31,9 +31,11 @@ struct LaunchConfig {
     std::string box = "measured";               // "" = none
 };
 
-// Reads "mode", "command", "env", "docker" from an adapter config (the rest
-// is the adapter's). `default_command` is the native argv when none is given.
-LaunchConfig read_launch_config(stand::cpp::ConfigReader& cfg, const std::vector<std::string>& default_command);
+// Reads "mode", "command", "env", "docker", "box" from an adapter config (the
+// rest is the adapter's). `default_command` is the native argv when none is
+// given; `default_mode` the mode when "mode" is absent.
+LaunchConfig read_launch_config(stand::cpp::ConfigReader& cfg, const std::vector<std::string>& default_command,
+                                RunMode default_mode = RunMode::native);
 
 class Launcher {
 public:
@@ -51,12 +53,17 @@ public:
     void stop();
     void restart();
     bool running() const noexcept { return process_ != nullptr || docker_up_; }
+    // Runs a short helper command (argv expanded, not in the box) to its end
+    // and returns its output; a non-zero exit or a timeout is an error
+    // naming `what` and the output's tail.
+    std::string run_capture(const std::vector<std::string>& argv, const std::string& what, int timeout_ms);
     // The command lines docker mode runs (for tests and facts).
     std::vector<std::vector<std::string>> docker_commands(const std::string& action) const;
     const LaunchConfig& config() const noexcept { return config_; }
 
 private:
-    void run_to_end(const std::vector<std::string>& argv, const std::string& what, int timeout_ms);
+    std::string run_to_end(const std::vector<std::string>& argv, const std::string& what, int timeout_ms,
+                           const std::string& log_name = "docker.log");
 
     stand::cpp::Host host_;
     std::string panel_;
@@ -65,6 +72,7 @@ private:
     std::string compose_;
     std::unique_ptr<stand::cpp::Process> process_;
     bool docker_up_ = false;
+    int helper_runs_ = 0;
 };
 
 }  // namespace panelkit
