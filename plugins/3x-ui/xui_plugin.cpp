@@ -97,6 +97,7 @@ public:
                        {"mode", launcher_->config().mode == panelkit::RunMode::docker ? "docker" : "native"},
                        {"credentials_file", credentials_file().string()}};
         if (client_api_) f["client_api"] = *client_api_ == xui::ClientApi::v31 ? "clients/* (v3.1+)" : "inbounds/addClient (legacy)";
+        f["artifacts"] = launcher_->artifacts();
         if (launcher_->config().mode == panelkit::RunMode::docker) {
             json::object cmds;
             for (const char* a : {"start", "stop", "restart", "wipe"}) {

@@ -1,6 +1,7 @@
 #include "launcher.hpp"
 
 #include <csignal>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -113,6 +114,31 @@ std::string Launcher::run_to_end(const std::vector<std::string>& argv, const std
                                     what + ") failed: " + tail);
     }
     return output;
+}
+
+json::array Launcher::artifacts() const {
+    json::array out;
+    if (config_.mode != RunMode::native || config_.command.empty()) return out;
+    auto add = [&](const fs::path& p) {
+        std::error_code ec;
+        if (fs::is_regular_file(p, ec)) out.push_back({{"path", p.string()}, {"bytes", fs::file_size(p, ec)}});
+    };
+    const std::string first = expand(config_.command.front());
+    if (first.find('/') != std::string::npos) {
+        add(first);
+    } else if (const char* path = std::getenv("PATH")) {
+        std::stringstream dirs(path);
+        for (std::string dir; std::getline(dirs, dir, ':');)
+            if (std::error_code ec; fs::is_regular_file(fs::path(dir) / first, ec)) {
+                add(fs::path(dir) / first);
+                break;
+            }
+    }
+    for (std::size_t i = 1; i < config_.command.size(); ++i) {
+        const std::string a = expand(config_.command[i]);
+        if (!a.empty() && a[0] == '/') add(a);
+    }
+    return out;
 }
 
 void Launcher::start() {

@@ -57,6 +57,10 @@ public:
     // and returns its output; a non-zero exit or a timeout is an error
     // naming `what` and the output's tail.
     std::string run_capture(const std::vector<std::string>& argv, const std::string& what, int timeout_ms);
+    // What the system under test is made of on disk, for facts()
+    // "artifacts": native: the executable (argv[0], looked up in PATH) and
+    // every other argument that names an existing file (a script, a config).
+    boost::json::array artifacts() const;
     // The command lines docker mode runs (for tests and facts).
     std::vector<std::vector<std::string>> docker_commands(const std::string& action) const;
     const LaunchConfig& config() const noexcept { return config_; }

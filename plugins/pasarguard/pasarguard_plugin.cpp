@@ -115,6 +115,7 @@ public:
                        {"mode", launcher_->config().mode == panelkit::RunMode::docker ? "docker" : "native"},
                        {"credentials_file", credentials_file().string()},
                        {"temp_key_command", json::value_from(temp_key_command_)}};
+        f["artifacts"] = launcher_->artifacts();
         if (launcher_->config().mode == panelkit::RunMode::docker) {
             json::object cmds;
             for (const char* a : {"start", "stop", "restart", "wipe"}) {

@@ -93,6 +93,7 @@ public:
         json::object f{{"data_dirs", json::array{data_dir().string()}},
                        {"mode", launcher_->config().mode == panelkit::RunMode::docker ? "docker" : "native"},
                        {"credentials_file", credentials_file().string()}};
+        f["artifacts"] = launcher_->artifacts();
         if (launcher_->config().mode == panelkit::RunMode::docker) {
             json::object cmds;
             for (const char* a : {"start", "stop", "restart", "wipe"}) {

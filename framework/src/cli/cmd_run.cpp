@@ -24,6 +24,8 @@ finishes an interrupted run, skipping the repetitions that finished.
 
   --plugin ID[=CONFIG]  run these plugins instead of the scenario's (repeatable;
                         CONFIG is JSON or @file.json)
+  --param NAME=VALUE    override a parameter the scenario declares in "params"
+                        (repeatable; VALUE is JSON, else a string)
   --run-dir DIR         where to write (default: runs/<scenario>-<time>)
   --resume RUN_DIR      finish an earlier run in RUN_DIR
   --allow-drift         measure although the box's effective settings differ from the plan
@@ -49,7 +51,8 @@ void install_signal_handlers() {
 
 int run_run(const std::vector<std::string>& argv) {
     Args args("run", argv,
-              {{"help"}, {"plugin", true, true}, {"run-dir", true}, {"resume", true}, {"allow-drift"}, plugin_path_option()});
+              {{"help"}, {"plugin", true, true}, {"param", true, true}, {"run-dir", true}, {"resume", true}, {"allow-drift"},
+               plugin_path_option()});
     if (args.flag("help")) {
         std::cout << kHelp;
         return kExitOk;
@@ -61,14 +64,23 @@ int run_run(const std::vector<std::string>& argv) {
         run_dir = *resume;
         auto info = scenario::RunDirectory(run_dir).read_run_info();
         if (!info) throw UsageError("--resume " + *resume + ": no run.json there");
-        scen = scenario::parse_scenario_file(std::string(info->at("scenario_file").as_string()));
+        scenario::ParamOverrides params;  // the values the run started with
+        if (auto* p = info->if_contains("params"); p && p->is_object())
+            for (const auto& [k, v] : p->as_object()) params[std::string(k)] = boost::json::serialize(v);
+        scen = scenario::parse_scenario_file(std::string(info->at("scenario_file").as_string()), params);
         scen.plugins.clear();
         for (const auto& p : info->at("plugins").as_array())
             scen.plugins.push_back({std::string(p.at("id").as_string()), p.at("config").as_object(),
                                     std::string(p.at("label").as_string())});
     } else {
         args.expect_positionals(1, 1, "a scenario file (see scenarios/)");
-        scen = scenario::parse_scenario_file(args.positionals()[0]);
+        scenario::ParamOverrides params;
+        for (const auto& p : args.values("param")) {
+            auto eq = p.find('=');
+            if (eq == std::string::npos || eq == 0) throw UsageError("--param " + p + ": expected NAME=VALUE");
+            params[p.substr(0, eq)] = p.substr(eq + 1);
+        }
+        scen = scenario::parse_scenario_file(args.positionals()[0], params);
         if (auto overrides = args.values("plugin"); !overrides.empty())
             scen.plugins = scenario::parse_plugin_overrides(overrides);
         run_dir = args.value("run-dir") ? std::filesystem::path(*args.value("run-dir"))

@@ -78,6 +78,7 @@ EngineOutcome run_scenario(const Scenario& scenario, const EngineOptions& option
                             {"scenario_name", scenario.name},
                             {"started_unix", static_cast<std::int64_t>(std::time(nullptr))},
                             {"host_version", STAND_HOST_VERSION},
+                            {"params", scenario.params},
                             {"plan", plan_json}});
 
     auto layout = box::detect_cgroup_layout();

@@ -2,11 +2,14 @@
 
 #include "detect/load_detectors.hpp"
 #include "isolation/plugin_worker.hpp"
+#include "load/link_pattern.hpp"
 #include "load/load_engine.hpp"
 #include "scenario/readiness_poll.hpp"
 
 #include <stand/stand.h>
 
+#include <algorithm>
+#include <filesystem>
 #include <sys/resource.h>
 #include <thread>
 
@@ -34,6 +37,11 @@ struct Rep {
     json::object loads, windows;
     json::array findings;
     Clock::time_point last_start = Clock::now();
+    struct User {
+        std::string id;
+        json::object subscription;  // {method, url, headers}
+    };
+    std::vector<User> users;  // created by create_users steps, in order
 
     const PluginRef& plugin() const { return env.scenario.plugins[env.planned.plugin]; }
     std::string scope(const Step& s) const {
@@ -79,6 +87,7 @@ struct Rep {
         }
         if (w.anon) put(name + ".anon_mean_mib", w.anon->mean / kMiB);
         if (w.working_set) put(name + ".workset_mean_mib", w.working_set->mean / kMiB);
+        if (w.procs) put(name + ".procs", static_cast<double>(w.procs->last));
     }
 
     json::object readiness(std::chrono::milliseconds timeout) {
@@ -99,8 +108,95 @@ struct Rep {
         }
     }
 
+    // Sum of 429 waits in the worker's HTTP call log so far: (count, seconds).
+    std::pair<double, double> waits_so_far() {
+        auto reply = worker.http_calls(std::chrono::seconds(30));
+        double count = 0, ms = 0;
+        if (reply.ok() && reply.output.is_array())
+            for (const auto& c : reply.output.as_array()) {
+                const auto& o = c.as_object();
+                if (auto* w = o.if_contains("retry_waits")) count += w->to_number<double>();
+                if (auto* w = o.if_contains("waited_ms")) ms += w->to_number<double>();
+            }
+        return {count, ms / 1000.0};
+    }
+
+    void create_users(const Step& s, const CreateUsersStep& c, Clock::time_point deadline) {
+        const auto before = waits_so_far();
+        std::vector<double> call_ms;
+        const auto t0 = Clock::now();
+        for (std::uint32_t i = 1; i <= c.count; ++i) {
+            if (env.interrupted.load()) throw StepFailure("interrupted");
+            if (Clock::now() > deadline)
+                throw StepFailure("created " + std::to_string(i - 1) + " of " + std::to_string(c.count) +
+                                  " users before the timeout");
+            const std::string name = c.prefix + std::to_string(i);
+            const auto started = Clock::now();
+            auto out = call("panel.create_user", {{"name", name}}, s.timeout);
+            call_ms.push_back(std::chrono::duration<double, std::milli>(Clock::now() - started).count());
+            const auto* o = out.if_object();
+            if (o == nullptr || !o->contains("id") || !o->at("id").is_string() || !o->contains("subscription") ||
+                !o->at("subscription").is_object())
+                throw StepFailure("panel.create_user(" + name + ") returned no {id, subscription}: " + json::serialize(out));
+            users.push_back({std::string(o->at("id").as_string()), o->at("subscription").as_object()});
+        }
+        const double wall = std::chrono::duration<double>(Clock::now() - t0).count();
+        const auto after = waits_so_far();
+        std::sort(call_ms.begin(), call_ms.end());
+        auto pct = [&](double p) {
+            return call_ms[static_cast<std::size_t>(p * static_cast<double>(call_ms.size() - 1))];
+        };
+        put(s.name + ".seconds", wall);
+        put(s.name + ".users", static_cast<double>(c.count));
+        put(s.name + ".call_p50_ms", pct(0.5));
+        put(s.name + ".call_p99_ms", pct(0.99));
+        put(s.name + ".call_max_ms", call_ms.back());
+        // Rate-limit waits apart from the wall time: the panel's cost vs its limiter's.
+        put(s.name + ".waits_429", after.first - before.first);
+        put(s.name + ".wait_429_s", after.second - before.second);
+        put(s.name + ".seconds_excl_429", wall - (after.second - before.second));
+    }
+
+    void disk_usage(const Step& s) {
+        auto facts = call("lifecycle.facts", {}, s.timeout);
+        const auto* dirs = facts.is_object() ? facts.as_object().if_contains("data_dirs") : nullptr;
+        if (dirs == nullptr || !dirs->is_array()) throw StepFailure("lifecycle.facts has no data_dirs");
+        double bytes = 0;
+        for (const auto& d : dirs->as_array()) {
+            std::error_code ec;
+            const std::filesystem::path root(std::string(d.as_string()));
+            if (!std::filesystem::exists(root, ec)) continue;
+            for (auto it = std::filesystem::recursive_directory_iterator(root, ec);
+                 !ec && it != std::filesystem::recursive_directory_iterator(); it.increment(ec))
+                if (it->is_regular_file(ec)) bytes += static_cast<double>(it->file_size(ec));
+        }
+        put(s.name + ".data_mib", bytes / 1048576.0);
+        if (const auto* arts = facts.as_object().if_contains("artifacts"); arts && arts->is_array()) {
+            double a = 0;
+            for (const auto& x : arts->as_array())
+                if (const auto* b = x.is_object() ? x.as_object().if_contains("bytes") : nullptr)
+                    a += b->to_number<double>();
+            put(s.name + ".artifacts_mib", a / 1048576.0);
+        }
+    }
+
     std::vector<load::Link> load_links(const Step& s, const LoadStep& l) {
         std::vector<load::Link> links;
+        if (l.subscription_links) {
+            if (users.empty()) throw StepFailure("a subscriptions load needs users: add a create_users step before it");
+            for (const auto& u : users) {
+                load::Link link;
+                link.method = u.subscription.contains("method") ? std::string(u.subscription.at("method").as_string())
+                                                                : std::string("GET");
+                link.url = std::string(u.subscription.at("url").as_string());
+                if (const auto* h = u.subscription.if_contains("headers"); h && h->is_object())
+                    for (const auto& [k, v] : h->as_object())
+                        if (v.is_string()) link.headers.emplace_back(std::string(k), std::string(v.as_string()));
+                links.push_back(std::move(link));
+            }
+            return links;
+        }
+
         for (const auto& u : l.urls) links.push_back({"GET", u, {}, {}});
         if (!links.empty()) return links;
         std::string base;
@@ -130,6 +226,9 @@ struct Rep {
         spec.keepalive = l.keepalive;
         spec.allow_remote = env.scenario.allow_remote;
         for (const auto& h : l.headers) spec.identity.headers.push_back(load::parse_header(h));
+        if (l.xff_per_link) spec.identity.xff_pattern = std::string(load::kDefaultXffPattern);
+        spec.identity.bind_prefix = l.bind_prefix;
+        spec.warmup_once = l.warmup_once;
         load::LoadHooks hooks;
         hooks.stop = &env.interrupted;
         auto t0 = Clock::now();
@@ -150,7 +249,14 @@ struct Rep {
         if (auto it = r.latency.find("all"); it != r.latency.end() && it->second.count() > 0) {
             put(s.name + ".p50_ms", static_cast<double>(it->second.value_at_percentile(50)) / 1000.0);
             put(s.name + ".p90_ms", static_cast<double>(it->second.value_at_percentile(90)) / 1000.0);
+            put(s.name + ".p95_ms", static_cast<double>(it->second.value_at_percentile(95)) / 1000.0);
             put(s.name + ".p99_ms", static_cast<double>(it->second.value_at_percentile(99)) / 1000.0);
+        }
+        // Latency of the successful answers alone: a fast 429 must not flatter the service.
+        if (auto it = r.latency.find("2xx"); it != r.latency.end() && it->second.count() > 0) {
+            put(s.name + ".ok_p50_ms", static_cast<double>(it->second.value_at_percentile(50)) / 1000.0);
+            put(s.name + ".ok_p95_ms", static_cast<double>(it->second.value_at_percentile(95)) / 1000.0);
+            put(s.name + ".ok_p99_ms", static_cast<double>(it->second.value_at_percentile(99)) / 1000.0);
         }
         const double attempts = static_cast<double>(r.completed + r.errors);
         put(s.name + ".error_pct", attempts > 0 ? 100.0 * (attempts - static_cast<double>(ok)) / attempts : 0);
@@ -163,6 +269,9 @@ struct Rep {
             double box_cpu_us = *w->cpu_pct / 100.0 * w->duration_s * 1e6;
             if (r.completed > 0) put(s.name + ".box_cpu_us_per_req", box_cpu_us / static_cast<double>(r.completed));
             if (w->mem_current) put(s.name + ".mem_max_mib", static_cast<double>(w->mem_current->max) / 1048576.0);
+            if (w->anon) put(s.name + ".anon_mean_mib", w->anon->mean / 1048576.0);
+            if (w->mem_peak) put(s.name + ".peak_since_start_mib", static_cast<double>(w->mem_peak->last) / 1048576.0);
+            if (w->throttled_us) put(s.name + ".throttled_ms", static_cast<double>(*w->throttled_us) / 1000.0);
         }
         for (auto& f : detect::check_load(r, scope(s))) findings.push_back(f.to_json());
     }
@@ -190,6 +299,12 @@ struct Rep {
                     sleep_for(a.duration);
                     if (auto w = window(t0, Clock::now(), s.name)) memory_metrics(s.name, *w);
                 } else if constexpr (std::is_same_v<A, LoadStep>) run_load_step(s, a);
+                else if constexpr (std::is_same_v<A, BootstrapStep>) {
+                    auto t0 = Clock::now();
+                    call("panel.bootstrap", {}, s.timeout);
+                    put(s.name + ".seconds", std::chrono::duration<double>(Clock::now() - t0).count());
+                } else if constexpr (std::is_same_v<A, CreateUsersStep>) create_users(s, a, deadline);
+                else if constexpr (std::is_same_v<A, DiskUsageStep>) disk_usage(s);
                 else if constexpr (std::is_same_v<A, ProbeStep>) {
                     call("probe.prepare", {{"job", a.job}, {"params", a.params}}, s.timeout);
                     auto out = call("probe.run", {{"job", a.job}}, s.timeout);

@@ -57,6 +57,19 @@ struct RestartStep {
     std::chrono::milliseconds interval{50};
     std::chrono::milliseconds per_try_timeout{2000};
 };
+// stand.panel/1: the one-time setup (admin, inbound, group ...), timed.
+struct BootstrapStep {};
+
+// stand.panel/1: `count` users "<prefix>1".."<prefix>N", one call at a time;
+// they become the repetition's users (the links of a subscriptions load).
+struct CreateUsersStep {
+    std::uint32_t count = 1;
+    std::string prefix = "user";
+};
+
+// The on-disk size of the plugin's data dirs (lifecycle facts "data_dirs").
+struct DiskUsageStep {};
+
 struct LoadStep {
     Seconds duration{10};
     std::uint32_t connections = 16;
@@ -67,6 +80,12 @@ struct LoadStep {
     std::vector<std::string> urls;  // explicit links instead of the plugin's endpoint
     std::vector<std::string> headers;  // "Name: value"
     std::chrono::milliseconds request_timeout{10000};
+    // "subscriptions": one link per user created so far, each with the
+    // headers its panel asked for; "endpoint" (default): the plugin's URL.
+    bool subscription_links = false;
+    bool xff_per_link = false;  // X-Forwarded-For derived from the link index
+    std::optional<std::string> bind_prefix;  // "127.1": link k from 127.1.(k/250+1).(k%250+1)
+    bool warmup_once = false;   // fetch every link once before the measured window
 };
 struct ProbeStep {
     std::string job;
@@ -74,7 +93,7 @@ struct ProbeStep {
 };
 
 using StepAction = std::variant<InstallStep, StartStep, StopStep, WipeStep, WaitReadyStep, SleepStep, IdleStep,
-                                RestartStep, LoadStep, ProbeStep>;
+                                RestartStep, LoadStep, ProbeStep, BootstrapStep, CreateUsersStep, DiskUsageStep>;
 
 struct Step {
     std::string kind;   // "start", "load", ... as written in the file
@@ -114,6 +133,7 @@ struct Scenario {
     bool allow_remote = false;
     std::vector<Phase> phases;
     std::vector<Table> tables;
+    boost::json::object params;  // the parameter values used (after --param)
 };
 
 }  // namespace stand::scenario

@@ -155,18 +155,23 @@ Scenario parse_root(const json::value& root, const std::filesystem::path& file) 
 
 }  // namespace
 
-Scenario parse_scenario_text(std::string_view text, const std::filesystem::path& file_for_messages) {
-    return parse_root(parse_json_text(text, file_for_messages), file_for_messages);
+Scenario parse_scenario_text(std::string_view text, const std::filesystem::path& file_for_messages,
+                             const ParamOverrides& params) {
+    auto root = parse_json_text(text, file_for_messages);
+    auto used = apply_scenario_params(root, params, file_for_messages);
+    auto s = parse_root(root, file_for_messages);
+    s.params = std::move(used);
+    return s;
 }
 
-Scenario parse_scenario_file(const std::filesystem::path& file) {
+Scenario parse_scenario_file(const std::filesystem::path& file, const ParamOverrides& params) {
     std::error_code ec;
     if (std::filesystem::is_directory(file, ec)) throw ScenarioError(file, "", "cannot read the file: it is a directory");
     std::ifstream in(file, std::ios::binary);
     if (!in) throw ScenarioError(file, "", std::string("cannot read the file: ") + std::strerror(errno));
     std::ostringstream text;
     text << in.rdbuf();
-    return parse_scenario_text(text.str(), file);
+    return parse_scenario_text(text.str(), file, params);
 }
 
 }  // namespace stand::scenario

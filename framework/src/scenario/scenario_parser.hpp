@@ -4,6 +4,7 @@
 
 #include "scenario/scenario_error.hpp"
 #include "scenario/scenario_model.hpp"
+#include "scenario/scenario_params.hpp"
 
 #include <filesystem>
 #include <string_view>
@@ -11,7 +12,9 @@
 namespace stand::scenario {
 
 // Both throw ScenarioError; messages name `file` as given.
-Scenario parse_scenario_file(const std::filesystem::path& file);
-Scenario parse_scenario_text(std::string_view text, const std::filesystem::path& file_for_messages);
+// `params` override the file's "params" defaults (scenario_params.hpp).
+Scenario parse_scenario_file(const std::filesystem::path& file, const ParamOverrides& params = {});
+Scenario parse_scenario_text(std::string_view text, const std::filesystem::path& file_for_messages,
+                             const ParamOverrides& params = {});
 
 }  // namespace stand::scenario

@@ -7,16 +7,22 @@ std::vector<std::string_view> suffixes(const StepAction& action) {
     if (std::holds_alternative<WaitReadyStep>(action) || std::holds_alternative<RestartStep>(action))
         return {"seconds"};
     if (std::holds_alternative<IdleStep>(action))
-        return {"cpu_pct", "mem_mean_mib", "mem_max_mib", "anon_mean_mib", "workset_mean_mib"};
+        return {"cpu_pct", "mem_mean_mib", "mem_max_mib", "anon_mean_mib", "workset_mean_mib", "procs"};
     if (const auto* load = std::get_if<LoadStep>(&action)) {
-        std::vector<std::string_view> out = {"rps",        "ok_rps",      "p50_ms",
-                                             "p90_ms",     "p99_ms",      "error_pct",
-                                             "box_cpu_pct", "box_cpu_us_per_req", "client_cpu_pct",
-                                             "mem_max_mib"};
+        std::vector<std::string_view> out = {"rps",           "ok_rps",        "p50_ms",         "p90_ms",
+                                             "p95_ms",        "p99_ms",        "ok_p50_ms",      "ok_p95_ms",
+                                             "ok_p99_ms",     "error_pct",     "box_cpu_pct",    "box_cpu_us_per_req",
+                                             "client_cpu_pct", "client_cpu_us_per_req", "mem_max_mib", "anon_mean_mib",
+                                             "peak_since_start_mib", "throttled_ms"};
         if (load->rate) out.push_back("late_pct");
         return out;
     }
     if (std::holds_alternative<ProbeStep>(action)) return {"*"};
+    if (std::holds_alternative<BootstrapStep>(action)) return {"seconds"};
+    if (std::holds_alternative<CreateUsersStep>(action))
+        return {"seconds", "users", "call_p50_ms", "call_p99_ms", "call_max_ms", "waits_429", "wait_429_s",
+                "seconds_excl_429"};
+    if (std::holds_alternative<DiskUsageStep>(action)) return {"data_mib", "artifacts_mib"};
     return {};
 }
 

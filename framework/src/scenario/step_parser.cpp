@@ -7,6 +7,7 @@
 #include <boost/asio/ip/address.hpp>
 
 #include <cmath>
+#include <regex>
 #include <string_view>
 #include <vector>
 
@@ -24,7 +25,9 @@ constexpr std::uint64_t kMaxConnections = 100000;
 constexpr std::uint64_t kMaxThreads = 1024;
 constexpr double kMaxRate = 10'000'000;
 
-constexpr std::string_view kKinds = "install, start, stop, wipe, wait_ready, sleep, idle, restart, load, run_probe";
+constexpr std::string_view kKinds =
+    "install, start, stop, wipe, wait_ready, sleep, idle, restart, load, run_probe, bootstrap, create_users, disk_usage";
+constexpr std::uint64_t kMaxUsers = 100000;
 
 // Keys of each kind besides "step", "name" and "timeout_s"; nullptr for an unknown kind.
 const std::vector<std::string_view>* kind_keys(std::string_view kind) {
@@ -38,8 +41,11 @@ const std::vector<std::string_view>* kind_keys(std::string_view kind) {
         {"sleep", {"duration_s"}},
         {"idle", {"duration_s"}},
         {"load", {"duration_s", "connections", "threads", "rate", "keepalive", "path", "urls", "headers",
-                  "request_timeout_ms"}},
+                  "request_timeout_ms", "links", "xff", "bind_prefix", "warmup_once"}},
         {"run_probe", {"job", "params"}},
+        {"bootstrap", {}},
+        {"create_users", {"count", "prefix"}},
+        {"disk_usage", {}},
     };
     auto it = keys.find(kind);
     return it == keys.end() ? nullptr : &it->second;
@@ -105,6 +111,33 @@ LoadStep read_load(const ObjectReader& r, bool allow_remote) {
         }
     }
     if (auto v = r.uint("request_timeout_ms", 1, kMaxRequestMs)) step.request_timeout = milliseconds(*v);
+    if (auto v = r.string("links")) {
+        if (*v != "subscriptions" && *v != "endpoint")
+            r.at("links").fail("\"subscriptions\" or \"endpoint\"", r.find("links"));
+        step.subscription_links = *v == "subscriptions";
+        if (step.subscription_links && (r.find("urls") || r.find("path")))
+            r.at("links").fail("no urls or path with subscription links", r.find("links"));
+    }
+    if (auto v = r.boolean("xff")) step.xff_per_link = *v;
+    if (auto v = r.string("bind_prefix")) {
+        static const std::regex kPrefix(R"(^127\.(25[0-5]|2[0-4][0-9]|1?[0-9]?[0-9])$)");
+        if (!std::regex_match(*v, kPrefix))
+            r.at("bind_prefix").fail("\"127.N\" (source addresses 127.N.x.y need no aliases on loopback)",
+                                     r.find("bind_prefix"));
+        step.bind_prefix = *v;
+    }
+    if (auto v = r.boolean("warmup_once")) step.warmup_once = *v;
+    return step;
+}
+
+CreateUsersStep read_create_users(const ObjectReader& r) {
+    CreateUsersStep step;
+    r.require("count", "an integer 1.." + std::to_string(kMaxUsers));
+    step.count = static_cast<std::uint32_t>(*r.uint("count", 1, kMaxUsers));
+    if (auto v = r.string("prefix")) {
+        if (!is_valid_name(*v)) r.at("prefix").fail("letters, digits, '_' and '-' (at most 64)", r.find("prefix"));
+        step.prefix = *v;
+    }
     return step;
 }
 
@@ -125,6 +158,9 @@ StepAction read_action(std::string_view kind, const ObjectReader& r, bool allow_
     if (kind == "sleep") return SleepStep{read_duration(r)};
     if (kind == "idle") return IdleStep{read_duration(r)};
     if (kind == "load") return read_load(r, allow_remote);
+    if (kind == "bootstrap") return BootstrapStep{};
+    if (kind == "create_users") return read_create_users(r);
+    if (kind == "disk_usage") return DiskUsageStep{};
     return read_probe(r);
 }
 
@@ -140,6 +176,8 @@ milliseconds default_timeout(std::string_view kind, std::optional<Seconds> durat
     if (duration) return to_ms(duration->count() + 30);
     if (kind == "install") return milliseconds(600'000);
     if (kind == "wait_ready" || kind == "restart") return milliseconds(180'000);
+    if (kind == "bootstrap") return milliseconds(300'000);  // Mistgate waits for the next TOTP step
+    if (kind == "create_users") return milliseconds(3'600'000);
     return milliseconds(60'000);
 }
 

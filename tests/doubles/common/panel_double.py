@@ -270,6 +270,10 @@ class _Route:
 
 class _Handler(BaseHTTPRequestHandler):
     protocol_version = "HTTP/1.1"
+    # Headers and body go out in separate writes: without TCP_NODELAY a
+    # keep-alive client waits for the delayed ACK (~40 ms) on every answer,
+    # which no real panel does.
+    disable_nagle_algorithm = True
     server_version = "panel-double"
     sys_version = ""
     double = None       # set per server class

@@ -1,0 +1,64 @@
+#include "scenario/scenario_params.hpp"
+
+#include "scenario/json_reader.hpp"
+#include "scenario/scenario_error.hpp"
+#include "scenario/value_syntax.hpp"
+
+namespace stand::scenario {
+namespace {
+
+namespace json = boost::json;
+
+void substitute(json::value& v, const json::object& params, const JsonPlace& place) {
+    if (v.is_string()) {
+        const std::string_view s = v.as_string();
+        if (s.size() > 3 && s.substr(0, 2) == "${" && s.back() == '}') {
+            const std::string name(s.substr(2, s.size() - 3));
+            const json::value* value = params.if_contains(name);
+            // Plugin configs have placeholders of their own (${data_dir}, ${port}).
+            if (value == nullptr && place.path().rfind("$.plugins", 0) == 0) return;
+            if (value == nullptr) place.fail("a declared parameter (see $.params)", &v);
+            v = *value;
+        }
+    } else if (v.is_object()) {
+        for (auto& [k, child] : v.as_object()) substitute(child, params, place.key(k));
+    } else if (v.is_array()) {
+        auto& a = v.as_array();
+        for (std::size_t i = 0; i < a.size(); ++i) substitute(a[i], params, place.index(i));
+    }
+}
+
+}  // namespace
+
+json::object apply_scenario_params(json::value& root, const ParamOverrides& overrides, const std::filesystem::path& file) {
+    const JsonPlace top(file);
+    if (!root.is_object()) return {};
+    json::object params;
+    if (auto* p = root.as_object().if_contains("params")) {
+        if (!p->is_object()) top.key("params").fail("an object of parameter defaults", p);
+        for (const auto& [k, v] : p->as_object()) {
+            if (!is_valid_name(k)) top.key("params").fail("parameter names of letters, digits, '_' and '-'", p);
+            if (v.is_object() || v.is_array() || v.is_null())
+                top.key("params").key(k).fail("a number, string or boolean", &v);
+            params[k] = v;
+        }
+        root.as_object().erase("params");
+    }
+    for (const auto& [name, text] : overrides) {
+        if (!params.contains(name))
+            throw ScenarioError(file, "$.params", "--param " + name + ": the scenario declares no such parameter" +
+                                                      (params.empty() ? "" : " (declared: " + [&] {
+                                                          std::string list;
+                                                          for (const auto& [k, v] : params)
+                                                              list += (list.empty() ? "" : ", ") + std::string(k);
+                                                          return list;
+                                                      }() + ")"));
+        boost::system::error_code ec;
+        auto v = json::parse(text, ec);
+        params[name] = ec ? json::value(text) : v;
+    }
+    substitute(root, params, top);
+    return params;
+}
+
+}  // namespace stand::scenario
