@@ -29,11 +29,21 @@ std::string msg_of(const json::value& v) {
 
 }  // namespace
 
-XuiApi::XuiApi(const stand::cpp::Host& host, const std::string& base_url, std::string username, std::string password)
-    : api_(host, kPanel, base_url), username_(std::move(username)), password_(std::move(password)) {}
+XuiApi::XuiApi(const stand::cpp::Host& host, const std::string& base_url, std::string username, std::string password,
+               int timeout_ms)
+    : api_(host, kPanel, base_url, {{"cookies", true}, {"timeout_ms", timeout_ms}}),
+      username_(std::move(username)),
+      password_(std::move(password)) {}
 
 json::value XuiApi::envelope(const std::string& operation, json::object request) {
-    auto reply = api_.call(operation, std::move(request), {200});
+    // A lost session (panel restarted, cookie expired) answers 404 (401 for
+    // XHR) on panel/api: log in once more and retry; a second loss is an error.
+    auto first = api_.call(operation, request, {200, 401, 404}, false);
+    if (first.status != 200) login();
+    auto reply = first.status == 200 ? first : api_.call(operation, std::move(request), {200}, false);
+    boost::system::error_code ec;
+    reply.json = json::parse(reply.body, ec);
+    if (ec) throw panelkit::bad_response(kPanel, operation, "the body is not JSON", reply);
     if (!success_of(reply.json)) {
         // 3x-ui reports every business error as HTTP 200 with success:false.
         const std::string msg = msg_of(reply.json);

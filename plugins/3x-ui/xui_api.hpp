@@ -21,7 +21,8 @@ struct XuiUser {
 
 class XuiApi {
 public:
-    XuiApi(const stand::cpp::Host& host, const std::string& base_url, std::string username, std::string password);
+    XuiApi(const stand::cpp::Host& host, const std::string& base_url, std::string username, std::string password,
+           int timeout_ms = 30000);
 
     void login();                       // csrf-token (when the panel has it), POST login, csrf again
     ClientApi detect_client_api();      // GET panel/api/clients/list: 200 -> v3.1, 404 -> legacy

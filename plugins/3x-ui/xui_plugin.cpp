@@ -45,6 +45,7 @@ public:
         given_.username = cfg.string("username", "admin");
         given_.password = cfg.string("password", "admin");  // the binary seeds admin/admin
         image_ = cfg.string("image", "ghcr.io/mhsanaei/3x-ui:v3.9.0");
+        http_timeout_ms_ = static_cast<int>(cfg.integer("http_timeout_ms", 30000, 100, 600000));
         cfg.finish();
         if (launch.mode == panelkit::RunMode::native && launch.env.empty())
             launch.env = {{"XUI_DB_FOLDER", "${data_dir}"}, {"XUI_LOG_FOLDER", "${data_dir}"}, {"XUI_PORT", "${port}"}};
@@ -161,7 +162,7 @@ private:
         if (!api_) {
             auto c = panelkit::load_or_create_credentials(credentials_file(), given_);
             api_ = std::make_unique<xui::XuiApi>(host_, panel_url() + base_path_.substr(0, base_path_.size() - 1),
-                                                 c.username, c.password);
+                                                 c.username, c.password, http_timeout_ms_);
             api_->login();
         }
         return *api_;
@@ -198,7 +199,7 @@ private:
 
     stand::cpp::Host host_;
     std::string host_name_;
-    int port_ = 2053, sub_port_ = 2096, inbound_port_ = 4443;
+    int port_ = 2053, sub_port_ = 2096, inbound_port_ = 4443, http_timeout_ms_ = 30000;
     std::string base_path_;
     panelkit::Credentials given_;
     std::string image_;
@@ -228,5 +229,7 @@ STAND_CPP_PLUGIN(Xui, "3x-ui", "3x-ui", "0.1.0",
                      "sub_port":{"type":"integer","minimum":1,"maximum":65535,"default":2096},
                      "web_base_path":{"type":"string","default":"/"},
                      "inbound_port":{"type":"integer","minimum":1,"maximum":65535,"default":4443},
+                     "http_timeout_ms":{"type":"integer","minimum":100,"maximum":600000,"default":30000,
+                                        "description":"per admin call, connect to last byte"},
                      "username":{"type":"string","default":"admin"},
                      "password":{"type":"string","default":"admin","description":"never logged"}}})")

@@ -344,7 +344,7 @@ class PanelDouble:
                       "match": ""}
         if args.fault and args.fault != "none":
             self.set_fault({"fault": args.fault, "count": args.fault_count,
-                            "slow_seconds": args.slow_seconds})
+                            "slow_seconds": args.slow_seconds, "match": args.fault_match})
         self.state_path = (os.path.join(args.state_dir, "state.json")
                            if args.state_dir else None)
         self.state = self.load_state()
@@ -544,6 +544,7 @@ def make_parser(cls):
     p.add_argument("--fault", default="none", choices=FAULT_KINDS)
     p.add_argument("--fault-count", type=int, default=1, help="0 = until cleared")
     p.add_argument("--slow-seconds", type=float, default=5.0)
+    p.add_argument("--fault-match", default="", help="only paths containing this text")
     cls.add_arguments(p)
     return p
 

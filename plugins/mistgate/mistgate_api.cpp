@@ -1,0 +1,137 @@
+#include "mistgate_api.hpp"
+
+namespace mistgate {
+
+namespace json = boost::json;
+using stand::cpp::Error;
+
+namespace {
+
+constexpr const char* kApiPrefix = "/api/mistgate.admin.v1.";
+// The panel's step-up lasts 5 minutes; renew it a minute early.
+constexpr std::uint64_t kStepUpValidNs = 240ULL * 1000 * 1000 * 1000;
+
+std::vector<int> any_http_status() {
+    std::vector<int> all{200};
+    for (int s = 400; s < 600; ++s) all.push_back(s);
+    return all;
+}
+
+std::string text_member(const json::value& v, const char* key) {
+    const auto* o = v.if_object();
+    const auto* m = o ? o->if_contains(key) : nullptr;
+    return m && m->is_string() ? std::string(m->as_string()) : std::string();
+}
+
+// The SignInFailure detail of a refused PasswordLogin, as words.
+std::string sign_in_failure(const json::value& v) {
+    const auto* o = v.if_object();
+    const auto* d = o ? o->if_contains("details") : nullptr;
+    if (d == nullptr || !d->is_array()) return {};
+    for (const auto& detail : d->as_array()) {
+        const auto* dbg = detail.is_object() ? detail.as_object().if_contains("debug") : nullptr;
+        if (dbg == nullptr || !dbg->is_object()) continue;
+        const auto& g = dbg->as_object();
+        std::string out;
+        if (const auto* a = g.if_contains("attemptsLeft"); a && a->is_number())
+            out = std::to_string(a->to_number<long long>()) + " attempt(s) left";
+        if (const auto* l = g.if_contains("lockedUntilUnix")) {
+            std::string until = l->is_string() ? std::string(l->as_string())
+                                               : (l->is_number() ? std::to_string(l->to_number<long long>()) : "");
+            if (!until.empty() && until != "0") out = "login locked until Unix time " + until;
+        }
+        return out;
+    }
+    return {};
+}
+
+}  // namespace
+
+void fail(const std::string& procedure, const RpcReply& r, const std::string& what) {
+    std::string text = what;
+    if (!r.code.empty()) {
+        if (!text.empty()) text += ": ";
+        text += r.code + (r.message.empty() ? "" : ": " + r.message);
+    }
+    if (text.empty())
+        text = r.ok() ? "unexpected answer" : "not a Connect error answer (wrong admin URL, or not Mistgate?)";
+    throw panelkit::bad_response(kPanel, procedure, text, r.reply);
+}
+
+Client::Client(const stand::cpp::Host& host, const std::string& admin_url, std::string login, std::string password,
+               CodeSource next_code)
+    : host_(host), api_(host, kPanel, admin_url), login_(std::move(login)), password_(std::move(password)),
+      next_code_(std::move(next_code)) {}
+
+RpcReply Client::rpc(const std::string& procedure, json::object body) const {
+    static const std::vector<int> statuses = any_http_status();
+    RpcReply r;
+    r.reply = api_.call(procedure,
+                        {{"method", "POST"}, {"url", api_.url(kApiPrefix + procedure)}, {"json", std::move(body)}},
+                        statuses, false);
+    boost::system::error_code ec;
+    auto v = json::parse(r.reply.body, ec);
+    if (r.ok()) {
+        if (ec || !v.is_object()) throw panelkit::bad_response(kPanel, procedure, "the body is not a JSON object", r.reply);
+        r.reply.json = std::move(v);
+        return r;
+    }
+    if (!ec) {
+        r.code = text_member(v, "code");
+        r.message = text_member(v, "message");
+        r.reply.json = std::move(v);
+    }
+    return r;
+}
+
+RpcReply Client::call_reply(const std::string& procedure, json::object body, bool step_up_needed) {
+    if (!logged_in_) password_login();
+    if (step_up_needed && (stepped_up_at_ns_ == 0 || host_.monotonic_ns() - stepped_up_at_ns_ > kStepUpValidNs))
+        step_up();
+    auto r = rpc(procedure, body);
+    if (r.status() == 401) {  // the session is gone (a restart of the panel, or it expired)
+        host_.info("mistgate: " + procedure + ": session lost (HTTP 401 " + r.code + "), signing in again");
+        password_login();
+        if (step_up_needed) step_up();
+        r = rpc(procedure, body);
+    } else if (r.status() == 403 && r.code == "permission_denied" && step_up_needed) {
+        step_up();
+        r = rpc(procedure, body);
+    }
+    return r;
+}
+
+json::value Client::call(const std::string& procedure, json::object body, bool step_up_needed) {
+    auto r = call_reply(procedure, std::move(body), step_up_needed);
+    if (!r.ok()) fail(procedure, r);
+    return std::move(r.reply.json);
+}
+
+void Client::password_login() {
+    logged_in_ = false;
+    stepped_up_at_ns_ = 0;
+    api_.reset_session();
+    const std::string op = "AuthService/PasswordLogin";
+    auto r = rpc(op, {{"login", login_}, {"password", password_}, {"totpCode", next_code_()}});
+    if (r.status() == 401) {
+        std::string detail = sign_in_failure(r.json());
+        fail(op, r, "sign-in refused for login '" + login_ + "' (wrong password or TOTP code" +
+                        (detail.empty() ? "" : "; " + detail) + ")");
+    }
+    if (!r.ok()) fail(op, r, "sign-in failed for login '" + login_ + "'");
+    logged_in_ = true;
+}
+
+void Client::step_up() {
+    const std::string op = "AuthService/FinishStepUp";
+    auto r = rpc(op, {{"totpCode", next_code_()}});
+    if (r.status() == 401) {  // no session any more: sign in, then step up
+        password_login();
+        r = rpc(op, {{"totpCode", next_code_()}});
+    }
+    if (!r.ok()) fail(op, r, "step-up refused");
+    stepped_up_at_ns_ = host_.monotonic_ns();
+    if (stepped_up_at_ns_ == 0) stepped_up_at_ns_ = 1;
+}
+
+}  // namespace mistgate

@@ -1,0 +1,71 @@
+// The Mistgate admin API as the adapter uses it (HARNESS §1.4, §4;
+// tests/doubles/README.md, Mistgate): Connect-RPC with JSON,
+// `POST <admin url>api/mistgate.admin.v1.<Service>/<Method>`, the owner's
+// `__Host-sid` session cookie (PasswordLogin: login + password + TOTP), and a
+// step-up (FinishStepUp with a fresh TOTP code) for the calls that need one.
+// Errors are `{"code","message"}` with the Connect HTTP status.
+#pragma once
+
+#include "admin_api.hpp"
+
+#include <cstdint>
+#include <functional>
+#include <string>
+
+namespace mistgate {
+
+inline constexpr const char* kPanel = "mistgate";
+
+// One answer of a procedure: 200 with its message, or a Connect error.
+struct RpcReply {
+    panelkit::Reply reply;
+    std::string code;     // Connect error code ("already_exists"); "" on 200 or a non-Connect body
+    std::string message;  // Connect error message
+    int status() const { return reply.status; }
+    bool ok() const { return reply.status == 200; }
+    const boost::json::value& json() const { return reply.json; }
+};
+
+// The error for a reply the adapter cannot use: panel, procedure, what, HTTP status, body excerpt.
+[[noreturn]] void fail(const std::string& procedure, const RpcReply& r, const std::string& what = "");
+
+class Client {
+public:
+    // The next unused TOTP code of the owner (waits for a new step when the current one was used).
+    using CodeSource = std::function<std::string()>;
+
+    // `admin_url`: "http://host:port/<admin path>/".
+    Client(const stand::cpp::Host& host, const std::string& admin_url, std::string login, std::string password,
+           CodeSource next_code);
+
+    const std::string& login_name() const noexcept { return login_; }
+    const std::string& password() const noexcept { return password_; }
+
+    // One request of `procedure` ("UserService/ListUsers"), no recovery. Transport
+    // errors and non-JSON 200 answers throw; Connect errors are returned.
+    RpcReply rpc(const std::string& procedure, boost::json::object body) const;
+
+    // An authenticated call: logs in first when this client has no session, steps up
+    // first when `step_up` and the last step-up is older than 4 minutes; on 401 (the
+    // session is gone, e.g. after a restart) logs in once and retries, on 403
+    // permission_denied of a step-up call steps up once and retries.
+    RpcReply call_reply(const std::string& procedure, boost::json::object body, bool step_up = false);
+    // call_reply that fails on anything but 200.
+    boost::json::value call(const std::string& procedure, boost::json::object body, bool step_up = false);
+
+    void password_login();  // AuthService/PasswordLogin with a fresh code
+    void step_up();         // AuthService/FinishStepUp with a fresh code
+    // FinishSetup (done by the adapter) signed this client in.
+    void signed_in() { logged_in_ = true; }
+    bool logged_in() const noexcept { return logged_in_; }
+
+private:
+    stand::cpp::Host host_;
+    panelkit::AdminApi api_;
+    std::string login_, password_;
+    CodeSource next_code_;
+    bool logged_in_ = false;
+    std::uint64_t stepped_up_at_ns_ = 0;  // host monotonic clock; 0 = never
+};
+
+}  // namespace mistgate

@@ -1,0 +1,561 @@
+// Mistgate (Mistgate/mistgate): the panel binary (or anything that behaves
+// like it, e.g. the test double) spawned into the box, or docker compose with
+// the box as cgroup parent (stand.lifecycle/1 + stand.panel/1).
+//
+// Setup runs once per data dir: `mistgate setup` prints the admin URL and a
+// one-time setup link (or, with "setup_command": [], the serve process prints
+// them, as the test double does). bootstrap() then creates the owner
+// (BeginSetup / FinishSetup with a TOTP code, the __Host-sid session), steps
+// up with the NEXT TOTP code, and creates a hysteria2 profile, a node
+// enrollment, an inbound and the group "everyone". Later instances, and the
+// same one after a panel restart, sign in again with PasswordLogin (password
+// + a fresh TOTP code). Users get their subscription URL from CreateUser.
+#include "credentials.hpp"
+#include "launcher.hpp"
+#include "mistgate_api.hpp"
+#include "mistgate_state.hpp"
+#include "totp.hpp"
+#include "url.hpp"
+
+#include <stand/stand.hpp>
+
+#include <csignal>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <memory>
+#include <optional>
+#include <sstream>
+#include <stdexcept>
+
+namespace {
+
+namespace fs = std::filesystem;
+namespace json = boost::json;
+using mistgate::kPanel;
+using stand::cpp::ConfigError;
+using stand::cpp::Error;
+
+constexpr const char* kUserAgent = "v2rayN/7.5.0";
+constexpr const char* kContainerDataDir = "/var/lib/mistgate";
+// The node record bootstrap enrolls (HARNESS §1.4 step 5, panel-only test).
+constexpr const char* kNodeName = "bench1";
+constexpr const char* kNodeAddress = "203.0.113.10";
+constexpr const char* kNodeCountry = "DE";
+
+std::string read_file(const fs::path& file) {
+    std::ifstream in(file);
+    std::stringstream ss;
+    ss << in.rdbuf();
+    return ss.str();
+}
+
+// The `Admin URL:` and `Setup link: ...#TOKEN` lines as `mistgate setup`
+// prints them (the last of each when there are several).
+struct SetupOutput {
+    std::string admin_url;
+    std::string setup_token;
+};
+
+SetupOutput parse_setup_output(const std::string& text) {
+    auto value_after = [](const std::string& line, const char* label) -> std::optional<std::string> {
+        auto at = line.find(label);
+        if (at == std::string::npos) return std::nullopt;
+        std::istringstream rest(line.substr(at + std::strlen(label)));
+        std::string v;
+        rest >> v;
+        if (v.empty()) return std::nullopt;
+        return v;
+    };
+    SetupOutput out;
+    std::istringstream in(text);
+    std::string line;
+    while (std::getline(in, line)) {
+        if (auto v = value_after(line, "Admin URL:")) out.admin_url = *v;
+        if (auto v = value_after(line, "Setup link:")) {
+            auto hash = v->find('#');
+            out.setup_token = hash == std::string::npos ? std::string() : v->substr(hash + 1);
+        }
+    }
+    return out;
+}
+
+// The "period" parameter of an otpauth:// URI, or 0.
+unsigned otpauth_period(const std::string& uri) {
+    auto q = uri.find('?');
+    while (q != std::string::npos) {
+        auto start = q + 1;
+        auto end = uri.find('&', start);
+        auto param = uri.substr(start, end == std::string::npos ? std::string::npos : end - start);
+        if (param.rfind("period=", 0) == 0) {
+            try {
+                auto n = std::stoul(param.substr(7));
+                return n > 0 && n <= 3600 ? static_cast<unsigned>(n) : 0U;
+            } catch (const std::exception&) {
+                return 0;
+            }
+        }
+        q = end;
+    }
+    return 0;
+}
+
+json::array to_array(const std::vector<std::string>& argv) {
+    json::array a;
+    for (const auto& s : argv) a.emplace_back(s);
+    return a;
+}
+
+class Mistgate : public stand::cpp::Instance, public stand::cpp::Lifecycle, public stand::cpp::Panel {
+public:
+    Mistgate(const stand::cpp::Host& host, const json::object& config) : host_(host) {
+        stand::cpp::ConfigReader cfg(config);
+        auto launch = panelkit::read_launch_config(
+            cfg, {"mistgate", "serve", "--data-dir", "${data_dir}", "--listen", "${listen}:${port}", "--trusted-proxy",
+                  "127.0.0.1"});
+        host_name_ = cfg.string("host", "127.0.0.1");
+        port_ = static_cast<int>(cfg.integer("port", 18080, 1, 65535));
+        given_.username = cfg.string("username", "benchowner");
+        given_.password = cfg.string("password", "");
+        totp_step_ = static_cast<unsigned>(cfg.integer("totp_step_s", 30, 1, 300));
+        image_ = cfg.string("image", "mistgate:0.1.32");
+        if (const auto* a = cfg.array("setup_command")) {
+            for (const auto& s : *a) {
+                if (!s.is_string()) throw ConfigError("config.setup_command: expected an array of strings");
+                setup_command_.emplace_back(s.as_string());
+            }
+        } else if (launch.mode == panelkit::RunMode::docker) {
+            setup_command_ = {launch.docker, "run", "--rm", "-v", std::string("${data_dir}:") + kContainerDataDir,
+                              image_, "setup", "--data-dir", kContainerDataDir, "--public-url",
+                              "http://localhost:${port}"};
+        } else {
+            setup_command_ = {"mistgate", "setup", "--data-dir", "${data_dir}", "--public-url", "http://localhost:${port}"};
+        }
+        cfg.finish();
+        if (given_.username.empty()) throw ConfigError("config.username: must not be empty");
+        launch.project = "standmistgate";
+        launch.container = "stand_mistgate";
+        launcher_ = std::make_unique<panelkit::Launcher>(host_, kPanel, launch);
+        launcher_->set_variable("data_dir", panel_dir().string());
+        launcher_->set_variable("port", std::to_string(port_));
+        launcher_->set_variable("listen", host_name_);
+        launcher_->set_compose_text(compose_yaml());
+    }
+
+    // --- lifecycle
+    stand_result install() override {
+        fs::create_directories(panel_dir());
+        return STAND_OK;
+    }
+
+    stand_result start() override {
+        fs::create_directories(panel_dir());
+        if (!setup_command_.empty()) setup_once();
+        launcher_->start();
+        return STAND_OK;
+    }
+
+    stand_result stop() override {
+        if (!launcher_->running()) return STAND_OK_NOTHING_TO_DO;
+        launcher_->stop();
+        return STAND_OK;
+    }
+
+    stand_result restart() override {
+        // Sessions may not survive: the next call that gets a 401 signs in again.
+        launcher_->restart();
+        return STAND_OK;
+    }
+
+    stand_result wipe() override {
+        if (launcher_->running()) throw Error(STAND_E_BAD_STATE, "mistgate: stop before wipe");
+        std::error_code ec;
+        fs::remove_all(panel_dir(), ec);
+        if (ec) throw Error(STAND_E_IO, "mistgate: cannot remove " + panel_dir().string() + ": " + ec.message());
+        fs::remove(serve_output(), ec);  // it holds the setup link when setup is combined with serve
+        client_.reset();
+        users_.clear();
+        group_id_.clear();
+        return STAND_OK;
+    }
+
+    json::object readiness() override {
+        return {{"method", "GET"}, {"url", panel_url() + "/"}, {"expect_status", json::array{200}},
+                {"per_try_timeout_ms", 2000}};
+    }
+
+    json::object facts() override {
+        const bool docker = launcher_->config().mode == panelkit::RunMode::docker;
+        json::object f{{"data_dirs", json::array{panel_dir().string()}},
+                       {"mode", docker ? "docker" : "native"},
+                       {"credentials_file", credentials_file().string()},
+                       {"state_file", state_file().string()}};
+        f["artifacts"] = launcher_->artifacts();
+        std::vector<std::string> setup;
+        for (const auto& a : setup_command_) setup.push_back(launcher_->expand(a));
+        f["setup"] = setup_command_.empty() ? "combined with serve (Admin URL / Setup link read from its output)"
+                                            : "separate command, once per data dir";
+        if (!setup.empty()) f["setup_command"] = to_array(setup);
+        try {
+            auto st = mistgate::load_state(state_file());
+            if (st.setup_s) f["setup_s"] = *st.setup_s;
+            f["owner_set_up"] = st.owner;
+            if (!st.totp_secret.empty()) f["totp_step_s"] = st.totp_step;
+            json::object ids;
+            for (auto [k, v] : {std::pair{"profile", &st.profile_id}, std::pair{"node", &st.node_id},
+                                std::pair{"inbound", &st.inbound_id}, std::pair{"group", &st.group_id}})
+                if (!v->empty()) ids[k] = *v;
+            if (!ids.empty()) f["ids"] = ids;
+        } catch (const Error&) {
+            // an unreadable state file: facts without it
+        }
+        if (docker) {
+            json::object cmds;
+            for (const char* a : {"start", "stop", "restart", "wipe"}) {
+                json::array list;
+                for (const auto& argv : launcher_->docker_commands(a)) list.push_back(to_array(argv));
+                cmds[a] = list;
+            }
+            if (!setup.empty()) cmds["setup"] = json::array{to_array(setup)};
+            f["docker_commands"] = cmds;
+        }
+        return f;
+    }
+
+    // --- panel
+    void bootstrap() override {
+        auto st = admin_state();
+        auto& c = client(st);
+        if (!st.owner) {
+            set_up_owner(c, st);
+        } else if (!c.logged_in()) {
+            c.password_login();
+        } else {
+            c.call("UserService/ListUsers", {{"pageSize", 1}});  // signs in again when the session is gone
+        }
+        st = mistgate::load_state(state_file());
+        if (st.profile_id.empty()) {
+            const std::string op = "ProfileService/CreateProfile";
+            auto p = c.call(op, {{"protocol", "hysteria2"}, {"name", "main"}, {"settingsJson", hysteria2_settings(c)}},
+                            true);
+            st.profile_id = panelkit::id_member(p, kPanel, op, {"profile", "id"});
+            update_state([&](mistgate::State& s) { s.profile_id = st.profile_id; });
+        }
+        if (st.node_id.empty()) {
+            const std::string op = "NodeService/CreateEnrollment";
+            auto n = c.call(op, {{"name", kNodeName}, {"address", kNodeAddress}, {"countryCode", kNodeCountry}}, true);
+            st.node_id = panelkit::id_member(n, kPanel, op, {"node", "id"});
+            update_state([&](mistgate::State& s) { s.node_id = st.node_id; });
+        }
+        if (st.inbound_id.empty()) {
+            const std::string op = "ProfileService/CreateInbound";
+            auto i = c.call(op, {{"profileId", st.profile_id}, {"nodeId", st.node_id}}, true);
+            st.inbound_id = panelkit::id_member(i, kPanel, op, {"inbound", "id"});
+            update_state([&](mistgate::State& s) { s.inbound_id = st.inbound_id; });
+        }
+        if (st.group_id.empty()) {
+            const std::string op = "GroupService/CreateGroup";
+            auto g = c.call(op, {{"name", "everyone"}, {"profileIds", json::array{st.profile_id.c_str()}}}, true);
+            st.group_id = panelkit::id_member(g, kPanel, op, {"group", "id"});
+            update_state([&](mistgate::State& s) { s.group_id = st.group_id; });
+        }
+        group_id_ = st.group_id;
+    }
+
+    json::object create_user(const std::string& name) override {
+        auto& c = bootstrapped("create_user");
+        const std::string op = "UserService/CreateUser";
+        auto r = c.call_reply(op, {{"name", name}, {"groupId", group_id_}});
+        if (r.status() == 409)
+            throw Error(STAND_E_BAD_RESPONSE, std::string(kPanel) + ": " + op + ": duplicate user: a user named '" +
+                                                  name + "' already exists (HTTP 409 " + r.code +
+                                                  (r.message.empty() ? "" : ": " + r.message) + ")");
+        if (!r.ok()) mistgate::fail(op, r);
+        const std::string id = panelkit::id_member(r.json(), kPanel, op, {"user", "id"});
+        std::string url;
+        if (const auto* u = r.json().as_object().if_contains("subscriptionUrl"); u && u->is_string())
+            url = std::string(u->as_string());
+        url = url.empty() ? link_of(c, id) : absolute(url);
+        users_[id] = url;
+        return {{"name", name}, {"id", id}, {"subscription", subscription(url)}};
+    }
+
+    void delete_user(const std::string& user_id) override {
+        auto& c = bootstrapped("delete_user");
+        c.call("UserService/DeleteUsers", {{"userIds", json::array{user_id.c_str()}}});
+        users_.erase(user_id);
+    }
+
+    void admin_call() override {
+        auto& c = bootstrapped("admin_call");
+        c.call("UserService/ListUsers", {{"pageSize", 1}});
+    }
+
+    json::object subscription_request(const std::string& user_id) override {
+        auto& c = bootstrapped("subscription_request");
+        auto it = users_.find(user_id);
+        if (it != users_.end()) return subscription(it->second);
+        std::string url = link_of(c, user_id);
+        users_[user_id] = url;
+        return subscription(url);
+    }
+
+private:
+    fs::path panel_dir() const { return fs::path(host_.data_dir()) / "mistgate"; }
+    fs::path state_file() const { return panel_dir() / "stand-adapter-state.json"; }
+    fs::path credentials_file() const { return fs::path(host_.data_dir()) / "mistgate-credentials.json"; }
+    fs::path serve_output() const { return fs::path(host_.data_dir()) / "panel.log"; }  // panelkit::Launcher's
+    std::string panel_url() const { return "http://" + host_name_ + ":" + std::to_string(port_); }
+    // A URL the panel returned (its public URL may say "localhost"), on the panel's own origin.
+    std::string absolute(const std::string& url) const { return panel_url() + panelkit::path_of(url); }
+
+    template <class Fn>
+    void update_state(Fn&& fn) {
+        auto st = mistgate::load_state(state_file());
+        fn(st);
+        mistgate::save_state(state_file(), st);
+    }
+
+    // Runs `mistgate setup` once per data dir and remembers what it printed.
+    void setup_once() {
+        if (!mistgate::load_state(state_file()).admin_url.empty()) return;
+        std::vector<std::string> argv;
+        for (const auto& a : setup_command_) argv.push_back(launcher_->expand(a));
+        const fs::path log = fs::path(host_.data_dir()) / "setup.log";
+        std::error_code ec;
+        fs::remove(log, ec);
+        const auto t0 = host_.monotonic_ns();
+        {
+            stand::cpp::Process p(host_, {{"argv", to_array(argv)}, {"output", log.string()}});
+            stand_process_status status{};
+            if (!p.wait(120000, status)) {
+                p.signal(SIGKILL);
+                throw Error(STAND_E_TIMEOUT, "mistgate: `" + argv[0] + " setup` did not finish in 120 s");
+            }
+            if (status.state != STAND_PROCESS_EXITED || status.exit_code != 0)
+                throw Error(STAND_E_IO, "mistgate: `" + argv[0] + " setup` failed (" +
+                                            (status.state == STAND_PROCESS_EXITED
+                                                 ? "exit code " + std::to_string(status.exit_code)
+                                                 : "signal " + std::to_string(status.signal)) +
+                                            "); its output is in " + log.string());
+        }
+        const double seconds = static_cast<double>(host_.monotonic_ns() - t0) / 1e9;
+        auto out = parse_setup_output(read_file(log));
+        if (out.admin_url.empty() || out.setup_token.empty())
+            throw Error(STAND_E_BAD_RESPONSE, "mistgate: `" + argv[0] + " setup` printed no 'Admin URL:' and 'Setup link: ...#TOKEN'"
+                                              " lines; its output is in " + log.string());
+        fs::remove(log, ec);  // it holds the setup token; the state file (0600) keeps it now
+        update_state([&](mistgate::State& s) {
+            s.admin_url = out.admin_url;
+            s.setup_token = out.setup_token;
+            s.setup_s = seconds;
+        });
+        host_.info("mistgate: setup took " + std::to_string(seconds) + " s");
+    }
+
+    // The state with the admin URL; without a setup command the serve process printed it.
+    mistgate::State admin_state() {
+        auto st = mistgate::load_state(state_file());
+        if (!st.admin_url.empty()) return st;
+        if (!setup_command_.empty())
+            throw Error(STAND_E_BAD_STATE, "mistgate: bootstrap before start: the admin URL is not known yet");
+        SetupOutput out;
+        // The panel prints the lines before it serves, so they are there once it is ready; allow a little slack.
+        for (int i = 0; i < 50; ++i) {
+            out = parse_setup_output(read_file(serve_output()));
+            if (!out.admin_url.empty()) break;
+            sleep_ms(100);
+        }
+        if (out.admin_url.empty())
+            throw Error(STAND_E_BAD_RESPONSE, "mistgate: the panel printed no 'Admin URL:' line in " + serve_output().string());
+        update_state([&](mistgate::State& s) {
+            s.admin_url = out.admin_url;
+            if (!s.owner) s.setup_token = out.setup_token;
+        });
+        return mistgate::load_state(state_file());
+    }
+
+    mistgate::Client& client(const mistgate::State& st) {
+        if (!client_) {
+            auto creds = panelkit::load_or_create_credentials(credentials_file(), given_);
+            std::string admin = absolute(st.admin_url);
+            if (admin.back() != '/') admin += '/';
+            client_ = std::make_unique<mistgate::Client>(host_, admin, creds.username, creds.password,
+                                                         [this] { return next_code(); });
+        }
+        return *client_;
+    }
+
+    mistgate::Client& bootstrapped(const char* what) {
+        if (!client_ || group_id_.empty())
+            throw Error(STAND_E_BAD_STATE, std::string("mistgate: ") + what + " before bootstrap");
+        return *client_;
+    }
+
+    // BeginSetup / FinishSetup (the owner with password + TOTP), then the first step-up.
+    void set_up_owner(mistgate::Client& c, const mistgate::State& st) {
+        if (st.setup_token.empty())
+            throw Error(STAND_E_BAD_STATE, "mistgate: the panel has no owner but no setup token is known (the data dir "
+                                           "was set up without this adapter's state file; wipe it)");
+        const std::string begin = "AuthService/BeginSetup";
+        auto r = c.rpc(begin, {{"setupToken", st.setup_token},
+                               {"displayName", "Bench owner"},
+                               {"method", "SETUP_METHOD_PASSWORD"},
+                               {"login", c.login_name()},
+                               {"password", c.password()}});
+        if (!r.ok())
+            mistgate::fail(begin, r, r.status() == 403 ? "the setup link was refused (used or expired)" : "setup refused");
+        std::string uri;
+        if (const auto* u = r.json().as_object().if_contains("totpUri"); u && u->is_string()) uri = std::string(u->as_string());
+        std::string secret;
+        if (const auto* s = r.json().as_object().if_contains("totpSecret"); s && s->is_string())
+            secret = std::string(s->as_string());
+        if (secret.empty()) secret = panelkit::otpauth_secret(uri);
+        if (secret.empty()) mistgate::fail(begin, r, "the answer has no totpSecret or totpUri secret");
+        const unsigned period = otpauth_period(uri);
+        const std::string ceremony = panelkit::string_member(r.json(), kPanel, begin, {"ceremonyId"});
+        update_state([&](mistgate::State& s) {
+            s.totp_secret = secret;
+            s.totp_step = period ? period : totp_step_;
+            s.totp_last_step = -1;
+        });
+        if (period && period != totp_step_)
+            host_.warn("mistgate: the panel's TOTP period is " + std::to_string(period) + " s, config.totp_step_s is " +
+                       std::to_string(totp_step_) + " s; using the panel's");
+        const std::string finish = "AuthService/FinishSetup";
+        auto f = c.rpc(finish, {{"setupToken", st.setup_token}, {"ceremonyId", ceremony}, {"totpCode", next_code()}});
+        if (!f.ok()) mistgate::fail(finish, f, "owner setup refused");
+        update_state([&](mistgate::State& s) {
+            s.owner = true;
+            s.setup_token.clear();  // single use
+        });
+        c.signed_in();
+        host_.info("mistgate: owner '" + c.login_name() + "' created");
+        c.step_up();  // a step-up needs the next TOTP step: this waits up to one step
+    }
+
+    // The hysteria2 defaults of the panel with a self-signed certificate (HARNESS §1.4 step 4).
+    std::string hysteria2_settings(mistgate::Client& c) {
+        const std::string op = "ProfileService/ListProtocols";
+        auto v = c.call(op, json::object{});
+        const auto& protocols = panelkit::member(v, kPanel, op, {"protocols"});
+        if (protocols.is_array())
+            for (const auto& p : protocols.as_array()) {
+                const auto* o = p.if_object();
+                if (o == nullptr || !o->contains("id") || o->at("id") != "hysteria2") continue;
+                std::string text = panelkit::string_member(p, kPanel, op, {"defaultSettingsJson"});
+                boost::system::error_code ec;
+                auto settings = json::parse(text.empty() ? "{}" : text, ec);
+                if (ec || !settings.is_object())
+                    throw Error(STAND_E_BAD_RESPONSE, std::string(kPanel) + ": " + op +
+                                                          ": hysteria2 defaultSettingsJson is not a JSON object: " +
+                                                          panelkit::excerpt(text));
+                settings.as_object()["tls_mode"] = "self_signed";
+                return json::serialize(settings);
+            }
+        throw Error(STAND_E_BAD_RESPONSE, std::string(kPanel) + ": " + op + ": no protocol with id \"hysteria2\": " +
+                                              panelkit::excerpt(json::serialize(v)));
+    }
+
+    // GetSubscriptionLink (needs a step-up) for a user this instance did not create.
+    std::string link_of(mistgate::Client& c, const std::string& user_id) {
+        const std::string op = "UserService/GetSubscriptionLink";
+        auto r = c.call_reply(op, {{"userId", user_id}, {"rotate", false}}, true);
+        if (r.status() == 404) throw Error(STAND_E_NOT_FOUND, "mistgate: no user with id '" + user_id + "'");
+        if (!r.ok()) mistgate::fail(op, r);
+        return absolute(panelkit::string_member(r.json(), kPanel, op, {"url"}));
+    }
+
+    json::object subscription(const std::string& url) const {
+        return {{"method", "GET"}, {"url", url}, {"headers", {{"User-Agent", kUserAgent}}}};
+    }
+
+    // The owner's next unused TOTP code. A code works once: when the current
+    // step was used (by any instance: the state file says), wait for the next.
+    std::string next_code() {
+        for (;;) {
+            auto st = mistgate::load_state(state_file());
+            if (st.totp_secret.empty())
+                throw Error(STAND_E_BAD_STATE, "mistgate: the owner's TOTP secret is not known (setup did not run "
+                                               "through this adapter)");
+            const auto step = static_cast<std::int64_t>(st.totp_step);
+            const auto now_ms = static_cast<std::int64_t>(wall_ns() / 1000000);
+            const std::int64_t counter = now_ms / 1000 / step;
+            if (counter > st.totp_last_step) {
+                std::vector<std::uint8_t> key;
+                try {
+                    key = panelkit::base32_decode(st.totp_secret);
+                } catch (const std::invalid_argument& e) {
+                    throw Error(STAND_E_BAD_RESPONSE, std::string("mistgate: the TOTP secret is not base32: ") + e.what());
+                }
+                st.totp_last_step = counter;
+                mistgate::save_state(state_file(), st);
+                return panelkit::totp_code(key, static_cast<std::uint64_t>(counter * step), st.totp_step);
+            }
+            // 150 ms into the next step, so both clocks agree it has begun
+            sleep_ms((st.totp_last_step + 1) * step * 1000 + 150 - now_ms);
+        }
+    }
+
+    std::uint64_t wall_ns() const {
+        const auto& clock = host_.service<stand_clock_service>(STAND_CLOCK_SERVICE_ID);
+        return clock.wall_ns(host_.get());
+    }
+
+    void sleep_ms(std::int64_t ms) const {
+        if (ms <= 0) return;
+        const auto& clock = host_.service<stand_clock_service>(STAND_CLOCK_SERVICE_ID);
+        if (clock.sleep_ns(host_.get(), static_cast<std::uint64_t>(ms) * 1000000ULL) == STAND_E_CANCELLED)
+            throw Error(STAND_E_CANCELLED, "mistgate: cancelled while waiting for the next TOTP step");
+    }
+
+    std::string compose_yaml() const {
+        // Host networking: the panel sees loopback peers, as natively (--trusted-proxy 127.0.0.1).
+        return "services:\n"
+               "  mistgate:\n"
+               "    image: " + image_ + "\n"
+               "    container_name: stand_mistgate\n"
+               "    cgroup_parent: ${STAND_CGROUP_PARENT}\n"
+               "    network_mode: host\n"
+               "    command: [\"serve\", \"--data-dir\", \"" + std::string(kContainerDataDir) + "\", \"--listen\", \"" +
+               host_name_ + ":" + std::to_string(port_) + "\", \"--trusted-proxy\", \"127.0.0.1\"]\n"
+               "    volumes:\n"
+               "      - \"${data_dir}:" + std::string(kContainerDataDir) + "\"\n";
+    }
+
+    stand::cpp::Host host_;
+    std::string host_name_;
+    int port_ = 18080;
+    unsigned totp_step_ = 30;
+    panelkit::Credentials given_;
+    std::string image_;
+    std::vector<std::string> setup_command_;
+    std::unique_ptr<panelkit::Launcher> launcher_;
+    std::unique_ptr<mistgate::Client> client_;
+    std::string group_id_;
+    std::map<std::string, std::string> users_;  // user id -> absolute subscription URL
+};
+
+}  // namespace
+
+STAND_CPP_PLUGIN(Mistgate, "mistgate", "Mistgate", "0.1.0",
+                 "Mistgate panel: native binary or docker compose in the measured box; owner setup with TOTP, "
+                 "hysteria2 profile, users in one group.",
+                 R"json({"type":"object","additionalProperties":false,"properties":{
+                     "mode":{"enum":["native","docker"],"default":"native"},
+                     "command":{"type":"array","items":{"type":"string"},
+                                "default":["mistgate","serve","--data-dir","${data_dir}","--listen","${listen}:${port}","--trusted-proxy","127.0.0.1"],
+                                "description":"native argv of the server; ${data_dir} ${port} ${listen} are expanded"},
+                     "setup_command":{"type":"array","items":{"type":"string"},
+                                "default":["mistgate","setup","--data-dir","${data_dir}","--public-url","http://localhost:${port}"],
+                                "description":"run once per data dir before the first start; prints 'Admin URL:' and 'Setup link: ...#TOKEN'. [] = the server prints them itself (read from its output). Docker mode default: docker run --rm <image> setup"},
+                     "env":{"type":"object","additionalProperties":{"type":"string"},"description":"native env"},
+                     "docker":{"type":"string","default":"docker"},
+                     "image":{"type":"string","default":"mistgate:0.1.32","description":"docker mode: an image whose entrypoint is the mistgate binary"},
+                     "box":{"type":"string","default":"measured"},
+                     "host":{"type":"string","default":"127.0.0.1"},
+                     "port":{"type":"integer","minimum":1,"maximum":65535,"default":18080},
+                     "username":{"type":"string","default":"benchowner","description":"owner login (3-64 of a-z 0-9 . _ @ -)"},
+                     "password":{"type":"string","description":"owner password (12-256 bytes); generated and kept 0600 when absent; never logged"},
+                     "totp_step_s":{"type":"integer","minimum":1,"maximum":300,"default":30,"description":"TOTP period when the panel's otpauth URI names none"}}})json")
