@@ -26,7 +26,11 @@ die() { printf 'stand.sh: %s\n' "$*" >&2; exit 1; }
 install_deps() {
   local missing=()
   for p in "${PACKAGES[@]}"; do
-    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' && continue
+    # npm comes bundled with some nodejs builds (e.g. NodeSource), which
+    # conflict with Debian's npm package: a working npm is enough.
+    [[ $p == npm ]] && command -v npm >/dev/null && continue
+    missing+=("$p")
   done
   if ((${#missing[@]} == 0)); then
     log "dependencies present"
