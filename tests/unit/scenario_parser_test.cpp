@@ -363,7 +363,7 @@ TEST_CASE("scenario parser: missing required keys") {
           "t.json: $.phases[0].steps[0].job: expected a non-empty string, got nothing");
     CHECK(error_of(with_steps(R"({"name": "x"})")) ==
           "t.json: $.phases[0].steps[0].step: expected one of install, start, stop, wipe, wait_ready, sleep, idle, "
-          "restart, load, run_probe, got nothing");
+          "restart, load, run_probe, bootstrap, create_users, disk_usage, got nothing");
     CHECK(error_of(R"({"schema_version": 1, "name": "t", "plugins": ["nginx"], "phases": [{"steps": []}]})") ==
           "t.json: $.phases[0].name: expected a name of letters, digits, '_' and '-' (at most 64), got nothing");
     CHECK(error_of(with_top(R"("plugins": [{"config": {}}])")) == "t.json: $.plugins[0].id: expected a plugin id, got nothing");
@@ -374,7 +374,7 @@ TEST_CASE("scenario parser: missing required keys") {
 TEST_CASE("scenario parser: unknown step kind") {
     CHECK(error_of(with_steps(R"({"step": "lod"})")) ==
           R"(t.json: $.phases[0].steps[0].step: expected one of install, start, stop, wipe, wait_ready, sleep, idle, )"
-          R"(restart, load, run_probe, got "lod")");
+          R"(restart, load, run_probe, bootstrap, create_users, disk_usage, got "lod")");
 }
 
 TEST_CASE("scenario parser: duplicate phase, step and plugin names") {
@@ -401,8 +401,9 @@ TEST_CASE("scenario parser: table rows must name metrics the steps produce") {
         R"({"step": "load", "name": "k"}, {"step": "start"}, {"step": "run_probe", "name": "pr", "job": "j"})";
     CHECK(error_of(with_steps(steps, R"(, "tables": [{"title": "T", "rows": [{"label": "x", "metric": "k.rsp"}]}])")) ==
           R"(t.json: $.tables[0].rows[0].metric: expected a metric produced by a step (step k produces k.rps, k.ok_rps, )"
-          R"(k.p50_ms, k.p90_ms, k.p99_ms, k.error_pct, k.box_cpu_pct, k.box_cpu_us_per_req, k.client_cpu_pct, )"
-          R"(k.mem_max_mib), got "k.rsp")");
+          R"(k.p50_ms, k.p90_ms, k.p95_ms, k.p99_ms, k.ok_p50_ms, k.ok_p95_ms, k.ok_p99_ms, k.error_pct, k.box_cpu_pct, )"
+          R"(k.box_cpu_us_per_req, k.client_cpu_pct, k.client_cpu_us_per_req, k.mem_max_mib, k.anon_mean_mib, )"
+          R"(k.peak_since_start_mib, k.throttled_ms), got "k.rsp")");
     CHECK(error_of(with_steps(steps, R"(, "tables": [{"title": "T", "rows": [{"label": "x", "metric": "k.late_pct"}]}])"))
               .find("expected a metric produced by a step (step k produces") != std::string::npos);
     CHECK(error_of(with_steps(steps, R"(, "tables": [{"title": "T", "rows": [{"label": "x", "metric": "start1.seconds"}]}])")) ==
@@ -454,11 +455,12 @@ TEST_CASE("scenario parser: metrics produced by each kind of step") {
         "t.json");
     const auto& st = s.phases[0].steps;
     CHECK(metrics_produced(st[0]) == std::vector<std::string>{"wait_ready1.seconds"});
-    CHECK(metrics_produced(st[1]) == std::vector<std::string>{"restart1.seconds"});
+    CHECK(metrics_produced(st[1]) == std::vector<std::string>{"restart1.seconds", "restart1.command_seconds"});
     CHECK(metrics_produced(st[2]) == std::vector<std::string>{"idle1.cpu_pct", "idle1.mem_mean_mib", "idle1.mem_max_mib",
-                                                              "idle1.anon_mean_mib", "idle1.workset_mean_mib"});
-    CHECK(metrics_produced(st[3]).size() == 10);
-    CHECK(metrics_produced(st[4]).size() == 11);
+                                                              "idle1.anon_mean_mib", "idle1.workset_mean_mib",
+                                                              "idle1.procs"});
+    CHECK(metrics_produced(st[3]).size() == 18);
+    CHECK(metrics_produced(st[4]).size() == 19);
     CHECK(metrics_produced(st[4]).back() == "o.late_pct");
     CHECK(metrics_produced(st[5]) == std::vector<std::string>{"run_probe1.*"});
     CHECK(metrics_produced(st[6]).empty());

@@ -9,6 +9,7 @@
 #include <stand/stand.h>
 
 #include <algorithm>
+#include <atomic>
 #include <filesystem>
 #include <sys/resource.h>
 #include <thread>
@@ -157,6 +158,74 @@ struct Rep {
         put(s.name + ".seconds_excl_429", wall - (after.second - before.second));
     }
 
+    // After a restart: until panel.admin_call succeeds (the plugin logs in
+    // again as needed), every 100 ms, timed from the restart command.
+    void admin_api_back(const Step& s, Clock::time_point origin, Clock::time_point deadline) {
+        std::string last;
+        while (Clock::now() < deadline) {
+            if (env.interrupted.load()) throw StepFailure("interrupted");
+            auto reply = worker.call("panel.admin_call", {}, std::chrono::seconds(10));
+            if (reply.ok()) {
+                put(s.name + ".admin_api_seconds", std::chrono::duration<double>(Clock::now() - origin).count());
+                return;
+            }
+            if (reply.failure != isolation::WorkerReply::Failure::kNone)
+                throw StepFailure("panel.admin_call: " + reply.error);
+            last = reply.error;
+            std::this_thread::sleep_for(std::chrono::milliseconds(100));
+        }
+        throw StepFailure("the admin API did not answer before the step's timeout; last error: " + last);
+    }
+
+    // Seed onebox phase D: `per_s` times a second (drift-corrected) add user
+    // churn<i>, delete churn<i-1>, one admin call; each timed. Errors are
+    // counted, not thrown: the load thread runs meanwhile.
+    json::object churn(const Step& s, double per_s, const std::atomic<bool>& done) {
+        std::vector<double> add_ms, del_ms, call_ms;
+        json::array errors;
+        std::size_t error_count = 0;
+        auto note = [&](const std::string& what, const isolation::WorkerReply& reply) {
+            ++error_count;
+            if (errors.size() < 10) errors.emplace_back(what + ": " + reply.error);
+        };
+        auto timed = [&](const std::string& method, const json::object& args, std::vector<double>& into) {
+            const auto started = Clock::now();
+            auto reply = worker.call(method, args, std::chrono::seconds(30));
+            into.push_back(std::chrono::duration<double, std::milli>(Clock::now() - started).count());
+            if (!reply.ok()) note(method, reply);
+            return reply;
+        };
+        const auto period = std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(1.0 / per_s));
+        auto next = Clock::now();
+        std::string previous;
+        for (int i = 1; !done.load() && !env.interrupted.load() && worker.alive(); ++i) {
+            auto added = timed("panel.create_user", {{"name", "churn" + std::to_string(i)}}, add_ms);
+            if (!previous.empty()) timed("panel.delete_user", {{"id", previous}}, del_ms);
+            previous.clear();
+            if (added.ok() && added.output.is_object())
+                if (const auto* id = added.output.as_object().if_contains("id"); id && id->is_string())
+                    previous = std::string(id->as_string());
+            timed("panel.admin_call", {}, call_ms);
+            next += period;
+            while (Clock::now() < next && !done.load()) std::this_thread::sleep_for(std::chrono::milliseconds(10));
+        }
+        if (!previous.empty() && worker.alive()) timed("panel.delete_user", {{"id", previous}}, del_ms);
+        auto stats = [&](const char* name, std::vector<double>& v) {
+            if (v.empty()) return;
+            std::sort(v.begin(), v.end());
+            auto at = [&](double p) { return v[static_cast<std::size_t>(p * static_cast<double>(v.size() - 1))]; };
+            put(s.name + ".admin_" + name + "_p50_ms", at(0.5));
+            put(s.name + ".admin_" + name + "_p95_ms", at(0.95));
+            put(s.name + ".admin_" + name + "_max_ms", v.back());
+        };
+        stats("add", add_ms);
+        stats("del", del_ms);
+        stats("call", call_ms);
+        put(s.name + ".admin_errors", static_cast<double>(error_count));
+        return {{"adds", add_ms.size()}, {"deletes", del_ms.size()}, {"calls", call_ms.size()},
+                {"error_count", error_count}, {"errors", errors}};
+    }
+
     void disk_usage(const Step& s) {
         auto facts = call("lifecycle.facts", {}, s.timeout);
         const auto* dirs = facts.is_object() ? facts.as_object().if_contains("data_dirs") : nullptr;
@@ -233,13 +302,28 @@ struct Rep {
         hooks.stop = &env.interrupted;
         auto t0 = Clock::now();
         load::LoadResult r;
-        try {
-            r = load::run_load(spec, hooks);
-        } catch (const std::exception& e) {
-            throw StepFailure(std::string("load: ") + e.what());
+        std::string load_error;
+        std::atomic<bool> load_done{false};
+        auto drive = [&] {
+            try {
+                r = load::run_load(spec, hooks);
+            } catch (const std::exception& e) {
+                load_error = e.what();
+            }
+            load_done = true;
+        };
+        json::object churned;
+        if (l.churn_per_s > 0) {
+            std::thread loader(drive);
+            churned = churn(s, l.churn_per_s, load_done);  // never throws: the loader must be joined
+            loader.join();
+        } else {
+            drive();
         }
+        if (!load_error.empty()) throw StepFailure("load: " + load_error);
         auto t1 = Clock::now();
         loads[s.name] = r.to_json();
+        if (!churned.empty()) loads[s.name].as_object()["churn"] = churned;
         const double elapsed = r.elapsed_s > 0 ? r.elapsed_s : 1;
         std::uint64_t ok = 0;
         for (const auto& [status, count] : r.status_counts)
@@ -292,7 +376,9 @@ struct Rep {
                 else if constexpr (std::is_same_v<A, RestartStep>) {
                     auto origin = Clock::now();
                     call("lifecycle.restart", {}, s.timeout);
+                    put(s.name + ".command_seconds", std::chrono::duration<double>(Clock::now() - origin).count());
                     wait_ready(s, origin, a.interval, a.per_try_timeout, deadline);
+                    if (a.admin_api) admin_api_back(s, origin, deadline);
                 } else if constexpr (std::is_same_v<A, SleepStep>) sleep_for(a.duration);
                 else if constexpr (std::is_same_v<A, IdleStep>) {
                     auto t0 = Clock::now();

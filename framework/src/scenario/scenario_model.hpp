@@ -56,6 +56,9 @@ struct IdleStep {
 struct RestartStep {
     std::chrono::milliseconds interval{50};
     std::chrono::milliseconds per_try_timeout{2000};
+    // Also time until the panel's admin API answers (panel.admin_call), not
+    // only its readiness request (seed onebox phase E).
+    bool admin_api = false;
 };
 // stand.panel/1: the one-time setup (admin, inbound, group ...), timed.
 struct BootstrapStep {};
@@ -86,6 +89,9 @@ struct LoadStep {
     bool xff_per_link = false;  // X-Forwarded-For derived from the link index
     std::optional<std::string> bind_prefix;  // "127.1": link k from 127.1.(k/250+1).(k%250+1)
     bool warmup_once = false;   // fetch every link once before the measured window
+    // Control-plane churn while the load runs: this many times a second one
+    // user added, the previous one deleted and one admin call, each timed.
+    double churn_per_s = 0;
 };
 struct ProbeStep {
     std::string job;

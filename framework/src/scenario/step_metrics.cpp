@@ -4,8 +4,11 @@ namespace stand::scenario {
 namespace {
 
 std::vector<std::string_view> suffixes(const StepAction& action) {
-    if (std::holds_alternative<WaitReadyStep>(action) || std::holds_alternative<RestartStep>(action))
-        return {"seconds"};
+    if (std::holds_alternative<WaitReadyStep>(action)) return {"seconds"};
+    if (const auto* restart = std::get_if<RestartStep>(&action)) {
+        if (restart->admin_api) return {"seconds", "command_seconds", "admin_api_seconds"};
+        return {"seconds", "command_seconds"};
+    }
     if (std::holds_alternative<IdleStep>(action))
         return {"cpu_pct", "mem_mean_mib", "mem_max_mib", "anon_mean_mib", "workset_mean_mib", "procs"};
     if (const auto* load = std::get_if<LoadStep>(&action)) {
@@ -15,6 +18,11 @@ std::vector<std::string_view> suffixes(const StepAction& action) {
                                              "client_cpu_pct", "client_cpu_us_per_req", "mem_max_mib", "anon_mean_mib",
                                              "peak_since_start_mib", "throttled_ms"};
         if (load->rate) out.push_back("late_pct");
+        if (load->churn_per_s > 0)
+            for (std::string_view m : {"admin_add_p50_ms", "admin_add_p95_ms", "admin_add_max_ms", "admin_del_p50_ms",
+                                       "admin_del_p95_ms", "admin_del_max_ms", "admin_call_p50_ms", "admin_call_p95_ms",
+                                       "admin_call_max_ms", "admin_errors"})
+                out.push_back(m);
         return out;
     }
     if (std::holds_alternative<ProbeStep>(action)) return {"*"};

@@ -37,11 +37,11 @@ const std::vector<std::string_view>* kind_keys(std::string_view kind) {
         {"stop", {}},
         {"wipe", {}},
         {"wait_ready", {"interval_ms", "per_try_timeout_ms"}},
-        {"restart", {"interval_ms", "per_try_timeout_ms"}},
+        {"restart", {"interval_ms", "per_try_timeout_ms", "admin_api"}},
         {"sleep", {"duration_s"}},
         {"idle", {"duration_s"}},
         {"load", {"duration_s", "connections", "threads", "rate", "keepalive", "path", "urls", "headers",
-                  "request_timeout_ms", "links", "xff", "bind_prefix", "warmup_once"}},
+                  "request_timeout_ms", "links", "xff", "bind_prefix", "warmup_once", "churn_per_s"}},
         {"run_probe", {"job", "params"}},
         {"bootstrap", {}},
         {"create_users", {"count", "prefix"}},
@@ -127,6 +127,7 @@ LoadStep read_load(const ObjectReader& r, bool allow_remote) {
         step.bind_prefix = *v;
     }
     if (auto v = r.boolean("warmup_once")) step.warmup_once = *v;
+    if (auto v = r.positive("churn_per_s", 100)) step.churn_per_s = *v;
     return step;
 }
 
@@ -154,7 +155,11 @@ StepAction read_action(std::string_view kind, const ObjectReader& r, bool allow_
     if (kind == "stop") return StopStep{};
     if (kind == "wipe") return WipeStep{};
     if (kind == "wait_ready") return read_retry<WaitReadyStep>(r);
-    if (kind == "restart") return read_retry<RestartStep>(r);
+    if (kind == "restart") {
+        auto step = read_retry<RestartStep>(r);
+        if (auto v = r.boolean("admin_api")) step.admin_api = *v;
+        return step;
+    }
     if (kind == "sleep") return SleepStep{read_duration(r)};
     if (kind == "idle") return IdleStep{read_duration(r)};
     if (kind == "load") return read_load(r, allow_remote);

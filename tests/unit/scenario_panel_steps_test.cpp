@@ -1,0 +1,99 @@
+// Scenario parameters and the panel steps (bootstrap, create_users,
+// disk_usage, subscription loads with churn, restart with admin_api).
+#include "scenario/scenario_parser.hpp"
+#include "scenario/step_metrics.hpp"
+
+#include <doctest/doctest.h>
+
+#include <string>
+
+using namespace stand::scenario;
+
+namespace {
+
+std::string scenario_with(const std::string& steps, const std::string& params = "") {
+    return R"({"schema_version": 1, "name": "t", "plugins": ["p"], )" + params + R"("phases": [{"name": "x", "steps": [)" +
+           steps + "]}]}";
+}
+
+std::string error_of(const std::string& text, const ParamOverrides& params = {}) {
+    try {
+        parse_scenario_text(text, "t.json", params);
+    } catch (const ScenarioError& e) {
+        return e.what();
+    }
+    return "";
+}
+
+}  // namespace
+
+TEST_CASE("scenario params: defaults, overrides, and errors naming the JSON path") {
+    const std::string text = scenario_with(R"({"step": "create_users", "name": "u", "count": "${users}"},
+                                              {"step": "idle", "duration_s": "${idle_s}"})",
+                                           R"("params": {"users": 200, "idle_s": 1.5}, )");
+    auto s = parse_scenario_text(text, "t.json");
+    CHECK(std::get<CreateUsersStep>(s.phases[0].steps[0].action).count == 200);
+    CHECK(std::get<IdleStep>(s.phases[0].steps[1].action).duration.count() == doctest::Approx(1.5));
+    CHECK(s.params.at("users") == 200);
+
+    auto shorter = parse_scenario_text(text, "t.json", {{"users", "5"}});
+    CHECK(std::get<CreateUsersStep>(shorter.phases[0].steps[0].action).count == 5);
+    CHECK(shorter.params.at("users") == 5);
+
+    CHECK(error_of(text, {{"userz", "5"}}).find("--param userz: the scenario declares no such parameter (declared: users, idle_s)") !=
+          std::string::npos);
+    CHECK(error_of(text, {{"users", "many"}}) ==
+          "t.json: $.phases[0].steps[0].count: expected a positive integer, got \"many\"");
+    CHECK(error_of(scenario_with(R"({"step": "idle", "duration_s": "${nope}"})")) ==
+          "t.json: $.phases[0].steps[0].duration_s: expected a declared parameter (see $.params), got \"${nope}\"");
+    // A plugin's own placeholders are left alone.
+    auto plugin = parse_scenario_text(
+        R"({"schema_version": 1, "name": "t", "plugins": [{"id": "p", "config": {"dir": "${data_dir}"}}],
+            "phases": [{"name": "x", "steps": [{"step": "start"}]}]})",
+        "t.json");
+    CHECK(plugin.plugins[0].config.at("dir") == "${data_dir}");
+}
+
+TEST_CASE("scenario panel steps: keys, defaults and the metrics they produce") {
+    auto s = parse_scenario_text(scenario_with(R"({"step": "bootstrap"},
+        {"step": "create_users", "name": "users", "count": 10, "prefix": "u"},
+        {"step": "disk_usage", "name": "disk"},
+        {"step": "load", "name": "storm", "links": "subscriptions", "rate": 300, "bind_prefix": "127.1",
+         "xff": true, "warmup_once": true, "churn_per_s": 1, "duration_s": 5},
+        {"step": "restart", "name": "back", "admin_api": true})"),
+                                 "t.json");
+    const auto& steps = s.phases[0].steps;
+    CHECK(steps[0].name == "bootstrap1");
+    CHECK(steps[0].timeout == std::chrono::milliseconds(300000));
+    const auto& users = std::get<CreateUsersStep>(steps[1].action);
+    CHECK(users.count == 10);
+    CHECK(users.prefix == "u");
+    const auto& load = std::get<LoadStep>(steps[3].action);
+    CHECK(load.subscription_links);
+    CHECK(load.xff_per_link);
+    CHECK(load.warmup_once);
+    CHECK(load.bind_prefix == "127.1");
+    CHECK(load.churn_per_s == 1);
+    CHECK(std::get<RestartStep>(steps[4].action).admin_api);
+
+    CHECK(produces_metric(steps[1], "users.waits_429"));
+    CHECK(produces_metric(steps[1], "users.seconds_excl_429"));
+    CHECK(produces_metric(steps[2], "disk.data_mib"));
+    CHECK(produces_metric(steps[3], "storm.ok_p95_ms"));
+    CHECK(produces_metric(steps[3], "storm.admin_add_p95_ms"));
+    CHECK(produces_metric(steps[3], "storm.late_pct"));
+    CHECK(produces_metric(steps[4], "back.admin_api_seconds"));
+    CHECK_FALSE(produces_metric(steps[0], "bootstrap1.users"));
+}
+
+TEST_CASE("scenario panel steps: bad values name the JSON path") {
+    CHECK(error_of(scenario_with(R"({"step": "create_users"})")) ==
+          "t.json: $.phases[0].steps[0].count: expected an integer 1..100000, got nothing");
+    CHECK(error_of(scenario_with(R"({"step": "load", "links": "all"})")) ==
+          "t.json: $.phases[0].steps[0].links: expected \"subscriptions\" or \"endpoint\", got \"all\"");
+    CHECK(error_of(scenario_with(R"({"step": "load", "links": "subscriptions", "path": "/x"})")).find("no urls or path") !=
+          std::string::npos);
+    CHECK(error_of(scenario_with(R"({"step": "load", "bind_prefix": "10.1"})")).find("$.phases[0].steps[0].bind_prefix") !=
+          std::string::npos);
+    CHECK(error_of(scenario_with(R"({"step": "bootstrap", "count": 1})")).find("$.phases[0].steps[0]") != std::string::npos);
+}
