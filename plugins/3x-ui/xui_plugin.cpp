@@ -81,6 +81,7 @@ public:
     }
     stand_result wipe() override {
         if (launcher_->running()) throw Error(STAND_E_BAD_STATE, "3x-ui: stop before wipe");
+        launcher_->wipe();
         std::error_code ec;
         fs::remove_all(data_dir(), ec);
         if (ec) throw Error(STAND_E_IO, "3x-ui: cannot remove " + data_dir().string() + ": " + ec.message());
@@ -99,6 +100,7 @@ public:
                        {"credentials_file", credentials_file().string()}};
         if (client_api_) f["client_api"] = *client_api_ == xui::ClientApi::v31 ? "clients/* (v3.1+)" : "inbounds/addClient (legacy)";
         f["artifacts"] = launcher_->artifacts();
+        f["containers"] = launcher_->containers();
         if (launcher_->config().mode == panelkit::RunMode::docker) {
             json::object cmds;
             for (const char* a : {"start", "stop", "restart", "wipe"}) {

@@ -170,6 +170,7 @@ public:
 
     stand_result wipe() override {
         if (launcher_->running()) throw Error(STAND_E_BAD_STATE, "mistgate: stop before wipe");
+        launcher_->wipe();
         std::error_code ec;
         fs::remove_all(panel_dir(), ec);
         if (ec) throw Error(STAND_E_IO, "mistgate: cannot remove " + panel_dir().string() + ": " + ec.message());
@@ -192,6 +193,7 @@ public:
                        {"credentials_file", credentials_file().string()},
                        {"state_file", state_file().string()}};
         f["artifacts"] = launcher_->artifacts();
+        f["containers"] = launcher_->containers();
         std::vector<std::string> setup;
         for (const auto& a : setup_command_) setup.push_back(launcher_->expand(a));
         f["setup"] = setup_command_.empty() ? "combined with serve (Admin URL / Setup link read from its output)"

@@ -175,6 +175,23 @@ void Launcher::stop() {
     process_.reset();
 }
 
+void Launcher::wipe() {
+    if (running()) throw Error(STAND_E_BAD_STATE, panel_ + ": stop before wipe");
+    if (config_.mode != RunMode::docker) return;
+    if (!fs::exists(fs::path(host_.data_dir()) / "compose.yml"))
+        std::ofstream(fs::path(host_.data_dir()) / "compose.yml") << expand(compose_);
+    run_to_end(docker_commands("wipe").front(), "compose down -v", 120000);
+}
+
+int Launcher::containers() const {
+    if (config_.mode != RunMode::docker) return 0;
+    int n = 0;
+    for (std::size_t at = compose_.find("container_name:"); at != std::string::npos;
+         at = compose_.find("container_name:", at + 1))
+        ++n;
+    return n;
+}
+
 void Launcher::restart() {
     if (config_.mode == RunMode::docker) {
         if (!docker_up_) throw Error(STAND_E_BAD_STATE, panel_ + ": not running");

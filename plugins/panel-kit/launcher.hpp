@@ -52,6 +52,11 @@ public:
     void start();
     void stop();
     void restart();
+    // docker: `compose down -v` (named volumes hold the panel's database);
+    // native: nothing (the adapter removes its data dir).
+    void wipe();
+    // Containers the deployment runs: 0 native, the compose file's services in docker mode.
+    int containers() const;
     bool running() const noexcept { return process_ != nullptr || docker_up_; }
     // Runs a short helper command (argv expanded, not in the box) to its end
     // and returns its output; a non-zero exit or a timeout is an error

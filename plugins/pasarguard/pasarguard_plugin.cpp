@@ -97,6 +97,7 @@ public:
     }
     stand_result wipe() override {
         if (launcher_->running()) throw Error(STAND_E_BAD_STATE, "pasarguard: stop before wipe");
+        launcher_->wipe();
         std::error_code ec;
         fs::remove_all(data_dir(), ec);
         if (ec) throw Error(STAND_E_IO, "pasarguard: cannot remove " + data_dir().string() + ": " + ec.message());
@@ -116,6 +117,7 @@ public:
                        {"credentials_file", credentials_file().string()},
                        {"temp_key_command", json::value_from(temp_key_command_)}};
         f["artifacts"] = launcher_->artifacts();
+        f["containers"] = launcher_->containers();
         if (launcher_->config().mode == panelkit::RunMode::docker) {
             json::object cmds;
             for (const char* a : {"start", "stop", "restart", "wipe"}) {

@@ -75,6 +75,7 @@ public:
     }
     stand_result wipe() override {
         if (launcher_->running()) throw Error(STAND_E_BAD_STATE, "remnawave: stop before wipe");
+        launcher_->wipe();
         std::error_code ec;
         fs::remove_all(data_dir(), ec);
         if (ec) throw Error(STAND_E_IO, "remnawave: cannot remove " + data_dir().string() + ": " + ec.message());
@@ -94,6 +95,7 @@ public:
                        {"mode", launcher_->config().mode == panelkit::RunMode::docker ? "docker" : "native"},
                        {"credentials_file", credentials_file().string()}};
         f["artifacts"] = launcher_->artifacts();
+        f["containers"] = launcher_->containers();
         if (launcher_->config().mode == panelkit::RunMode::docker) {
             json::object cmds;
             for (const char* a : {"start", "stop", "restart", "wipe"}) {

@@ -18,7 +18,7 @@ for p in "$@"; do
 done
 if grep -E '^\| [^|]+ \|.*\bn/a\b' "$dir/run/summary.md"; then echo "summary.md has n/a cells (above)"; exit 1; fi
 rows=$(awk '/^## Panels alone/{t=1;next} /^## /{t=0} t && /^\| [^M-]/' "$dir/run/summary.md" | wc -l)
-[[ $rows -ge 30 ]] || { echo "expected 30 metric rows, found $rows"; exit 1; }
+[[ $rows -ge 31 ]] || { echo "expected 31 metric rows, found $rows"; exit 1; }
 if [[ " $* " == *" mistgate "* ]]; then
   grep -q 'mostly-429' "$dir/run/summary.md" || { echo "the 429 detector did not fire for the Mistgate double"; exit 1; }
 fi

@@ -240,6 +240,8 @@ struct Rep {
                 if (it->is_regular_file(ec)) bytes += static_cast<double>(it->file_size(ec));
         }
         put(s.name + ".data_mib", bytes / 1048576.0);
+        if (const auto* c = facts.as_object().if_contains("containers"); c && c->is_number())
+            put(s.name + ".containers", c->to_number<double>());
         if (const auto* arts = facts.as_object().if_contains("artifacts"); arts && arts->is_array()) {
             double a = 0;
             for (const auto& x : arts->as_array())

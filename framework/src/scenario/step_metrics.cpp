@@ -30,7 +30,7 @@ std::vector<std::string_view> suffixes(const StepAction& action) {
     if (std::holds_alternative<CreateUsersStep>(action))
         return {"seconds", "users", "call_p50_ms", "call_p99_ms", "call_max_ms", "waits_429", "wait_429_s",
                 "seconds_excl_429"};
-    if (std::holds_alternative<DiskUsageStep>(action)) return {"data_mib", "artifacts_mib"};
+    if (std::holds_alternative<DiskUsageStep>(action)) return {"data_mib", "artifacts_mib", "containers"};
     return {};
 }
 
