@@ -96,24 +96,9 @@ public:
     }
     json::object facts() override {
         json::object f{{"data_dirs", json::array{data_dir().string()}},
-                       {"mode", launcher_->config().mode == panelkit::RunMode::docker ? "docker" : "native"},
                        {"credentials_file", credentials_file().string()}};
         if (client_api_) f["client_api"] = *client_api_ == xui::ClientApi::v31 ? "clients/* (v3.1+)" : "inbounds/addClient (legacy)";
-        f["artifacts"] = launcher_->artifacts();
-        f["containers"] = launcher_->containers();
-        if (launcher_->config().mode == panelkit::RunMode::docker) {
-            json::object cmds;
-            for (const char* a : {"start", "stop", "restart", "wipe"}) {
-                json::array list;
-                for (const auto& argv : launcher_->docker_commands(a)) {
-                    json::array one;
-                    for (const auto& s : argv) one.emplace_back(s);
-                    list.push_back(one);
-                }
-                cmds[a] = list;
-            }
-            f["docker_commands"] = cmds;
-        }
+        for (const auto& [k, v] : launcher_->deployment_facts()) f[k] = v;
         return f;
     }
 

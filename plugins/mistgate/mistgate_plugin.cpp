@@ -187,13 +187,11 @@ public:
     }
 
     json::object facts() override {
-        const bool docker = launcher_->config().mode == panelkit::RunMode::docker;
-        json::object f{{"data_dirs", json::array{panel_dir().string()}},
-                       {"mode", docker ? "docker" : "native"},
-                       {"credentials_file", credentials_file().string()},
+        json::object f = launcher_->deployment_facts();
+        f["data_dirs"] = json::array{panel_dir().string()};
+        json::object more{{"credentials_file", credentials_file().string()},
                        {"state_file", state_file().string()}};
-        f["artifacts"] = launcher_->artifacts();
-        f["containers"] = launcher_->containers();
+        for (const auto& [k, v] : more) f[k] = v;
         std::vector<std::string> setup;
         for (const auto& a : setup_command_) setup.push_back(launcher_->expand(a));
         f["setup"] = setup_command_.empty() ? "combined with serve (Admin URL / Setup link read from its output)"
@@ -212,16 +210,8 @@ public:
         } catch (const Error&) {
             // an unreadable state file: facts without it
         }
-        if (docker) {
-            json::object cmds;
-            for (const char* a : {"start", "stop", "restart", "wipe"}) {
-                json::array list;
-                for (const auto& argv : launcher_->docker_commands(a)) list.push_back(to_array(argv));
-                cmds[a] = list;
-            }
-            if (!setup.empty()) cmds["setup"] = json::array{to_array(setup)};
-            f["docker_commands"] = cmds;
-        }
+        if (auto* cmds = f.if_contains("docker_commands"); cmds && !setup.empty())
+            cmds->as_object()["setup"] = json::array{to_array(setup)};
         return f;
     }
 

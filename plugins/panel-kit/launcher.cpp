@@ -141,6 +141,21 @@ json::array Launcher::artifacts() const {
     return out;
 }
 
+json::object Launcher::deployment_facts() const {
+    const bool docker = config_.mode == RunMode::docker;
+    json::object f{{"mode", docker ? "docker" : "native"}, {"artifacts", artifacts()}, {"containers", containers()}};
+    if (docker) {
+        json::object cmds;
+        for (const char* a : {"start", "stop", "restart", "wipe"}) {
+            json::array list;
+            for (const auto& argv : docker_commands(a)) list.push_back(json::value_from(argv));
+            cmds[a] = list;
+        }
+        f["docker_commands"] = cmds;
+    }
+    return f;
+}
+
 void Launcher::start() {
     if (running()) throw Error(STAND_E_BAD_STATE, panel_ + ": already running");
     if (config_.mode == RunMode::docker) {

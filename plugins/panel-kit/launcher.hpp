@@ -66,6 +66,10 @@ public:
     // "artifacts": native: the executable (argv[0], looked up in PATH) and
     // every other argument that names an existing file (a script, a config).
     boost::json::array artifacts() const;
+    // The deployment's part of an adapter's facts(): "mode", "artifacts",
+    // "containers" and, in docker mode, "docker_commands" {start, stop,
+    // restart, wipe: [argv...]}. The adapter adds its own keys.
+    boost::json::object deployment_facts() const;
     // The command lines docker mode runs (for tests and facts).
     std::vector<std::vector<std::string>> docker_commands(const std::string& action) const;
     const LaunchConfig& config() const noexcept { return config_; }

@@ -92,19 +92,8 @@ public:
     }
     json::object facts() override {
         json::object f{{"data_dirs", json::array{data_dir().string()}},
-                       {"mode", launcher_->config().mode == panelkit::RunMode::docker ? "docker" : "native"},
                        {"credentials_file", credentials_file().string()}};
-        f["artifacts"] = launcher_->artifacts();
-        f["containers"] = launcher_->containers();
-        if (launcher_->config().mode == panelkit::RunMode::docker) {
-            json::object cmds;
-            for (const char* a : {"start", "stop", "restart", "wipe"}) {
-                json::array list;
-                for (const auto& argv : launcher_->docker_commands(a)) list.push_back(json::value_from(argv));
-                cmds[a] = list;
-            }
-            f["docker_commands"] = cmds;
-        }
+        for (const auto& [k, v] : launcher_->deployment_facts()) f[k] = v;
         return f;
     }
 
