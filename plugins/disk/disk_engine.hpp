@@ -1,0 +1,64 @@
+// disk probe: the I/O engine (io_uring, O_DIRECT, time-based) and the checks
+// on the test directory. No host types here: the plugin class adapts it.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <functional>
+#include <string>
+
+#include "latency_histogram.hpp"
+
+namespace stand_disk {
+
+// Where a directory lives: its mount (from /proc/self/mountinfo) and statfs.
+struct MountInfo {
+    std::string mount_point;  // "" when mountinfo could not be read
+    std::string fs_type;      // "ext4", "tmpfs", ... (mountinfo), else from f_type
+    std::string source;       // "/dev/vda", "tmpfs", ...
+    std::uint64_t f_type = 0;
+    std::uint64_t free_bytes = 0;
+    bool ram_backed = false;  // tmpfs or ramfs
+};
+
+// Throws std::runtime_error when `dir` is not a directory statfs can see.
+MountInfo mount_of(const std::string& dir);
+
+// One job of the engine.
+struct EngineSpec {
+    std::string path;
+    std::uint64_t file_size = 0;
+    std::uint32_t block_size = 4096;
+    std::uint32_t queue_depth = 1;
+    std::uint32_t jobs = 1;
+    bool random = false;
+    bool write = false;
+    std::uint64_t duration_ns = 5'000'000'000ull;
+};
+
+struct EngineResult {
+    std::uint64_t ios = 0;
+    std::uint64_t bytes = 0;
+    double seconds = 0;   // first worker's start to last worker's end
+    double cpu_s = 0;     // user + system time of the I/O threads
+    bool fixed_buffers = true;
+    LatencyHistogram latency;  // per I/O, submission to completion, ns
+};
+
+// Creates `path` (O_DIRECT), allocates `size` bytes and writes all of them
+// once with incompressible data, then fdatasync(). `cancelled` is polled
+// between 1 MiB writes; `progress` gets the fraction done. Throws
+// std::runtime_error with the failing call and errno on errors; returns false
+// when cancelled.
+bool fill_file(const std::string& path, std::uint64_t size, const std::function<bool()>& cancelled,
+               const std::function<void(double)>& progress);
+
+// Runs the job: spec.jobs threads, each with its own file descriptor and
+// io_uring of spec.queue_depth entries, until spec.duration_ns passed. The
+// calling thread polls `cancelled` and reports `progress` every 50 ms.
+// Throws std::runtime_error on I/O errors; result.ios == 0 and
+// `was_cancelled` set when cancelled.
+EngineResult run_engine(const EngineSpec& spec, const std::function<bool()>& cancelled,
+                        const std::function<void(double)>& progress, bool& was_cancelled);
+
+}  // namespace stand_disk

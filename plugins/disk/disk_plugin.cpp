@@ -1,0 +1,266 @@
+// disk: a stand.probe/1 plugin with its own I/O engine (io_uring, O_DIRECT,
+// time-based), in the manner of fio and CrystalDiskMark. Jobs are the four
+// CrystalDiskMark profiles, read and write each; params override block size,
+// queue depth and threads. prepare() refuses RAM-backed test directories and
+// writes the whole test file once; run() measures; cleanup() removes the file.
+#include <stand/stand.hpp>
+
+#include <unistd.h>
+
+#include <cerrno>
+#include <cmath>
+#include <cstring>
+#include <map>
+#include <stdexcept>
+#include <string>
+
+#include "disk_engine.hpp"
+
+namespace {
+
+using stand::cpp::ConfigReader;
+using stand::cpp::Error;
+namespace json = boost::json;
+
+struct JobDef {
+    const char* id;
+    const char* label;
+    bool random;
+    bool write;
+    std::uint32_t block_size;
+    std::uint32_t queue_depth;
+};
+
+constexpr std::uint32_t kMiB = 1u << 20;
+constexpr JobDef kJobs[] = {
+    {"seq1m-q8t1-read", "SEQ1M Q8T1 read", false, false, kMiB, 8},
+    {"seq1m-q8t1-write", "SEQ1M Q8T1 write", false, true, kMiB, 8},
+    {"seq1m-q1t1-read", "SEQ1M Q1T1 read", false, false, kMiB, 1},
+    {"seq1m-q1t1-write", "SEQ1M Q1T1 write", false, true, kMiB, 1},
+    {"rnd4k-q32t1-read", "RND4K Q32T1 read", true, false, 4096, 32},
+    {"rnd4k-q32t1-write", "RND4K Q32T1 write", true, true, 4096, 32},
+    {"rnd4k-q1t1-read", "RND4K Q1T1 read", true, false, 4096, 1},
+    {"rnd4k-q1t1-write", "RND4K Q1T1 write", true, true, 4096, 1},
+};
+
+constexpr const char* kParamsSchema = R"({"type":"object","additionalProperties":false,"properties":{
+  "dir":{"type":"string","default":"/var/tmp","description":"test directory; tmpfs and ramfs are refused"},
+  "size_mib":{"type":"integer","minimum":1,"maximum":16777216,"default":1024,"description":"test file size"},
+  "duration_s":{"type":"integer","minimum":1,"maximum":86400,"default":5,"description":"time-based run length"},
+  "block_size":{"type":"integer","minimum":512,"maximum":67108864,"description":"bytes, a multiple of 512; default the job's"},
+  "queue_depth":{"type":"integer","minimum":1,"maximum":4096,"description":"I/Os in flight per thread; default the job's"},
+  "jobs":{"type":"integer","minimum":1,"maximum":256,"default":1,"description":"I/O threads, each with its own ring"},
+  "engine":{"type":"string","enum":["io_uring"],"default":"io_uring"}}})";
+
+const JobDef& find_job(const std::string& id) {
+    for (const auto& j : kJobs)
+        if (id == j.id) return j;
+    std::string known;
+    for (const auto& j : kJobs) known += (known.empty() ? "" : ", ") + std::string(j.id);
+    throw Error(STAND_E_NOT_FOUND, "disk: no job '" + id + "' (jobs: " + known + ")");
+}
+
+struct Prepared {
+    stand_disk::EngineSpec spec;
+    stand_disk::MountInfo mount;
+    std::string dir;
+    double prepare_s = 0;
+};
+
+class Disk : public stand::cpp::Instance, public stand::cpp::Probe {
+public:
+    Disk(const stand::cpp::Host& host, const json::object& config) : host_(host) {
+        ConfigReader cfg(config);
+        cfg.finish();
+    }
+
+    ~Disk() override {
+        for (auto& [job, p] : prepared_) ::unlink(p.spec.path.c_str());
+    }
+
+    json::array list_jobs() override {
+        json::array jobs;
+        const json::value schema = json::parse(kParamsSchema);
+        for (const auto& j : kJobs) {
+            std::string desc = std::string(j.label) + ": " + (j.random ? "random " : "sequential ") +
+                               (j.write ? "writes" : "reads") + " of " +
+                               (j.block_size == kMiB ? std::string("1 MiB") : std::to_string(j.block_size / 1024) + " KiB") +
+                               ", queue depth " + std::to_string(j.queue_depth) +
+                               ", 1 thread, O_DIRECT through io_uring, time-based";
+            jobs.push_back(json::object{{"id", j.id}, {"description", desc}, {"params_schema", schema}});
+        }
+        return jobs;
+    }
+
+    void prepare(const std::string& job_id, const json::object& params) override {
+        const JobDef& job = find_job(job_id);
+        ConfigReader p(params, "params");
+        Prepared prep;
+        prep.dir = p.string("dir", "/var/tmp");
+        const auto size_mib = p.integer("size_mib", 1024, 1, 16777216);
+        const auto duration_s = p.integer("duration_s", 5, 1, 86400);
+        const auto block_size = p.integer("block_size", job.block_size, 512, 64 * kMiB);
+        const auto queue_depth = p.integer("queue_depth", job.queue_depth, 1, 4096);
+        const auto jobs = p.integer("jobs", 1, 1, 256);
+        const std::string engine = p.string("engine", "io_uring");
+        p.finish();
+        if (engine != "io_uring")
+            throw Error(STAND_E_UNSUPPORTED, "disk: params.engine: only \"io_uring\" is implemented, got \"" + engine + "\"");
+        if (block_size % 512 != 0)
+            throw Error(STAND_E_INVALID_ARGUMENT,
+                        "disk: params.block_size: " + std::to_string(block_size) + " is not a multiple of 512 (O_DIRECT)");
+        const std::uint64_t size = static_cast<std::uint64_t>(size_mib) * kMiB;
+        if (size < static_cast<std::uint64_t>(block_size) * static_cast<std::uint64_t>(jobs))
+            throw Error(STAND_E_INVALID_ARGUMENT, "disk: params.size_mib: " + std::to_string(size_mib) +
+                                                      " MiB holds fewer than one block of " +
+                                                      std::to_string(block_size) + " bytes per thread");
+
+        try {
+            prep.mount = stand_disk::mount_of(prep.dir);
+        } catch (const std::exception& e) {
+            throw Error(STAND_E_INVALID_ARGUMENT, std::string("disk: params.dir: ") + e.what());
+        }
+        if (prep.mount.ram_backed)
+            throw Error(STAND_E_INVALID_ARGUMENT,
+                        "disk: refusing test directory " + prep.dir + ": it is on " + prep.mount.fs_type + " (mount " +
+                            (prep.mount.mount_point.empty() ? std::string("unknown") : prep.mount.mount_point) +
+                            "), which is RAM, not a disk; choose a directory on the disk under test");
+        if (prep.mount.free_bytes < size)
+            throw Error(STAND_E_IO, "disk: " + prep.dir + " has " + std::to_string(prep.mount.free_bytes / kMiB) +
+                                        " MiB free, the test file needs " + std::to_string(size_mib) + " MiB");
+
+        if (auto it = prepared_.find(job_id); it != prepared_.end()) {
+            ::unlink(it->second.spec.path.c_str());
+            prepared_.erase(it);
+        }
+        auto& spec = prep.spec;
+        spec.path = prep.dir + (prep.dir.ends_with('/') ? "" : "/") + "stand-disk." + std::to_string(::getpid()) + "." +
+                    job_id + ".dat";
+        spec.file_size = size;
+        spec.block_size = static_cast<std::uint32_t>(block_size);
+        spec.queue_depth = static_cast<std::uint32_t>(queue_depth);
+        spec.jobs = static_cast<std::uint32_t>(jobs);
+        spec.random = job.random;
+        spec.write = job.write;
+        spec.duration_ns = static_cast<std::uint64_t>(duration_s) * 1'000'000'000ull;
+
+        host_.info("disk: writing the " + std::to_string(size_mib) + " MiB test file " + spec.path + " (" +
+                   prep.mount.fs_type + " on " + prep.mount.source + ")");
+        const std::uint64_t t0 = host_.monotonic_ns();
+        bool done = false;
+        try {
+            done = stand_disk::fill_file(spec.path, size, [this] { return cancelled(); },
+                                         [this](double f) { report(f, "writing the test file"); });
+        } catch (const std::exception& e) {
+            ::unlink(spec.path.c_str());
+            throw Error(STAND_E_IO, std::string("disk: preparing the test file: ") + e.what());
+        }
+        if (!done) {
+            ::unlink(spec.path.c_str());
+            throw Error(STAND_E_CANCELLED, "disk: cancelled while writing the test file");
+        }
+        prep.prepare_s = static_cast<double>(host_.monotonic_ns() - t0) / 1e9;
+        prepared_[job_id] = std::move(prep);
+    }
+
+    json::object run(const std::string& job_id) override {
+        find_job(job_id);
+        auto it = prepared_.find(job_id);
+        if (it == prepared_.end()) throw Error(STAND_E_BAD_STATE, "disk: job '" + job_id + "' was not prepared");
+        const Prepared& prep = it->second;
+        const auto& spec = prep.spec;
+        bool was_cancelled = false;
+        stand_disk::EngineResult r;
+        try {
+            r = stand_disk::run_engine(spec, [this] { return cancelled(); },
+                                       [this](double f) { report(f, "measuring"); }, was_cancelled);
+        } catch (const std::exception& e) {
+            throw Error(STAND_E_IO, std::string("disk: ") + job_id + ": " + e.what());
+        }
+        if (was_cancelled) throw Error(STAND_E_CANCELLED, "disk: " + job_id + " cancelled");
+        if (r.ios == 0 || r.seconds <= 0) throw Error(STAND_E_IO, "disk: " + job_id + ": no I/O completed");
+
+        const double bytes_s = static_cast<double>(r.bytes) / r.seconds;
+        const double us = 1000.0;
+        const auto& h = r.latency;
+        json::object metrics{
+            {"mb_s", bytes_s / 1e6},
+            {"mib_s", bytes_s / static_cast<double>(kMiB)},
+            {"iops", static_cast<double>(r.ios) / r.seconds},
+            {"lat_mean_us", h.mean() / us},
+            {"lat_p50_us", static_cast<double>(h.percentile(50)) / us},
+            {"lat_p99_us", static_cast<double>(h.percentile(99)) / us},
+            {"lat_p999_us", static_cast<double>(h.percentile(99.9)) / us},
+            {"lat_max_us", static_cast<double>(h.max()) / us},
+            {"cpu_s", r.cpu_s},
+            {"cpu_pct", 100.0 * r.cpu_s / r.seconds},
+            {"cpu_us_per_io", r.cpu_s * 1e6 / static_cast<double>(r.ios)},
+            {"ios", r.ios},
+            {"seconds", r.seconds},
+            {"block_size", spec.block_size},
+            {"queue_depth", spec.queue_depth},
+            {"jobs", spec.jobs},
+            {"size_mib", spec.file_size / kMiB},
+            {"prepare_s", prep.prepare_s},
+        };
+        json::object latency{{"p50", h.percentile(50)},   {"p99", h.percentile(99)}, {"p99.9", h.percentile(99.9)},
+                             {"mean", std::llround(h.mean())}, {"max", h.max()},      {"min", h.min()}};
+        json::object facts{{"filesystem", prep.mount.fs_type},
+                           {"mount", prep.mount.mount_point},
+                           {"device", prep.mount.source},
+                           {"dir", prep.dir},
+                           {"file", spec.path},
+                           {"engine", "io_uring"},
+                           {"direct", true},
+                           {"fixed_buffers", r.fixed_buffers},
+                           {"pattern", std::string(spec.random ? "random" : "sequential") + (spec.write ? " write" : " read")}};
+        return {{"metrics", std::move(metrics)}, {"latency_ns", std::move(latency)}, {"facts", std::move(facts)}};
+    }
+
+    stand_result cleanup(const std::string& job_id) override {
+        find_job(job_id);
+        auto it = prepared_.find(job_id);
+        if (it == prepared_.end()) return STAND_OK_NOTHING_TO_DO;
+        if (::unlink(it->second.spec.path.c_str()) != 0 && errno != ENOENT) {
+            int e = errno;
+            prepared_.erase(it);
+            throw Error(STAND_E_IO, "disk: removing the test file: " + std::string(std::strerror(e)));
+        }
+        prepared_.erase(it);
+        return STAND_OK;
+    }
+
+private:
+    const stand_progress_service* progress() const {
+        if (!progress_checked_) {
+            progress_checked_ = true;
+            try {
+                progress_ = &host_.service<stand_progress_service>(STAND_PROGRESS_SERVICE_ID);
+            } catch (const Error&) {
+                progress_ = nullptr;
+            }
+        }
+        return progress_;
+    }
+    bool cancelled() const {
+        const auto* p = progress();
+        return p != nullptr && p->cancelled != nullptr && p->cancelled(host_.get()) != 0;
+    }
+    void report(double fraction, const char* message) const {
+        const auto* p = progress();
+        if (p != nullptr && p->report != nullptr) p->report(host_.get(), fraction, message);
+    }
+
+    stand::cpp::Host host_;
+    std::map<std::string, Prepared> prepared_;
+    mutable const stand_progress_service* progress_ = nullptr;
+    mutable bool progress_checked_ = false;
+};
+
+}  // namespace
+
+STAND_CPP_PLUGIN(Disk, "disk", "Disk probe", "0.1.0",
+                 "Self-timed disk probe: io_uring with O_DIRECT, time-based, CrystalDiskMark profiles "
+                 "(SEQ1M Q8T1/Q1T1, RND4K Q32T1/Q1T1, read and write); MB/s, MiB/s, IOPS, latency "
+                 "percentiles and its own CPU.",
+                 R"({"type":"object","additionalProperties":false,"properties":{}})")
