@@ -363,7 +363,7 @@ EngineResult run_engine(const EngineSpec& spec, const std::function<bool()>& can
         const std::uint64_t elapsed = now_ns() - t0;
         if (elapsed >= spec.duration_ns) break;
         progress(static_cast<double>(elapsed) / static_cast<double>(spec.duration_ns));
-        std::this_thread::sleep_for(std::chrono::nanoseconds(std::min<std::uint64_t>(50'000'000ull, spec.duration_ns - elapsed)));
+        std::this_thread::sleep_for(std::chrono::nanoseconds(static_cast<std::int64_t>(std::min<std::uint64_t>(50'000'000ull, spec.duration_ns - elapsed))));
         if (cancelled()) {
             was_cancelled = true;
             stop.store(true);

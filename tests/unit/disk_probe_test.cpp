@@ -1,0 +1,98 @@
+// The disk probe: its latency histogram directly, the plugin through a plugin
+// worker (tmpfs refusal, a short real run in /var/tmp).
+#include "../../plugins/disk/latency_histogram.hpp"
+#include "isolation/plugin_worker.hpp"
+#include "test_paths.hpp"
+
+#include <doctest/doctest.h>
+
+#include <cstdlib>
+#include <filesystem>
+
+using namespace std::chrono_literals;
+using stand_disk::LatencyHistogram;
+
+TEST_CASE("disk probe: histogram buckets are exact below 128 ns and within 1/64 above") {
+    for (std::uint64_t v : {0ull, 1ull, 127ull, 128ull, 129ull, 1000ull, 65535ull, 1'000'000ull, 123'456'789'012ull}) {
+        auto i = LatencyHistogram::index_of(v);
+        REQUIRE(i < LatencyHistogram::kBuckets);
+        auto lo = LatencyHistogram::lowest_of(i);
+        CHECK(lo <= v);
+        CHECK(static_cast<double>(v - lo) <= static_cast<double>(v) / 64.0);
+    }
+    CHECK(LatencyHistogram::index_of(UINT64_MAX) == LatencyHistogram::kBuckets - 1);
+    for (unsigned i = 1; i < LatencyHistogram::kBuckets; ++i)
+        CHECK(LatencyHistogram::lowest_of(i) > LatencyHistogram::lowest_of(i - 1));
+}
+
+TEST_CASE("disk probe: percentiles of a uniform 1..10000 us spread") {
+    LatencyHistogram a, b;
+    for (std::uint64_t us = 1; us <= 10000; ++us) (us % 2 ? a : b).record(us * 1000);
+    a.add(b);
+    CHECK(a.count() == 10000);
+    CHECK(a.min() == 1000);
+    CHECK(a.max() == 10'000'000);
+    CHECK(a.mean() == doctest::Approx(5'000'500.0));
+    CHECK(static_cast<double>(a.percentile(50)) == doctest::Approx(5'000'000.0).epsilon(0.01));
+    CHECK(static_cast<double>(a.percentile(99)) == doctest::Approx(9'900'000.0).epsilon(0.01));
+    CHECK(static_cast<double>(a.percentile(99.9)) == doctest::Approx(9'990'000.0).epsilon(0.01));
+    CHECK(a.percentile(100) == 10'000'000);
+    CHECK(LatencyHistogram().percentile(50) == 0);
+}
+
+namespace {
+
+std::filesystem::path disk_plugin() { return stand::test::build_dir() / "plugins" / "disk.so"; }
+
+}  // namespace
+
+TEST_CASE("disk probe: tmpfs is refused before any I/O; a short run in /var/tmp reports its metrics") {
+    if (!std::filesystem::exists(disk_plugin())) {
+        MESSAGE("disk.so is not built (liburing-dev missing?)");
+        return;
+    }
+    std::string dir = "/var/tmp/stand-disk-test-XXXXXX";
+    REQUIRE(::mkdtemp(dir.data()) != nullptr);
+    stand::isolation::WorkerOptions o;
+    o.plugin_file = disk_plugin();
+    o.plugin_id = "disk";
+    o.host.run_dir = dir;
+    o.stand_binary = stand::test::stand_binary();
+    stand::isolation::PluginWorker worker(o);
+    auto created = worker.create("{}", 10s);
+    REQUIRE_MESSAGE(created.ok(), created.error);
+
+    auto jobs = worker.call("probe.list_jobs", {}, 10s);
+    REQUIRE(jobs.ok());
+    CHECK(jobs.output.as_array().size() == 8);
+
+    if (std::filesystem::exists("/dev/shm")) {
+        auto shm = worker.call("probe.prepare", {{"job", "rnd4k-q1t1-read"}, {"params", {{"dir", "/dev/shm"}, {"size_mib", 1}}}}, 10s);
+        CHECK(shm.code == STAND_E_INVALID_ARGUMENT);
+        CHECK(shm.error.find("tmpfs") != std::string::npos);
+        CHECK(shm.error.find("/dev/shm") != std::string::npos);
+    }
+    CHECK(worker.call("probe.prepare", {{"job", "nope"}, {"params", boost::json::object{}}}, 10s).code == STAND_E_NOT_FOUND);
+    CHECK(worker.call("probe.run", {{"job", "rnd4k-q1t1-read"}}, 10s).code == STAND_E_BAD_STATE);
+
+    auto prepared = worker.call("probe.prepare",
+                                {{"job", "rnd4k-q32t1-read"}, {"params", {{"dir", dir}, {"size_mib", 8}, {"duration_s", 1}}}}, 60s);
+    REQUIRE_MESSAGE(prepared.ok(), prepared.error);
+    auto run = worker.call("probe.run", {{"job", "rnd4k-q32t1-read"}}, 30s);
+    REQUIRE_MESSAGE(run.ok(), run.error);
+    const auto& m = run.output.at("metrics").as_object();
+    CHECK(m.at("iops").to_number<double>() > 0);
+    CHECK(m.at("mib_s").to_number<double>() * 1.048576 == doctest::Approx(m.at("mb_s").to_number<double>()));
+    CHECK(m.at("lat_p50_us").to_number<double>() <= m.at("lat_p99_us").to_number<double>());
+    CHECK(m.at("lat_p99_us").to_number<double>() <= m.at("lat_p999_us").to_number<double>());
+    CHECK(m.at("queue_depth").to_number<double>() == 32);
+    CHECK(m.contains("cpu_us_per_io"));
+    CHECK(run.output.at("facts").at("filesystem").as_string().size() > 0);
+    CHECK(worker.call("probe.cleanup", {{"job", "rnd4k-q32t1-read"}}, 10s).code == STAND_OK);
+    CHECK(worker.call("probe.cleanup", {{"job", "rnd4k-q32t1-read"}}, 10s).code == STAND_OK_NOTHING_TO_DO);
+    CHECK(worker.shutdown(10s).ok());
+    for (const auto& e : std::filesystem::directory_iterator(dir))  // the test file is gone
+        CHECK_FALSE(e.path().filename().string().starts_with("stand-disk."));
+    std::error_code ec;
+    std::filesystem::remove_all(dir, ec);
+}
