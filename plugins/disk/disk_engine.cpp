@@ -236,6 +236,8 @@ struct Worker {
         f.fd = ::open(spec.path.c_str(), (spec.write ? O_WRONLY : O_RDONLY) | O_DIRECT | O_CLOEXEC);
         if (f.fd < 0) fail_errno("open(" + spec.path + ", O_DIRECT)", errno);
 
+        // Declared before the ring so that they outlive it.
+        AlignedBuffer buffers(static_cast<std::size_t>(bs) * qd);
         io_uring ring{};
         if (int r = io_uring_queue_init(qd, &ring, 0); r < 0) fail_errno("io_uring_queue_init(" + std::to_string(qd) + ")", -r);
         struct RingGuard {
@@ -243,7 +245,6 @@ struct Worker {
             ~RingGuard() { io_uring_queue_exit(r); }
         } guard{&ring};
 
-        AlignedBuffer buffers(static_cast<std::size_t>(bs) * qd);
         Rng rng(0x5EED0000ull + index * 7919ull + now_ns());
         if (spec.write) fill_random(buffers.p, static_cast<std::size_t>(bs) * qd, rng);
         std::vector<iovec> iov(qd);

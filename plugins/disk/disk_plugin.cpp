@@ -75,7 +75,7 @@ public:
     }
 
     ~Disk() override {
-        for (auto& [job, p] : prepared_) ::unlink(p.spec.path.c_str());
+        for (auto& kv : prepared_) ::unlink(kv.second.spec.path.c_str());
     }
 
     json::array list_jobs() override {
