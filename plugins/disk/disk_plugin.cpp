@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <chrono>
 #include <cmath>
 #include <cstring>
 #include <map>
@@ -146,7 +147,7 @@ public:
 
         host_.info("disk: writing the " + std::to_string(size_mib) + " MiB test file " + spec.path + " (" +
                    prep.mount.fs_type + " on " + prep.mount.source + ")");
-        const std::uint64_t t0 = host_.monotonic_ns();
+        const auto t0 = std::chrono::steady_clock::now();
         bool done = false;
         try {
             done = stand_disk::fill_file(spec.path, size, [this] { return cancelled(); },
@@ -159,7 +160,7 @@ public:
             ::unlink(spec.path.c_str());
             throw Error(STAND_E_CANCELLED, "disk: cancelled while writing the test file");
         }
-        prep.prepare_s = static_cast<double>(host_.monotonic_ns() - t0) / 1e9;
+        prep.prepare_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
         prepared_[job_id] = std::move(prep);
     }
 
