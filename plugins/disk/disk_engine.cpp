@@ -239,7 +239,13 @@ struct Worker {
         // Declared before the ring so that they outlive it.
         AlignedBuffer buffers(static_cast<std::size_t>(bs) * qd);
         io_uring ring{};
-        if (int r = io_uring_queue_init(qd, &ring, 0); r < 0) fail_errno("io_uring_queue_init(" + std::to_string(qd) + ")", -r);
+        // One thread submits and reaps: completions are run when it waits
+        // (DEFER_TASKRUN) instead of interrupting it; older kernels refuse the
+        // flags with EINVAL and get a plain ring.
+        int init = io_uring_queue_init(qd, &ring, IORING_SETUP_SINGLE_ISSUER | IORING_SETUP_DEFER_TASKRUN);
+        if (init == -EINVAL) init = io_uring_queue_init(qd, &ring, IORING_SETUP_COOP_TASKRUN);
+        if (init == -EINVAL) init = io_uring_queue_init(qd, &ring, 0);
+        if (init < 0) fail_errno("io_uring_queue_init(" + std::to_string(qd) + ")", -init);
         struct RingGuard {
             io_uring* r;
             ~RingGuard() { io_uring_queue_exit(r); }
