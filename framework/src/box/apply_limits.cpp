@@ -1,6 +1,7 @@
 #include "box/apply_limits.hpp"
 
 #include "box/cgroup_fs.hpp"
+#include "box/io_limits.hpp"
 
 namespace stand::box {
 namespace {
@@ -63,7 +64,9 @@ std::vector<std::string> apply_v2(const GroupPaths& paths, const BoxPlan& plan) 
 }  // namespace
 
 std::vector<std::string> apply_limits(const GroupPaths& paths, const BoxPlan& plan, const CgroupLayout& layout) {
-    return paths.version == CgroupVersion::v2 ? apply_v2(paths, plan) : apply_v1(paths, plan, layout);
+    auto notes = paths.version == CgroupVersion::v2 ? apply_v2(paths, plan) : apply_v1(paths, plan, layout);
+    apply_io_limit(paths, plan);
+    return notes;
 }
 
 }  // namespace stand::box

@@ -5,6 +5,7 @@
 #include "box/cleanup_registry.hpp"
 #include "box/create_group.hpp"
 #include "box/drift.hpp"
+#include "box/io_limits.hpp"
 #include "box/group_name.hpp"
 #include "box/kill_group.hpp"
 
@@ -86,6 +87,10 @@ void Box::destroy() noexcept { state_->destroy(); }
 
 EffectiveSettings Box::read_effective() const {
     auto s = stand::box::read_effective(paths_);
+    if (plan_.io) {
+        s.io = read_io_limit(paths_, plan_.io->device);
+        if (s.io) s.io->path = plan_.io->path;
+    }
     s.notes.insert(s.notes.end(), notes_.begin(), notes_.end());
     return s;
 }

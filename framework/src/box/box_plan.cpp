@@ -21,7 +21,14 @@ boost::json::object BoxPlan::to_json() const {
     o["memory_max"] = memory_max ? boost::json::value(*memory_max) : boost::json::value(nullptr);
     o["swap_max"] = swap_max ? boost::json::value(*swap_max) : boost::json::value(nullptr);
     o["cpuset"] = cpuset ? boost::json::value(*cpuset) : boost::json::value(nullptr);
+    o["io"] = io ? boost::json::value(io->to_json()) : boost::json::value(nullptr);
     return o;
+}
+
+boost::json::object IoLimit::to_json() const {
+    auto opt = [](const std::optional<std::uint64_t>& v) { return v ? boost::json::value(*v) : boost::json::value(nullptr); };
+    return {{"path", path},           {"device", device},           {"read_iops", opt(read_iops)},
+            {"write_iops", opt(write_iops)}, {"read_bps", opt(read_bps)}, {"write_bps", opt(write_bps)}};
 }
 
 void validate(const BoxPlan& plan) {
@@ -32,6 +39,8 @@ void validate(const BoxPlan& plan) {
         throw BoxError("box '" + plan.name + "': vcpu must be between 0.01 and 4096");
     if (plan.memory_max && *plan.memory_max < 4096)
         throw BoxError("box '" + plan.name + "': memory_max below one page");
+    if (plan.io && !plan.io->read_iops && !plan.io->write_iops && !plan.io->read_bps && !plan.io->write_bps)
+        throw BoxError("box '" + plan.name + "': io limit on " + plan.io->path + " without any limit");
     if (plan.cpuset) {
         auto cpus = parse_cpu_list(*plan.cpuset);
         if (!cpus || cpus->empty())

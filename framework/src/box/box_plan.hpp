@@ -10,6 +10,16 @@
 
 namespace stand::box {
 
+// Throttling of one disk (cgroup v1 blkio.throttle.*, v2 io.max).
+struct IoLimit {
+    std::string path;    // the directory the limit was asked for (reports)
+    std::string device;  // "254:0": the whole disk under path
+    std::optional<std::uint64_t> read_iops{}, write_iops{}, read_bps{}, write_bps{};
+
+    boost::json::object to_json() const;
+    friend bool operator==(const IoLimit&, const IoLimit&) = default;
+};
+
 struct BoxPlan {
     static constexpr std::uint64_t kCpuPeriodUs = 100000;  // 100 ms
 
@@ -18,6 +28,7 @@ struct BoxPlan {
     std::optional<std::uint64_t> memory_max{};  // bytes
     std::optional<std::uint64_t> swap_max{};    // bytes (v1: memsw = memory_max + swap_max)
     std::optional<std::string> cpuset{};        // "0", "0-1", "0,2"
+    std::optional<IoLimit> io{};
 
     std::optional<std::uint64_t> quota_us() const;  // from vcpu
     boost::json::object to_json() const;

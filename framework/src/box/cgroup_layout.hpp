@@ -18,9 +18,9 @@ namespace stand::box {
 enum class CgroupVersion { v1, v2 };
 
 // The v1 controllers a box lives in (cpu and cpuacct are often co-mounted).
-inline constexpr std::string_view kV1Controllers[] = {"cpu", "cpuacct", "memory", "cpuset", "pids"};
+inline constexpr std::string_view kV1Controllers[] = {"cpu", "cpuacct", "memory", "cpuset", "pids", "blkio"};
 // The v2 controllers a box enables for its groups when the root offers them.
-inline constexpr std::string_view kV2Controllers[] = {"cpu", "memory", "cpuset", "pids"};
+inline constexpr std::string_view kV2Controllers[] = {"cpu", "memory", "cpuset", "pids", "io"};
 
 struct CgroupLayout {
     std::optional<CgroupVersion> backend;  // nullopt: no usable cgroups

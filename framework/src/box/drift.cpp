@@ -1,6 +1,7 @@
 #include "box/drift.hpp"
 
 #include "box/cpu_list.hpp"
+#include "box/io_limits.hpp"
 
 #include <cstdio>
 
@@ -87,6 +88,8 @@ std::vector<std::string> drift(const BoxPlan& plan, const EffectiveSettings& eff
     check_cpu(plan, effective, out);
     check_memory(plan, effective, out);
     check_cpuset(plan, effective, out);
+    if (plan.io)
+        if (auto line = io_drift(*plan.io, effective.io); !line.empty()) out.push_back(line);
     return out;
 }
 

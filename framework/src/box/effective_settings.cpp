@@ -182,6 +182,7 @@ boost::json::object EffectiveSettings::to_json() const {
     if (ancestor_memory_max)
         anc["memory_max"] = {{"dir", ancestor_memory_max->dir},
                              {"value", static_cast<std::uint64_t>(ancestor_memory_max->value)}};
+    o["io"] = io ? boost::json::value(io->to_json()) : boost::json::value(nullptr);
     o["ancestor_limits"] = std::move(anc);
     boost::json::array n;
     for (const auto& s : notes) n.emplace_back(s);

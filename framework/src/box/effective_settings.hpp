@@ -4,6 +4,7 @@
 // tightest one above the box is reported as well.
 #pragma once
 
+#include "box/box_plan.hpp"
 #include "box/group_paths.hpp"
 
 #include <boost/json.hpp>
@@ -33,6 +34,7 @@ struct EffectiveSettings {
     // v2 cpuset.cpus.effective (what the tasks may really use).
     std::optional<std::string> cpus, cpus_effective, mems, mems_effective;
     std::optional<std::string> online_cpus;  // /sys/devices/system/cpu/online
+    std::optional<IoLimit> io;               // for the planned io limit's device
 
     struct AncestorLimit {
         std::string dir;

@@ -87,6 +87,7 @@ int run_run(const std::vector<std::string>& argv) {
                                         : scenario::RunDirectory::fresh_path("runs", scen.name);
     }
     if (scen.plugins.empty()) throw UsageError("the scenario names no plugin; pass --plugin ID");
+    scenario::check_step_plugins(scen);
 
     auto search = plugin_search(args);
     // Refuse bad plugins before measuring anything.

@@ -1,9 +1,11 @@
 #include "report/run_report.hpp"
 
+#include "report/battery_sections.hpp"
 #include "report/html_report.hpp"
 #include "report/per_rep_csv.hpp"
 #include "report/table.hpp"
 #include "report/table_spec.hpp"
+#include "detect/finding.hpp"
 #include "scenario/run_directory.hpp"
 #include "stats/summary.hpp"
 
@@ -46,9 +48,14 @@ std::string tables_markdown(const json::object& run, const std::vector<PerRepRow
     std::string md;
     auto* tables = run.if_contains("tables");
     if (tables == nullptr) return md;
+    const auto values = values_by_plugin(rows);
     for (const auto& t : tables->as_array()) {
         const auto& table = t.as_object();
         md += "## " + std::string(table.at("title").as_string()) + "\n\n";
+        if (auto* layout = table.if_contains("layout"); layout && *layout == "wide") {
+            md += wide_table_markdown(table, values) + "\n";
+            continue;
+        }
         json::array spec_rows;
         for (const auto& r : table.at("rows").as_array()) {
             json::object row = r.as_object();
@@ -56,6 +63,15 @@ std::string tables_markdown(const json::object& run, const std::vector<PerRepRow
             spec_rows.push_back(row);
         }
         json::object spec{{"rows", spec_rows}, {"cell", "{median} ({min}-{max})"}};
+        // Only plugins with a value in this table (a battery's disk table has no CPU probe column).
+        json::array columns;
+        for (const auto& [plugin, metrics] : values)
+            for (const auto& r : spec_rows)
+                if (metrics.contains(std::string(r.at("metric").as_string()))) {
+                    columns.emplace_back(plugin);
+                    break;
+                }
+        if (!columns.empty() && columns.size() < values.size()) spec["columns"] = columns;
         if (rows.empty()) {
             md += "No repetition finished, so there is nothing to tabulate.\n\n";
             continue;
@@ -109,6 +125,12 @@ std::string box_text(const json::object& rep) {
     }
     if (auto* c = box.if_contains("cpuset"); c && c->is_object() && c->as_object().contains("cpus_effective"))
         text += ", cpus " + std::string(c->as_object().at("cpus_effective").as_string());
+    if (auto* io = box.if_contains("io"); io && io->is_object()) {
+        text += ", io " + std::string(io->as_object().at("device").as_string());
+        for (const char* k : {"read_iops", "write_iops", "read_bps", "write_bps"})
+            if (auto* v = io->as_object().if_contains(k); v && v->is_number())
+                text += " " + std::string(k) + "=" + std::to_string(v->to_number<std::uint64_t>());
+    }
     return text;
 }
 
@@ -153,8 +175,16 @@ RunReportFiles write_run_report(const std::filesystem::path& run_dir) {
         if (auto* f = r.if_contains("findings"))
             for (const auto& x : f->as_array()) findings.push_back(x);
     }
+    std::vector<detect::CheckOutcome> checks;
+    if (auto* c = run->if_contains("checks"); c && c->is_array()) checks = detect::evaluate_checks(c->as_array(), values_by_plugin(rows));
+    json::array check_json;
+    for (const auto& o : checks) {
+        check_json.push_back(o.to_json());
+        if (o.status == "fired")
+            findings.push_back(detect::Finding{o.id, o.plugin + (o.metric.empty() ? "" : ", " + o.metric), o.message}.to_json());
+    }
     json::object results{{"schema_version", 1}, {"run", *run},           {"summary", summaries(rows)},
-                         {"findings", findings}, {"reps", rep_array}};
+                         {"findings", findings}, {"checks", check_json}, {"reps", rep_array}};
     scenario::RunDirectory::write_atomically(files.results_json, json::serialize(results) + "\n");
 
     std::ostringstream csv;
@@ -165,6 +195,9 @@ RunReportFiles write_run_report(const std::filesystem::path& run_dir) {
     md += "Run directory: `" + run_dir.string() + "`. Cells: median (min-max) over the repetitions that finished; "
           "n is their count.\n\n";
     md += tables_markdown(*run, rows, (run_dir / "per_rep.csv").string());
+    md += checks_markdown(checks);
+    md += notes_markdown(reps);
+    md += machine_markdown(*run, reps);
     md += reps_markdown(reps);
     md += findings_markdown(reps);
     scenario::RunDirectory::write_atomically(files.summary_md, md);

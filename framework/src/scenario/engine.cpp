@@ -1,7 +1,9 @@
 #include "scenario/engine.hpp"
 
+#include "box/block_device.hpp"
 #include "box/box.hpp"
 #include "box/stale_cleanup.hpp"
+#include "detect/host_facts.hpp"
 #include "detect/machine_busy.hpp"
 #include "sampler/sample_csv.hpp"
 #include "sampler/sample_source.hpp"
@@ -28,6 +30,11 @@ box::BoxPlan box_plan(const BoxSpec& spec, const char* name) {
     plan.memory_max = spec.memory_bytes;
     plan.swap_max = spec.swap_bytes;
     plan.cpuset = spec.pin;
+    if (spec.io) {
+        const auto disk = box::whole_disk_of(spec.io->path);
+        plan.io = box::IoLimit{spec.io->path, disk.numbers, spec.io->read_iops, spec.io->write_iops, spec.io->read_bps,
+                               spec.io->write_bps};
+    }
     return plan;
 }
 
@@ -65,8 +72,12 @@ EngineOutcome run_scenario(const Scenario& scenario, const EngineOptions& option
     json::array tables;
     for (const auto& t : scenario.tables) {
         json::array rows;
-        for (const auto& r : t.rows) rows.push_back({{"label", r.label}, {"metric", r.metric}, {"format", r.format}});
-        tables.push_back({{"title", t.title}, {"rows", std::move(rows)}});
+        for (const auto& r : t.rows) {
+            json::object row{{"label", r.label}, {"metric", r.metric}, {"format", r.format}};
+            if (!r.ratio_of.empty()) row["ratio_of"] = r.ratio_of;
+            rows.push_back(std::move(row));
+        }
+        tables.push_back({{"title", t.title}, {"layout", t.layout}, {"rows", std::move(rows)}});
     }
     json::array plugins;
     for (const auto& p : scenario.plugins) plugins.push_back({{"id", p.id}, {"label", p.label}, {"config", p.config}});
@@ -79,12 +90,21 @@ EngineOutcome run_scenario(const Scenario& scenario, const EngineOptions& option
                             {"started_unix", static_cast<std::int64_t>(std::time(nullptr))},
                             {"host_version", STAND_HOST_VERSION},
                             {"params", scenario.params},
+                            {"checks", scenario.checks},
+                            {"host_facts", detect::collect_host_facts()},
                             {"plan", plan_json}});
 
     auto layout = box::detect_cgroup_layout();
-    const bool need_box = scenario.box.vcpu || scenario.box.memory_bytes || scenario.box.pin;
+    const bool need_box = scenario.box.vcpu || scenario.box.memory_bytes || scenario.box.pin || scenario.box.io;
     if (!layout.backend && need_box) {
-        outcome.stopped_because = "the scenario asks for a box (vcpu/memory/pin) but this machine has no usable cgroups";
+        outcome.stopped_because = "the scenario asks for a box (vcpu/memory/pin/io) but this machine has no usable cgroups";
+        return outcome;
+    }
+    box::BoxPlan measured_plan;
+    try {
+        measured_plan = box_plan(scenario.box, "measured");
+    } catch (const std::exception& e) {
+        outcome.stopped_because = scenario.file.string() + ": $.box: " + e.what();
         return outcome;
     }
 
@@ -136,7 +156,7 @@ EngineOutcome run_scenario(const Scenario& scenario, const EngineOptions& option
         };
         if (layout.backend) {
             measured = std::make_unique<box::Box>(layout, run_id_of(dir.root()) + "-" + planned.key,
-                                                  box_plan(scenario.box, "measured"));
+                                                  measured_plan);
             auto effective = measured->read_effective();
             preface["box"] = effective.to_json();
             preface["box_plan"] = measured->plan().to_json();

@@ -1,9 +1,11 @@
 #include "scenario/rep_runner.hpp"
 
+#include "box/process_placement.hpp"
 #include "detect/load_detectors.hpp"
 #include "isolation/plugin_worker.hpp"
 #include "load/link_pattern.hpp"
 #include "load/load_engine.hpp"
+#include "scenario/probe_result.hpp"
 #include "scenario/readiness_poll.hpp"
 
 #include <stand/stand.h>
@@ -11,6 +13,7 @@
 #include <algorithm>
 #include <atomic>
 #include <filesystem>
+#include <optional>
 #include <sys/resource.h>
 #include <thread>
 
@@ -19,8 +22,6 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 namespace json = boost::json;
-
-double number(const json::value& v) { return v.to_number<double>(); }
 
 struct StepFailure : std::runtime_error {
     using std::runtime_error::runtime_error;
@@ -37,6 +38,8 @@ struct Rep {
     json::array steps;
     json::object loads, windows;
     json::array findings;
+    json::object probe_facts;  // run_probe step name -> the probe's facts
+    json::array notes;         // the probes' caveats, each once
     Clock::time_point last_start = Clock::now();
     struct User {
         std::string id;
@@ -362,6 +365,39 @@ struct Rep {
         for (auto& f : detect::check_load(r, scope(s))) findings.push_back(f.to_json());
     }
 
+    // The probe measures inside the worker, so the worker joins the measured
+    // box for the step (limits and io throttling apply, samples see it).
+    void run_probe(const Step& s, const ProbeStep& a, Clock::time_point deadline) {
+        std::optional<box::ProcessPlacement> inside;
+        if (auto it = env.host.boxes.find("measured"); it != env.host.boxes.end() && worker.pid() > 0) {
+            try {
+                inside.emplace(worker.pid(), it->second);
+            } catch (const std::exception& e) {
+                throw StepFailure(std::string("moving the probe into the box: ") + e.what());
+            }
+        }
+        auto left = [&] {
+            return std::max(std::chrono::milliseconds(1000),
+                            std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now()));
+        };
+        call("probe.prepare", {{"job", a.job}, {"params", a.params}}, left());
+        const auto t0 = Clock::now();
+        auto out = call("probe.run", {{"job", a.job}}, left());
+        const auto t1 = Clock::now();
+        ProbeResult result;
+        try {
+            result = read_probe_result(out);
+        } catch (const std::exception& e) {
+            throw StepFailure(plugin().label + " probe.run of job '" + a.job + "' answered garbage: " + e.what());
+        }
+        for (const auto& [k, v] : result.metrics) put(s.name + "." + k, v);
+        if (auto w = window(t0, t1, s.name); w && w->cpu_pct) put(s.name + ".box_cpu_pct", *w->cpu_pct);
+        if (!result.facts.empty()) probe_facts[s.name] = result.facts;
+        for (const auto& n : result.notes)
+            if (std::find(notes.begin(), notes.end(), json::value(n)) == notes.end()) notes.emplace_back(n);
+        call("probe.cleanup", {{"job", a.job}}, left());
+    }
+
     void run_step(const Step& s) {
         const auto started = Clock::now();
         const auto deadline = started + s.timeout;
@@ -393,14 +429,7 @@ struct Rep {
                     put(s.name + ".seconds", std::chrono::duration<double>(Clock::now() - t0).count());
                 } else if constexpr (std::is_same_v<A, CreateUsersStep>) create_users(s, a, deadline);
                 else if constexpr (std::is_same_v<A, DiskUsageStep>) disk_usage(s);
-                else if constexpr (std::is_same_v<A, ProbeStep>) {
-                    call("probe.prepare", {{"job", a.job}, {"params", a.params}}, s.timeout);
-                    auto out = call("probe.run", {{"job", a.job}}, s.timeout);
-                    if (auto* m = out.is_object() ? out.as_object().if_contains("metrics") : nullptr)
-                        for (const auto& [k, v] : m->as_object())
-                            if (v.is_number()) put(s.name + "." + std::string(k), number(v));
-                    call("probe.cleanup", {{"job", a.job}}, s.timeout);
-                }
+                else if constexpr (std::is_same_v<A, ProbeStep>) run_probe(s, a, deadline);
             },
             s.action);
         if (Clock::now() > deadline)
@@ -418,6 +447,8 @@ struct Rep {
         doc["loads"] = loads;
         doc["windows"] = windows;
         doc["findings"] = findings;
+        if (!probe_facts.empty()) doc["probe_facts"] = probe_facts;
+        if (!notes.empty()) doc["notes"] = notes;
         env.dir.write_rep(env.planned.key, doc);
     }
 };
@@ -463,6 +494,7 @@ json::object run_repetition(RepEnvironment& env) {
             const auto phase_start = Clock::now();
             const auto host_before = host_cpu_seconds();
             for (const auto& step : phase.steps) {
+                if (!step.plugin.empty() && step.plugin != plugin.label) continue;
                 if (env.interrupted.load()) throw StepFailure("interrupted");
                 if (env.on_step) env.on_step(phase.name + "/" + step.name);
                 try {

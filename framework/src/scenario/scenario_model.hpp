@@ -20,6 +20,12 @@ struct BoxSpec {
     std::optional<std::uint64_t> memory_bytes;
     std::optional<std::uint64_t> swap_bytes;
     std::optional<std::string> pin;           // cpuset, e.g. "0" or "0-1"
+    // Disk throttling of the disk under `path` (the host finds the device).
+    struct Io {
+        std::string path;
+        std::optional<std::uint64_t> read_iops, write_iops, read_bps, write_bps;
+    };
+    std::optional<Io> io;
 };
 
 struct PluginRef {
@@ -107,6 +113,9 @@ struct Step {
     std::chrono::milliseconds timeout{60000};
     StepAction action;
     std::string json_path;  // "$.phases[0].steps[2]", for messages
+    // Run the step only for the plugin with this label (a battery mixes a
+    // disk probe and a CPU probe in one scenario); empty: every plugin.
+    std::string plugin;
 };
 
 struct Phase {
@@ -119,10 +128,14 @@ struct MetricRow {
     std::string label;
     std::string metric;
     std::string format = "%.2f";
+    std::string ratio_of;  // "a.x": the cell also shows a.x / this value, "(29.9x)"
 };
 
 struct Table {
     std::string title;
+    // "rows": a row per metric, a column per plugin; "wide" (seed 004's
+    // shape): a line per plugin with values, a column per metric.
+    std::string layout = "rows";
     std::vector<MetricRow> rows;
 };
 
@@ -139,6 +152,7 @@ struct Scenario {
     bool allow_remote = false;
     std::vector<Phase> phases;
     std::vector<Table> tables;
+    boost::json::array checks;   // normalized by parse_checks, stored in run.json
     boost::json::object params;  // the parameter values used (after --param)
 };
 

@@ -1,5 +1,6 @@
 #include "scenario/scenario_parser.hpp"
 
+#include "scenario/check_parser.hpp"
 #include "scenario/json_reader.hpp"
 #include "scenario/json_text.hpp"
 #include "scenario/step_parser.hpp"
@@ -7,6 +8,7 @@
 #include "scenario/value_syntax.hpp"
 
 #include <cerrno>
+#include <cmath>
 #include <cstring>
 #include <fstream>
 #include <limits>
@@ -25,8 +27,27 @@ constexpr std::string_view kNameSyntax = "a name of letters, digits, '_' and '-'
 
 std::string json_quote(std::string_view s) { return json::serialize(json::string_view(s.data(), s.size())); }
 
+BoxSpec::Io parse_io(const json::value& v, const JsonPlace& place) {
+    constexpr std::uint64_t kMaxIops = 100'000'000;
+    constexpr double kMaxMibS = 1'000'000;
+    const ObjectReader r(v, place, "an io limit", {"path", "read_iops", "write_iops", "read_mib_s", "write_mib_s"});
+    BoxSpec::Io io;
+    io.path = expect_string(r.require("path", "a directory on the disk to throttle"), r.at("path"), true);
+    io.read_iops = r.uint("read_iops", 1, kMaxIops);
+    io.write_iops = r.uint("write_iops", 1, kMaxIops);
+    auto bps = [](std::optional<double> mib_s) -> std::optional<std::uint64_t> {
+        if (!mib_s) return std::nullopt;
+        return static_cast<std::uint64_t>(std::llround(*mib_s * 1048576.0));
+    };
+    io.read_bps = bps(r.positive("read_mib_s", kMaxMibS));
+    io.write_bps = bps(r.positive("write_mib_s", kMaxMibS));
+    if (!io.read_iops && !io.write_iops && !io.read_bps && !io.write_bps)
+        place.fail("at least one of read_iops, write_iops, read_mib_s, write_mib_s", nullptr);
+    return io;
+}
+
 BoxSpec parse_box(const json::value& v, const JsonPlace& place) {
-    const ObjectReader r(v, place, "a box", {"vcpu", "memory_mib", "swap_mib", "pin"});
+    const ObjectReader r(v, place, "a box", {"vcpu", "memory_mib", "swap_mib", "pin", "io"});
     BoxSpec box;
     box.vcpu = r.positive("vcpu", kMaxVcpu);
     if (auto mib = r.uint("memory_mib", 1, kMaxMib)) box.memory_bytes = *mib << 20;
@@ -39,6 +60,7 @@ BoxSpec parse_box(const json::value& v, const JsonPlace& place) {
                               r.find("vcpu"));
         box.pin = std::string(pin->get_string());
     }
+    if (const json::value* io = r.find("io")) box.io = parse_io(*io, r.at("io"));
     return box;
 }
 
@@ -136,7 +158,7 @@ Scenario parse_root(const json::value& root, const std::filesystem::path& file) 
 
     const ObjectReader r(root, place, "a scenario",
                          {"schema_version", "name", "description", "plugins", "box", "client", "repetitions", "order",
-                          "sample_interval_ms", "allow_remote", "phases", "tables"});
+                          "sample_interval_ms", "allow_remote", "phases", "tables", "checks"});
     Scenario s;
     s.file = file;
     s.name = expect_string(r.require("name", "a non-empty string"), r.at("name"), true);
@@ -150,6 +172,7 @@ Scenario parse_root(const json::value& root, const std::filesystem::path& file) 
     if (auto allow = r.boolean("allow_remote")) s.allow_remote = *allow;
     s.phases = parse_phases(r.require("phases", "a non-empty array"), r.at("phases"), s.allow_remote);
     if (const json::value* tables = r.find("tables")) s.tables = parse_tables(*tables, r.at("tables"), s.phases);
+    if (const json::value* checks = r.find("checks")) s.checks = parse_checks(*checks, r.at("checks"), s.phases);
     return s;
 }
 
@@ -162,6 +185,21 @@ Scenario parse_scenario_text(std::string_view text, const std::filesystem::path&
     auto s = parse_root(root, file_for_messages);
     s.params = std::move(used);
     return s;
+}
+
+void check_step_plugins(const Scenario& s) {
+    std::string labels;
+    for (const auto& p : s.plugins) labels += (labels.empty() ? "" : ", ") + json_quote(p.label);
+    for (const auto& phase : s.phases)
+        for (const auto& step : phase.steps) {
+            if (step.plugin.empty()) continue;
+            bool found = false;
+            for (const auto& p : s.plugins) found = found || p.label == step.plugin;
+            if (!found)
+                throw ScenarioError(s.file, step.json_path + ".plugin",
+                                    "expected the label of a plugin of this run (" + labels + "), got " +
+                                        json_quote(step.plugin));
+        }
 }
 
 Scenario parse_scenario_file(const std::filesystem::path& file, const ParamOverrides& params) {

@@ -17,4 +17,8 @@ Scenario parse_scenario_file(const std::filesystem::path& file, const ParamOverr
 Scenario parse_scenario_text(std::string_view text, const std::filesystem::path& file_for_messages,
                              const ParamOverrides& params = {});
 
+// Every step's "plugin" must be the label of a plugin of this run (after
+// --plugin replaced the list). Throws ScenarioError naming the step.
+void check_step_plugins(const Scenario& s);
+
 }  // namespace stand::scenario

@@ -198,7 +198,7 @@ Step parse_step(const json::value& v, const JsonPlace& place, KindCounter& count
     const auto* specific = kind_keys(step.kind);
     if (specific == nullptr) place.key("step").fail(expected_kind, kind_value);
 
-    std::vector<std::string_view> allowed = {"step", "name", "timeout_s"};
+    std::vector<std::string_view> allowed = {"step", "name", "timeout_s", "plugin"};
     allowed.insert(allowed.end(), specific->begin(), specific->end());
     const bool vowel = std::string_view("aeiou").find(step.kind[0]) != std::string_view::npos;
     const ObjectReader r(v, place, (vowel ? "an " : "a ") + step.kind + " step", allowed);
@@ -209,6 +209,7 @@ Step parse_step(const json::value& v, const JsonPlace& place, KindCounter& count
         if (!is_valid_name(*name)) r.at("name").fail("a name of letters, digits, '_' and '-' (at most 64)", r.find("name"));
         step.name = *name;
     }
+    if (auto plugin = r.string("plugin")) step.plugin = *plugin;
     step.action = read_action(step.kind, r, allow_remote);
     const auto duration = duration_of(step.action);
     step.timeout = default_timeout(step.kind, duration);

@@ -1,0 +1,144 @@
+#include "report/battery_sections.hpp"
+
+#include "report/number_format.hpp"
+#include "stats/descriptive.hpp"
+
+#include <map>
+#include <set>
+
+namespace stand::report {
+namespace {
+
+namespace json = boost::json;
+
+std::string cell_text(std::string text) {
+    std::string out;
+    for (char c : text) out += c == '|' ? std::string("\\|") : c == '\n' ? std::string(" ") : std::string(1, c);
+    return out;
+}
+
+std::string fact_text(const json::value& v) {
+    if (v.is_string()) return std::string(v.get_string());
+    if (v.is_array()) {
+        std::string out;
+        for (const auto& x : v.get_array()) out += (out.empty() ? "" : "; ") + fact_text(x);
+        return out;
+    }
+    return json::serialize(v);
+}
+
+}  // namespace
+
+detect::RunValues values_by_plugin(const std::vector<PerRepRow>& rows) {
+    detect::RunValues out;
+    for (const auto& r : rows) out[r.plugin][r.metric].push_back(r.value);
+    return out;
+}
+
+std::string wide_table_markdown(const json::object& table, const detect::RunValues& values) {
+    const auto& rows = table.at("rows").as_array();
+    std::string md = "| Plugin |";
+    std::string rule = "|---|";
+    for (const auto& r : rows) {
+        md += " " + cell_text(std::string(r.at("label").as_string())) + " |";
+        rule += "---|";
+    }
+    md += "\n" + rule + "\n";
+    bool any = false;
+    for (const auto& [plugin, metrics] : values) {
+        std::string line = "| " + cell_text(plugin) + " |";
+        bool has = false;
+        for (const auto& rv : rows) {
+            const auto& r = rv.as_object();
+            auto it = metrics.find(std::string(r.at("metric").as_string()));
+            if (it == metrics.end() || it->second.empty()) {
+                line += " n/a |";
+                continue;
+            }
+            has = true;
+            const double v = stats::median(it->second);
+            std::string cell = PrintfFormat(std::string(r.at("format").as_string())).apply(v);
+            if (auto* of = r.if_contains("ratio_of")) {
+                auto other = metrics.find(std::string(of->as_string()));
+                if (other != metrics.end() && !other->second.empty() && v > 0)
+                    cell += " (" + PrintfFormat("%.1fx").apply(stats::median(other->second) / v) + ")";
+            }
+            line += " " + cell_text(cell) + " |";
+        }
+        if (has) {
+            md += line + "\n";
+            any = true;
+        }
+    }
+    if (!any) return "No plugin produced these metrics (a failed or skipped step).\n";
+    return md;
+}
+
+std::string checks_markdown(const std::vector<detect::CheckOutcome>& outcomes) {
+    if (outcomes.empty()) return "";
+    std::string md;
+    std::vector<const detect::CheckOutcome*> spread;
+    for (const auto& o : outcomes)
+        if (o.check == "anomalies") spread.push_back(&o);
+    md += "## Anomalies\n\nPer-pass values of the metrics whose passes disagree by more than the scenario's ratio; the medians "
+          "above hide them.\n\n";
+    if (spread.empty()) md += "None: every metric's passes agree within the ratio.\n\n";
+    else {
+        md += "| Plugin | Metric | What happened |\n|---|---|---|\n";
+        for (const auto* o : spread) md += "| " + cell_text(o->plugin) + " | " + cell_text(o->metric) + " | " + cell_text(o->message) + " |\n";
+        md += "\n";
+    }
+    md += "## Pitfall checks\n\n";
+    for (const char* status : {"fired", "not evaluated", "clear"})
+        for (const auto& o : outcomes) {
+            if (o.check == "anomalies" || o.status != status) continue;
+            md += "- **" + std::string(status) + "** (" + o.check + (o.plugin.empty() ? "" : ", " + o.plugin) + "): " +
+                  o.message + "\n";
+        }
+    return md + "\n";
+}
+
+std::string notes_markdown(const std::vector<json::object>& reps) {
+    std::vector<std::string> notes;
+    std::set<std::string> seen;
+    for (const auto& rep : reps)
+        if (auto* n = rep.if_contains("notes"); n && n->is_array())
+            for (const auto& x : n->as_array())
+                if (x.is_string() && seen.insert(std::string(x.as_string())).second) notes.emplace_back(x.as_string());
+    if (notes.empty()) return "";
+    std::string md = "## Caveats the probes reported\n\n";
+    for (const auto& n : notes) md += "- " + n + "\n";
+    return md + "\n";
+}
+
+std::string machine_markdown(const json::object& run, const std::vector<json::object>& reps) {
+    std::string md;
+    if (auto* h = run.if_contains("host_facts"); h && h->is_object() && !h->as_object().empty()) {
+        md += "## Machine\n\n| Fact | Value |\n|---|---|\n";
+        for (const auto& [k, v] : h->as_object()) md += "| " + cell_text(std::string(k)) + " | " + cell_text(fact_text(v)) + " |\n";
+        md += "\n";
+    }
+    // plugin -> fact -> distinct values over all probe steps and repetitions
+    std::map<std::string, std::map<std::string, std::set<std::string>>> facts;
+    for (const auto& rep : reps) {
+        auto* pf = rep.if_contains("probe_facts");
+        if (pf == nullptr || !pf->is_object()) continue;
+        const std::string plugin(rep.at("plugin").as_string());
+        for (const auto& [step, f] : pf->as_object())
+            if (f.is_object())
+                for (const auto& [k, v] : f.as_object())
+                    if (k != "file" && k != "command") facts[plugin][std::string(k)].insert(fact_text(v));
+    }
+    if (facts.empty()) return md;
+    md += "## Probe facts\n\nWhat the probes recorded about their tools and test directory (every distinct value).\n\n"
+          "| Plugin | Fact | Value |\n|---|---|---|\n";
+    for (const auto& [plugin, kv] : facts)
+        for (const auto& [k, values] : kv) {
+            std::string joined;
+            for (const auto& v : values) joined += (joined.empty() ? "" : "; ") + v;
+            md += "| " + cell_text(plugin) + " | " + cell_text(k) + " | " + cell_text(joined) + " |\n";
+        }
+    return md + "\n";
+}
+
+}  // namespace stand::report
