@@ -290,10 +290,9 @@ private:
     // `expected` > 0: the run's length; fio is killed 120 s after it.
     FioExit run_fio(const std::string& job_id, const std::vector<std::string>& argv, const std::string& out_name,
                     std::chrono::seconds expected, const char* what) {
-        const fs::path out_dir = fs::path(host_.data_dir()) / "fio";
+        const fs::path out = fs::path(host_.data_dir()) / out_name;
         std::error_code ec;
-        fs::create_directories(out_dir, ec);
-        const fs::path out = out_dir / out_name;
+        fs::create_directories(out.parent_path(), ec);
         fs::remove(out, ec);  // the process service appends
         json::array args;
         for (const auto& a : argv) args.emplace_back(a);
