@@ -51,7 +51,7 @@ struct ScopedEnv {
 
 }  // namespace
 
-TEST_CASE("fio probe: the disk probe's jobs; tmpfs, unknown jobs and a missing fio are refused before any I/O") {
+TEST_CASE("fio probe: the disk probe's jobs, and tmpfs, unknown jobs, bad engines and a missing fio refused before any I/O") {
     REQUIRE(std::filesystem::exists(fio_plugin()));
     VarTmpDir dir;
     stand::isolation::PluginWorker worker(options(dir.path));
