@@ -8,21 +8,13 @@
 #include <string>
 
 #include "latency_histogram.hpp"
+#include "mount_info.hpp"
 
 namespace stand_disk {
 
-// Where a directory lives: its mount (from /proc/self/mountinfo) and statfs.
-struct MountInfo {
-    std::string mount_point;  // "" when mountinfo could not be read
-    std::string fs_type;      // "ext4", "tmpfs", ... (mountinfo), else from f_type
-    std::string source;       // "/dev/vda", "tmpfs", ...
-    std::uint64_t f_type = 0;
-    std::uint64_t free_bytes = 0;
-    bool ram_backed = false;  // tmpfs or ramfs
-};
-
-// Throws std::runtime_error when `dir` is not a directory statfs can see.
-MountInfo mount_of(const std::string& dir);
+// The test directory check lives in plugins/probe-kit (shared with the fio probe).
+using stand_probe_kit::MountInfo;
+using stand_probe_kit::mount_of;
 
 // One job of the engine.
 struct EngineSpec {
