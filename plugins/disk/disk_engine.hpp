@@ -53,6 +53,10 @@ struct EngineResult {
 bool fill_file(const std::string& path, std::uint64_t size, const std::function<bool()>& cancelled,
                const std::function<void(double)>& progress);
 
+// Throws std::runtime_error unless `path` is a regular file of at least
+// `size` bytes with no hole in them (SEEK_HOLE), so reads hit written blocks.
+void check_fully_written(const std::string& path, std::uint64_t size);
+
 // Runs the job: spec.jobs threads, each with its own file descriptor and
 // io_uring of spec.queue_depth entries, until spec.duration_ns passed. The
 // calling thread polls `cancelled` and reports `progress` every 50 ms.

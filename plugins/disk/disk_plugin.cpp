@@ -46,6 +46,7 @@ constexpr JobDef kJobs[] = {
 
 constexpr const char* kParamsSchema = R"({"type":"object","additionalProperties":false,"properties":{
   "dir":{"type":"string","default":"/var/tmp","description":"test directory; tmpfs and ramfs are refused"},
+  "file":{"type":"string","description":"an existing, fully written file to measure instead of writing one (the same file fio reads); never removed; excludes dir"},
   "size_mib":{"type":"integer","minimum":1,"maximum":16777216,"default":1024,"description":"test file size"},
   "duration_s":{"type":"integer","minimum":1,"maximum":86400,"default":5,"description":"time-based run length"},
   "block_size":{"type":"integer","minimum":512,"maximum":67108864,"description":"bytes, a multiple of 512; default the job's"},
@@ -65,6 +66,7 @@ struct Prepared {
     stand_disk::EngineSpec spec;
     stand_disk::MountInfo mount;
     std::string dir;
+    bool file_given = false;  // params.file: the caller's file, never written in prepare() nor removed
     double prepare_s = 0;
 };
 
@@ -76,7 +78,8 @@ public:
     }
 
     ~Disk() override {
-        for (auto& kv : prepared_) ::unlink(kv.second.spec.path.c_str());
+        for (auto& kv : prepared_)
+            if (!kv.second.file_given) ::unlink(kv.second.spec.path.c_str());
     }
 
     json::array list_jobs() override {
@@ -98,6 +101,14 @@ public:
         ConfigReader p(params, "params");
         Prepared prep;
         prep.dir = p.string("dir", "/var/tmp");
+        const std::string given_file = p.string("file", "");
+        if (!given_file.empty()) {
+            if (params.contains("dir"))
+                throw Error(STAND_E_INVALID_ARGUMENT, "disk: params.file and params.dir exclude each other (the file's directory is the test directory)");
+            const auto slash = given_file.find_last_of('/');
+            prep.dir = slash == std::string::npos ? "." : slash == 0 ? "/" : given_file.substr(0, slash);
+            prep.file_given = true;
+        }
         const auto size_mib = p.integer("size_mib", 1024, 1, 16777216);
         const auto duration_s = p.integer("duration_s", 5, 1, 86400);
         const auto block_size = p.integer("block_size", job.block_size, 512, 64 * kMiB);
@@ -126,17 +137,18 @@ public:
                         "disk: refusing test directory " + prep.dir + ": it is on " + prep.mount.fs_type + " (mount " +
                             (prep.mount.mount_point.empty() ? std::string("unknown") : prep.mount.mount_point) +
                             "), which is RAM, not a disk; choose a directory on the disk under test");
-        if (prep.mount.free_bytes < size)
+        if (!prep.file_given && prep.mount.free_bytes < size)
             throw Error(STAND_E_IO, "disk: " + prep.dir + " has " + std::to_string(prep.mount.free_bytes / kMiB) +
                                         " MiB free, the test file needs " + std::to_string(size_mib) + " MiB");
 
         if (auto it = prepared_.find(job_id); it != prepared_.end()) {
-            ::unlink(it->second.spec.path.c_str());
+            if (!it->second.file_given) ::unlink(it->second.spec.path.c_str());
             prepared_.erase(it);
         }
         auto& spec = prep.spec;
-        spec.path = prep.dir + (prep.dir.ends_with('/') ? "" : "/") + "stand-disk." + std::to_string(::getpid()) + "." +
-                    job_id + ".dat";
+        spec.path = prep.file_given ? given_file
+                                    : prep.dir + (prep.dir.ends_with('/') ? "" : "/") + "stand-disk." +
+                                          std::to_string(::getpid()) + "." + job_id + ".dat";
         spec.file_size = size;
         spec.block_size = static_cast<std::uint32_t>(block_size);
         spec.queue_depth = static_cast<std::uint32_t>(queue_depth);
@@ -145,6 +157,15 @@ public:
         spec.write = job.write;
         spec.duration_ns = static_cast<std::uint64_t>(duration_s) * 1'000'000'000ull;
 
+        if (prep.file_given) {
+            try {
+                stand_disk::check_fully_written(spec.path, size);
+            } catch (const std::exception& e) {
+                throw Error(STAND_E_INVALID_ARGUMENT, std::string("disk: params.file: ") + e.what());
+            }
+            prepared_[job_id] = std::move(prep);
+            return;
+        }
         host_.info("disk: writing the " + std::to_string(size_mib) + " MiB test file " + spec.path + " (" +
                    prep.mount.fs_type + " on " + prep.mount.source + ")");
         const auto t0 = std::chrono::steady_clock::now();
@@ -211,6 +232,7 @@ public:
                            {"device", prep.mount.source},
                            {"dir", prep.dir},
                            {"file", spec.path},
+                           {"file_given", prep.file_given},
                            {"engine", "io_uring"},
                            {"direct", true},
                            {"fixed_buffers", r.fixed_buffers},
@@ -222,6 +244,10 @@ public:
         find_job(job_id);
         auto it = prepared_.find(job_id);
         if (it == prepared_.end()) return STAND_OK_NOTHING_TO_DO;
+        if (it->second.file_given) {
+            prepared_.erase(it);
+            return STAND_OK;
+        }
         if (::unlink(it->second.spec.path.c_str()) != 0 && errno != ENOENT) {
             int e = errno;
             prepared_.erase(it);

@@ -8,6 +8,7 @@
 
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
 
 using namespace std::chrono_literals;
 using stand_disk::LatencyHistogram;
@@ -74,6 +75,29 @@ TEST_CASE("disk probe: tmpfs is refused before any I/O; a short run in /var/tmp 
     }
     CHECK(worker.call("probe.prepare", {{"job", "nope"}, {"params", boost::json::object{}}}, 10s).code == STAND_E_NOT_FOUND);
     CHECK(worker.call("probe.run", {{"job", "rnd4k-q1t1-read"}}, 10s).code == STAND_E_BAD_STATE);
+
+    {  // a caller's file must be written in full: a sparse one is refused, a written one is used and kept
+        const std::string sparse = dir + "/sparse.dat";
+        std::ofstream(sparse).close();
+        std::filesystem::resize_file(sparse, 1 << 20);  // one hole of 1 MiB
+        auto holey = worker.call("probe.prepare", {{"job", "rnd4k-q1t1-read"}, {"params", {{"file", sparse}, {"size_mib", 1}}}}, 10s);
+        CHECK(holey.code == STAND_E_INVALID_ARGUMENT);
+        CHECK(holey.error.find("hole") != std::string::npos);
+        CHECK(worker.call("probe.prepare", {{"job", "rnd4k-q1t1-read"}, {"params", {{"file", sparse}, {"dir", dir}}}}, 10s).code ==
+              STAND_E_INVALID_ARGUMENT);
+        const std::string written = dir + "/written.dat";
+        std::ofstream(written, std::ios::binary) << std::string(1 << 20, 'x');
+        auto given = worker.call("probe.prepare",
+                                 {{"job", "rnd4k-q1t1-read"}, {"params", {{"file", written}, {"size_mib", 1}, {"duration_s", 1}}}}, 10s);
+        REQUIRE_MESSAGE(given.ok(), given.error);
+        auto given_run = worker.call("probe.run", {{"job", "rnd4k-q1t1-read"}}, 30s);
+        REQUIRE_MESSAGE(given_run.ok(), given_run.error);
+        CHECK(given_run.output.at("facts").at("file_given").as_bool());
+        CHECK(worker.call("probe.cleanup", {{"job", "rnd4k-q1t1-read"}}, 10s).code == STAND_OK);
+        CHECK(std::filesystem::file_size(written) == 1u << 20);
+        std::filesystem::remove(sparse);
+        std::filesystem::remove(written);
+    }
 
     auto prepared = worker.call("probe.prepare",
                                 {{"job", "rnd4k-q32t1-read"}, {"params", {{"dir", dir}, {"size_mib", 8}, {"duration_s", 1}}}}, 60s);
