@@ -17,7 +17,7 @@ PACKAGES=(
   libngtcp2-dev libngtcp2-crypto-gnutls-dev libnghttp3-dev
   doctest-dev libbenchmark-dev
   nginx-light wrk time
-  liburing-dev fio
+  liburing-dev libaio-dev fio
   chromium python3 python3-venv nodejs npm
 )
 

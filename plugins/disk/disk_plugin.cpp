@@ -1,5 +1,5 @@
-// disk: a stand.probe/1 plugin with its own I/O engine (io_uring, O_DIRECT,
-// time-based), in the manner of fio and CrystalDiskMark. Jobs are the four
+// disk: a stand.probe/1 plugin with its own I/O engine (io_uring, or libaio
+// where io_uring is refused; O_DIRECT, time-based), in the manner of fio and CrystalDiskMark. Jobs are the four
 // CrystalDiskMark profiles, read and write each; params override block size,
 // queue depth and threads. prepare() refuses RAM-backed test directories and
 // writes the whole test file once; run() measures; cleanup() removes the file.
@@ -52,7 +52,7 @@ constexpr const char* kParamsSchema = R"({"type":"object","additionalProperties"
   "block_size":{"type":"integer","minimum":512,"maximum":67108864,"description":"bytes, a multiple of 512; default the job's"},
   "queue_depth":{"type":"integer","minimum":1,"maximum":4096,"description":"I/Os in flight per thread; default the job's"},
   "jobs":{"type":"integer","minimum":1,"maximum":256,"default":1,"description":"I/O threads, each with its own ring"},
-  "engine":{"type":"string","enum":["io_uring"],"default":"io_uring"}}})";
+  "engine":{"type":"string","enum":["io_uring","libaio"],"default":"io_uring","description":"io_uring falls back to libaio where the kernel refuses it"}}})";
 
 const JobDef& find_job(const std::string& id) {
     for (const auto& j : kJobs)
@@ -67,6 +67,7 @@ struct Prepared {
     stand_disk::MountInfo mount;
     std::string dir;
     bool file_given = false;  // params.file: the caller's file, never written in prepare() nor removed
+    std::string engine_note;  // why the engine differs from params.engine
     double prepare_s = 0;
 };
 
@@ -90,7 +91,7 @@ public:
                                (j.write ? "writes" : "reads") + " of " +
                                (j.block_size == kMiB ? std::string("1 MiB") : std::to_string(j.block_size / 1024) + " KiB") +
                                ", queue depth " + std::to_string(j.queue_depth) +
-                               ", 1 thread, O_DIRECT through io_uring, time-based";
+                               ", 1 thread, O_DIRECT through io_uring (libaio where io_uring is refused), time-based";
             jobs.push_back(json::object{{"id", j.id}, {"description", desc}, {"params_schema", schema}});
         }
         return jobs;
@@ -114,10 +115,11 @@ public:
         const auto block_size = p.integer("block_size", job.block_size, 512, 64 * kMiB);
         const auto queue_depth = p.integer("queue_depth", job.queue_depth, 1, 4096);
         const auto jobs = p.integer("jobs", 1, 1, 256);
-        const std::string engine = p.string("engine", "io_uring");
+        const std::string engine_param = p.string("engine", "io_uring");
         p.finish();
-        if (engine != "io_uring")
-            throw Error(STAND_E_UNSUPPORTED, "disk: params.engine: only \"io_uring\" is implemented, got \"" + engine + "\"");
+        const auto requested = stand_disk::engine_from_name(engine_param);
+        if (!requested)
+            throw Error(STAND_E_INVALID_ARGUMENT, "disk: params.engine: \"" + engine_param + "\" is neither \"io_uring\" nor \"libaio\"");
         if (block_size % 512 != 0)
             throw Error(STAND_E_INVALID_ARGUMENT,
                         "disk: params.block_size: " + std::to_string(block_size) + " is not a multiple of 512 (O_DIRECT)");
@@ -126,6 +128,16 @@ public:
             throw Error(STAND_E_INVALID_ARGUMENT, "disk: params.size_mib: " + std::to_string(size_mib) +
                                                       " MiB holds fewer than one block of " +
                                                       std::to_string(block_size) + " bytes per thread");
+
+        stand_disk::EngineChoice engine;
+        try {
+            const bool wants_uring = *requested == stand_disk::EngineKind::io_uring;
+            engine = stand_disk::choose_engine(*requested, wants_uring ? stand_disk::uring_setup_errno() : 0);
+        } catch (const std::exception& e) {
+            throw Error(STAND_E_IO, std::string("disk: ") + job_id + ": params.engine: " + e.what());
+        }
+        if (!engine.note.empty()) host_.warn("disk: " + job_id + ": " + engine.note);
+        prep.engine_note = engine.note;
 
         try {
             prep.mount = stand_disk::mount_of(prep.dir);
@@ -155,6 +167,7 @@ public:
         spec.jobs = static_cast<std::uint32_t>(jobs);
         spec.random = job.random;
         spec.write = job.write;
+        spec.engine = engine.kind;
         spec.duration_ns = static_cast<std::uint64_t>(duration_s) * 1'000'000'000ull;
 
         if (prep.file_given) {
@@ -233,11 +246,13 @@ public:
                            {"dir", prep.dir},
                            {"file", spec.path},
                            {"file_given", prep.file_given},
-                           {"engine", "io_uring"},
+                           {"engine", stand_disk::engine_name(spec.engine)},
                            {"direct", true},
                            {"fixed_buffers", r.fixed_buffers},
                            {"pattern", std::string(spec.random ? "random" : "sequential") + (spec.write ? " write" : " read")}};
-        return {{"metrics", std::move(metrics)}, {"latency_ns", std::move(latency)}, {"facts", std::move(facts)}};
+        json::object out{{"metrics", std::move(metrics)}, {"latency_ns", std::move(latency)}, {"facts", std::move(facts)}};
+        if (!prep.engine_note.empty()) out["notes"] = json::array{json::value(prep.engine_note)};
+        return out;
     }
 
     stand_result cleanup(const std::string& job_id) override {
@@ -287,7 +302,7 @@ private:
 }  // namespace
 
 STAND_CPP_PLUGIN(Disk, "disk", "Disk probe", "0.1.0",
-                 "Self-timed disk probe: io_uring with O_DIRECT, time-based, CrystalDiskMark profiles "
+                 "Self-timed disk probe: io_uring (libaio fallback) with O_DIRECT, time-based, CrystalDiskMark profiles "
                  "(SEQ1M Q8T1/Q1T1, RND4K Q32T1/Q1T1, read and write); MB/s, MiB/s, IOPS, latency "
                  "percentiles and its own CPU.",
                  R"({"type":"object","additionalProperties":false,"properties":{}})")

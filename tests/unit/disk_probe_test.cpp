@@ -87,12 +87,15 @@ TEST_CASE("disk probe: tmpfs is refused before any I/O; a short run in /var/tmp 
               STAND_E_INVALID_ARGUMENT);
         const std::string written = dir + "/written.dat";
         std::ofstream(written, std::ios::binary) << std::string(1 << 20, 'x');
-        auto given = worker.call("probe.prepare",
-                                 {{"job", "rnd4k-q1t1-read"}, {"params", {{"file", written}, {"size_mib", 1}, {"duration_s", 1}}}}, 10s);
+        auto given = worker.call("probe.prepare", {{"job", "rnd4k-q1t1-read"},
+                                                   {"params", {{"file", written}, {"size_mib", 1}, {"duration_s", 1}, {"engine", "libaio"}}}},
+                                 10s);
         REQUIRE_MESSAGE(given.ok(), given.error);
         auto given_run = worker.call("probe.run", {{"job", "rnd4k-q1t1-read"}}, 30s);
         REQUIRE_MESSAGE(given_run.ok(), given_run.error);
         CHECK(given_run.output.at("facts").at("file_given").as_bool());
+        CHECK(given_run.output.at("facts").at("engine").as_string() == "libaio");
+        CHECK(given_run.output.at("metrics").at("ios").to_number<double>() > 0);
         CHECK(worker.call("probe.cleanup", {{"job", "rnd4k-q1t1-read"}}, 10s).code == STAND_OK);
         CHECK(std::filesystem::file_size(written) == 1u << 20);
         std::filesystem::remove(sparse);
@@ -112,6 +115,7 @@ TEST_CASE("disk probe: tmpfs is refused before any I/O; a short run in /var/tmp 
     CHECK(m.at("queue_depth").to_number<double>() == 32);
     CHECK(m.contains("cpu_us_per_io"));
     CHECK(run.output.at("facts").at("filesystem").as_string().size() > 0);
+    CHECK(run.output.at("facts").at("engine").as_string() == "io_uring");
     CHECK(worker.call("probe.cleanup", {{"job", "rnd4k-q32t1-read"}}, 10s).code == STAND_OK);
     CHECK(worker.call("probe.cleanup", {{"job", "rnd4k-q32t1-read"}}, 10s).code == STAND_OK_NOTHING_TO_DO);
     CHECK(worker.shutdown(10s).ok());
