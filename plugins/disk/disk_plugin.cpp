@@ -2,20 +2,20 @@
 // where io_uring is refused; O_DIRECT, time-based), in the manner of fio and CrystalDiskMark. Jobs are the four
 // CrystalDiskMark profiles, read and write each; params override block size,
 // queue depth and threads. prepare() refuses RAM-backed test directories and
-// writes the whole test file once; run() measures; cleanup() removes the file.
+// writes the test file in full once per (directory, size), shared by all jobs
+// (test_files.hpp); run() measures; the last cleanup() removes the file.
 #include <stand/stand.hpp>
 
-#include <unistd.h>
-
 #include <cerrno>
-#include <chrono>
 #include <cmath>
 #include <cstring>
 #include <map>
+#include <optional>
 #include <stdexcept>
 #include <string>
 
 #include "disk_engine.hpp"
+#include "test_files.hpp"
 
 namespace {
 
@@ -67,6 +67,7 @@ struct Prepared {
     stand_disk::MountInfo mount;
     std::string dir;
     bool file_given = false;  // params.file: the caller's file, never written in prepare() nor removed
+    bool file_reused = false;  // not written by this prepare()
     std::string engine_note;  // why the engine differs from params.engine
     double prepare_s = 0;
 };
@@ -78,10 +79,8 @@ public:
         cfg.finish();
     }
 
-    ~Disk() override {
-        for (auto& kv : prepared_)
-            if (!kv.second.file_given) ::unlink(kv.second.spec.path.c_str());
-    }
+    // files_ removes the test files it wrote.
+    ~Disk() override = default;
 
     json::array list_jobs() override {
         json::array jobs;
@@ -149,18 +148,13 @@ public:
                         "disk: refusing test directory " + prep.dir + ": it is on " + prep.mount.fs_type + " (mount " +
                             (prep.mount.mount_point.empty() ? std::string("unknown") : prep.mount.mount_point) +
                             "), which is RAM, not a disk; choose a directory on the disk under test");
-        if (!prep.file_given && prep.mount.free_bytes < size)
+        const std::string shared_path = stand_disk::TestFiles::path_for(prep.dir, static_cast<std::uint64_t>(size_mib));
+        if (!prep.file_given && !files_.holds(shared_path) && prep.mount.free_bytes < size)
             throw Error(STAND_E_IO, "disk: " + prep.dir + " has " + std::to_string(prep.mount.free_bytes / kMiB) +
                                         " MiB free, the test file needs " + std::to_string(size_mib) + " MiB");
 
-        if (auto it = prepared_.find(job_id); it != prepared_.end()) {
-            if (!it->second.file_given) ::unlink(it->second.spec.path.c_str());
-            prepared_.erase(it);
-        }
         auto& spec = prep.spec;
-        spec.path = prep.file_given ? given_file
-                                    : prep.dir + (prep.dir.ends_with('/') ? "" : "/") + "stand-disk." +
-                                          std::to_string(::getpid()) + "." + job_id + ".dat";
+        spec.path = prep.file_given ? given_file : shared_path;
         spec.file_size = size;
         spec.block_size = static_cast<std::uint32_t>(block_size);
         spec.queue_depth = static_cast<std::uint32_t>(queue_depth);
@@ -176,25 +170,27 @@ public:
             } catch (const std::exception& e) {
                 throw Error(STAND_E_INVALID_ARGUMENT, std::string("disk: params.file: ") + e.what());
             }
-            prepared_[job_id] = std::move(prep);
-            return;
+            prep.file_reused = true;
+        } else {
+            if (!files_.holds(spec.path))
+                host_.info("disk: writing the " + std::to_string(size_mib) + " MiB test file " + spec.path + " (" +
+                           prep.mount.fs_type + " on " + prep.mount.source + "), shared by the jobs of this instance");
+            std::optional<stand_disk::TestFiles::Use> use;
+            try {
+                use = files_.acquire(prep.dir, static_cast<std::uint64_t>(size_mib), [this] { return cancelled(); },
+                                     [this](double f) { report(f, "writing the test file"); });
+            } catch (const std::exception& e) {
+                throw Error(STAND_E_IO, "disk: " + job_id + ": preparing the test file: " + e.what());
+            }
+            if (!use) throw Error(STAND_E_CANCELLED, "disk: " + job_id + ": cancelled while writing the test file " + spec.path);
+            prep.file_reused = use->reused;
+            prep.prepare_s = use->write_s;
         }
-        host_.info("disk: writing the " + std::to_string(size_mib) + " MiB test file " + spec.path + " (" +
-                   prep.mount.fs_type + " on " + prep.mount.source + ")");
-        const auto t0 = std::chrono::steady_clock::now();
-        bool done = false;
-        try {
-            done = stand_disk::fill_file(spec.path, size, [this] { return cancelled(); },
-                                         [this](double f) { report(f, "writing the test file"); });
-        } catch (const std::exception& e) {
-            ::unlink(spec.path.c_str());
-            throw Error(STAND_E_IO, std::string("disk: preparing the test file: ") + e.what());
+        // The job's earlier preparation goes only now, so that its file is reused, not rewritten.
+        if (auto it = prepared_.find(job_id); it != prepared_.end()) {
+            release(it->second);
+            prepared_.erase(it);
         }
-        if (!done) {
-            ::unlink(spec.path.c_str());
-            throw Error(STAND_E_CANCELLED, "disk: cancelled while writing the test file");
-        }
-        prep.prepare_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
         prepared_[job_id] = std::move(prep);
     }
 
@@ -246,6 +242,7 @@ public:
                            {"dir", prep.dir},
                            {"file", spec.path},
                            {"file_given", prep.file_given},
+                           {"file_reused", prep.file_reused},
                            {"engine", stand_disk::engine_name(spec.engine)},
                            {"direct", true},
                            {"fixed_buffers", r.fixed_buffers},
@@ -259,20 +256,17 @@ public:
         find_job(job_id);
         auto it = prepared_.find(job_id);
         if (it == prepared_.end()) return STAND_OK_NOTHING_TO_DO;
-        if (it->second.file_given) {
-            prepared_.erase(it);
-            return STAND_OK;
-        }
-        if (::unlink(it->second.spec.path.c_str()) != 0 && errno != ENOENT) {
-            int e = errno;
-            prepared_.erase(it);
-            throw Error(STAND_E_IO, "disk: removing the test file: " + std::string(std::strerror(e)));
-        }
+        const Prepared prep = std::move(it->second);
         prepared_.erase(it);
+        if (!release(prep))
+            throw Error(STAND_E_IO, "disk: " + job_id + ": removing the test file " + prep.spec.path + ": " + std::strerror(errno));
         return STAND_OK;
     }
 
 private:
+    // False when the last user removed the file and that failed (errno set).
+    bool release(const Prepared& prep) { return prep.file_given || files_.release(prep.spec.path); }
+
     const stand_progress_service* progress() const {
         if (!progress_checked_) {
             progress_checked_ = true;
@@ -294,6 +288,7 @@ private:
     }
 
     stand::cpp::Host host_;
+    stand_disk::TestFiles files_;  // declared before prepared_: outlives the jobs using its files
     std::map<std::string, Prepared> prepared_;
     mutable const stand_progress_service* progress_ = nullptr;
     mutable bool progress_checked_ = false;

@@ -105,6 +105,9 @@ TEST_CASE("disk probe: tmpfs is refused before any I/O; a short run in /var/tmp 
     auto prepared = worker.call("probe.prepare",
                                 {{"job", "rnd4k-q32t1-read"}, {"params", {{"dir", dir}, {"size_mib", 8}, {"duration_s", 1}}}}, 60s);
     REQUIRE_MESSAGE(prepared.ok(), prepared.error);
+    auto again = worker.call("probe.prepare",  // a second job of the same size reuses the file
+                             {{"job", "rnd4k-q1t1-write"}, {"params", {{"dir", dir}, {"size_mib", 8}, {"duration_s", 1}}}}, 60s);
+    REQUIRE_MESSAGE(again.ok(), again.error);
     auto run = worker.call("probe.run", {{"job", "rnd4k-q32t1-read"}}, 30s);
     REQUIRE_MESSAGE(run.ok(), run.error);
     const auto& m = run.output.at("metrics").as_object();
@@ -116,11 +119,22 @@ TEST_CASE("disk probe: tmpfs is refused before any I/O; a short run in /var/tmp 
     CHECK(m.contains("cpu_us_per_io"));
     CHECK(run.output.at("facts").at("filesystem").as_string().size() > 0);
     CHECK(run.output.at("facts").at("engine").as_string() == "io_uring");
+    CHECK_FALSE(run.output.at("facts").at("file_reused").as_bool());
+    CHECK(m.at("prepare_s").to_number<double>() > 0);
+    auto write_run = worker.call("probe.run", {{"job", "rnd4k-q1t1-write"}}, 30s);
+    REQUIRE_MESSAGE(write_run.ok(), write_run.error);
+    CHECK(write_run.output.at("facts").at("file_reused").as_bool());
+    CHECK(write_run.output.at("metrics").at("prepare_s").to_number<double>() == 0);
+    CHECK(write_run.output.at("facts").at("file").as_string() == run.output.at("facts").at("file").as_string());
+    const std::string shared_file(run.output.at("facts").at("file").as_string());
+    CHECK(worker.call("probe.cleanup", {{"job", "rnd4k-q1t1-write"}}, 10s).code == STAND_OK);
+    CHECK(std::filesystem::exists(shared_file));  // the read job still uses it
     CHECK(worker.call("probe.cleanup", {{"job", "rnd4k-q32t1-read"}}, 10s).code == STAND_OK);
+    CHECK_FALSE(std::filesystem::exists(shared_file));  // its last job is gone
     CHECK(worker.call("probe.cleanup", {{"job", "rnd4k-q32t1-read"}}, 10s).code == STAND_OK_NOTHING_TO_DO);
     CHECK(worker.shutdown(10s).ok());
     for (const auto& e : std::filesystem::directory_iterator(dir))  // the test file is gone
-        CHECK_FALSE(e.path().filename().string().starts_with("stand-disk."));
+        CHECK_FALSE(e.path().filename().string().starts_with("stand-disk-"));
     std::error_code ec;
     std::filesystem::remove_all(dir, ec);
 }
