@@ -7,7 +7,6 @@
 #include <stand/stand.hpp>
 
 #include <cerrno>
-#include <cmath>
 #include <cstring>
 #include <map>
 #include <optional>
@@ -43,6 +42,10 @@ constexpr JobDef kJobs[] = {
     {"rnd4k-q1t1-read", "RND4K Q1T1 read", true, false, 4096, 1},
     {"rnd4k-q1t1-write", "RND4K Q1T1 write", true, true, 4096, 1},
 };
+
+constexpr const char* kMediumNote =
+    "the medium type (NVMe, SSD, HDD) cannot be verified from inside a VM: a virtual disk hides it, and the "
+    "rotational flag is unreliable";
 
 constexpr const char* kParamsSchema = R"({"type":"object","additionalProperties":false,"properties":{
   "dir":{"type":"string","default":"/var/tmp","description":"test directory; tmpfs and ramfs are refused"},
@@ -219,9 +222,6 @@ public:
             {"mib_s", bytes_s / static_cast<double>(kMiB)},
             {"iops", static_cast<double>(r.ios) / r.seconds},
             {"lat_mean_us", h.mean() / us},
-            {"lat_p50_us", static_cast<double>(h.percentile(50)) / us},
-            {"lat_p99_us", static_cast<double>(h.percentile(99)) / us},
-            {"lat_p999_us", static_cast<double>(h.percentile(99.9)) / us},
             {"lat_max_us", static_cast<double>(h.max()) / us},
             {"cpu_s", r.cpu_s},
             {"cpu_pct", 100.0 * r.cpu_s / r.seconds},
@@ -234,8 +234,9 @@ public:
             {"size_mib", spec.file_size / kMiB},
             {"prepare_s", prep.prepare_s},
         };
-        json::object latency{{"p50", h.percentile(50)},   {"p99", h.percentile(99)}, {"p99.9", h.percentile(99.9)},
-                             {"mean", std::llround(h.mean())}, {"max", h.max()},      {"min", h.min()}};
+        // The host computes the percentiles from the histogram.
+        json::array histogram;
+        for (const auto& [value_ns, count] : h.buckets()) histogram.push_back(json::array{value_ns, count});
         json::object facts{{"filesystem", prep.mount.fs_type},
                            {"mount", prep.mount.mount_point},
                            {"device", prep.mount.source},
@@ -247,9 +248,12 @@ public:
                            {"direct", true},
                            {"fixed_buffers", r.fixed_buffers},
                            {"pattern", std::string(spec.random ? "random" : "sequential") + (spec.write ? " write" : " read")}};
-        json::object out{{"metrics", std::move(metrics)}, {"latency_ns", std::move(latency)}, {"facts", std::move(facts)}};
-        if (!prep.engine_note.empty()) out["notes"] = json::array{json::value(prep.engine_note)};
-        return out;
+        json::array notes{kMediumNote};
+        if (!prep.engine_note.empty()) notes.push_back(json::value(prep.engine_note));
+        return {{"metrics", std::move(metrics)},
+                {"latency_histogram_ns", std::move(histogram)},
+                {"facts", std::move(facts)},
+                {"notes", std::move(notes)}};
     }
 
     stand_result cleanup(const std::string& job_id) override {
@@ -298,6 +302,6 @@ private:
 
 STAND_CPP_PLUGIN(Disk, "disk", "Disk probe", "0.1.0",
                  "Self-timed disk probe: io_uring (libaio fallback) with O_DIRECT, time-based, CrystalDiskMark profiles "
-                 "(SEQ1M Q8T1/Q1T1, RND4K Q32T1/Q1T1, read and write); MB/s, MiB/s, IOPS, latency "
-                 "percentiles and its own CPU.",
+                 "(SEQ1M Q8T1/Q1T1, RND4K Q32T1/Q1T1, read and write); MB/s, MiB/s, IOPS, a latency "
+                 "histogram and its own CPU.",
                  R"({"type":"object","additionalProperties":false,"properties":{}})")
