@@ -17,7 +17,7 @@ PACKAGES=(
   libngtcp2-dev libngtcp2-crypto-gnutls-dev libnghttp3-dev
   doctest-dev libbenchmark-dev
   nginx-light wrk time
-  liburing-dev fio
+  liburing-dev libaio-dev fio
   chromium python3 python3-venv nodejs npm
 )
 
@@ -90,6 +90,8 @@ bench() {
   "$BUILD_DIR/bin/stand_sampler_overhead" 10 || true
   log "stand load vs wrk on loopback nginx (goal: stand CPU per request <= wrk's)"
   tests/perf/load_vs_wrk.sh "$BUILD_DIR/bin/stand"
+  log "disk probe vs fio, RND4K Q32T1 read on one file in /var/tmp (acceptance: IOPS within ±5 % of fio's)"
+  tests/perf/disk_vs_fio.sh --stand "$BUILD_DIR/bin/stand"
 }
 
 case "${1:-}" in

@@ -1,11 +1,9 @@
-// disk probe: io_uring engine. Each I/O thread opens the test file with
-// O_DIRECT, keeps queue_depth I/Os in flight on its own ring and times every
-// I/O from submission to the reaping of its completion with CLOCK_MONOTONIC
-// (the clock the host's stand.clock/1 uses; called directly here because it
-// is read twice per I/O on the I/O threads).
+// disk probe: the test directory check, the test file, and a job's run:
+// spec.jobs I/O threads (io_worker.cpp) watched by the calling thread.
 #include "disk_engine.hpp"
 
-#include <liburing.h>
+#include "io_support.hpp"
+#include "io_worker.hpp"
 
 #include <fcntl.h>
 #include <sys/resource.h>
@@ -28,58 +26,6 @@
 namespace stand_disk {
 namespace {
 
-std::uint64_t now_ns() noexcept {
-    timespec ts{};
-    ::clock_gettime(CLOCK_MONOTONIC, &ts);
-    return static_cast<std::uint64_t>(ts.tv_sec) * 1'000'000'000ull + static_cast<std::uint64_t>(ts.tv_nsec);
-}
-
-double thread_cpu_s() noexcept {
-    rusage ru{};
-    ::getrusage(RUSAGE_THREAD, &ru);
-    auto secs = [](const timeval& t) { return static_cast<double>(t.tv_sec) + static_cast<double>(t.tv_usec) / 1e6; };
-    return secs(ru.ru_utime) + secs(ru.ru_stime);
-}
-
-[[noreturn]] void fail_errno(const std::string& what, int err) {
-    throw std::runtime_error(what + ": " + std::strerror(err));
-}
-
-// xorshift64*: fast, good enough for offsets and incompressible fill.
-struct Rng {
-    std::uint64_t s;
-    explicit Rng(std::uint64_t seed) : s(seed ? seed : 0x9E3779B97F4A7C15ull) {}
-    std::uint64_t next() noexcept {
-        s ^= s >> 12;
-        s ^= s << 25;
-        s ^= s >> 27;
-        return s * 0x2545F4914F6CDD1Dull;
-    }
-};
-
-void fill_random(void* buf, std::size_t bytes, Rng& rng) noexcept {
-    auto* p = static_cast<std::uint64_t*>(buf);
-    for (std::size_t i = 0; i < bytes / 8; ++i) p[i] = rng.next();
-}
-
-struct AlignedBuffer {
-    void* p = nullptr;
-    explicit AlignedBuffer(std::size_t bytes) {
-        std::size_t rounded = (bytes + 4095) / 4096 * 4096;
-        p = std::aligned_alloc(4096, rounded);
-        if (p == nullptr) throw std::runtime_error("aligned_alloc of " + std::to_string(rounded) + " bytes failed");
-    }
-    ~AlignedBuffer() { std::free(p); }
-    AlignedBuffer(const AlignedBuffer&) = delete;
-    AlignedBuffer& operator=(const AlignedBuffer&) = delete;
-};
-
-struct Fd {
-    int fd = -1;
-    ~Fd() {
-        if (fd >= 0) ::close(fd);
-    }
-};
 
 }  // namespace
 
@@ -120,141 +66,22 @@ bool fill_file(const std::string& path, std::uint64_t size, const std::function<
     return true;
 }
 
-namespace {
-
-struct Worker {
-    EngineSpec spec;
-    unsigned index = 0;
-    std::atomic<bool>* stop = nullptr;
-    // results
-    std::uint64_t ios = 0;
-    std::uint64_t bytes = 0;
-    std::uint64_t start_ns = 0;
-    std::uint64_t end_ns = 0;
-    double cpu_s = 0;
-    bool fixed = true;
-    std::string error;
-    LatencyHistogram latency;
-
-    void run() noexcept {
-        try {
-            body();
-        } catch (const std::exception& e) {
-            error = e.what();
-        }
-        stop->store(true);  // one failing thread ends the others
-    }
-
-    void body() {
-        const std::uint32_t bs = spec.block_size;
-        const std::uint32_t qd = spec.queue_depth;
-        Fd f;
-        f.fd = ::open(spec.path.c_str(), (spec.write ? O_WRONLY : O_RDONLY) | O_DIRECT | O_CLOEXEC);
-        if (f.fd < 0) fail_errno("open(" + spec.path + ", O_DIRECT)", errno);
-
-        // Declared before the ring so that they outlive it.
-        AlignedBuffer buffers(static_cast<std::size_t>(bs) * qd);
-        io_uring ring{};
-        // One thread submits and reaps: completions are run when it waits
-        // (DEFER_TASKRUN) instead of interrupting it; older kernels refuse the
-        // flags with EINVAL and get a plain ring.
-        int init = io_uring_queue_init(qd, &ring, IORING_SETUP_SINGLE_ISSUER | IORING_SETUP_DEFER_TASKRUN);
-        if (init == -EINVAL) init = io_uring_queue_init(qd, &ring, IORING_SETUP_COOP_TASKRUN);
-        if (init == -EINVAL) init = io_uring_queue_init(qd, &ring, 0);
-        if (init < 0) fail_errno("io_uring_queue_init(" + std::to_string(qd) + ")", -init);
-        struct RingGuard {
-            io_uring* r;
-            ~RingGuard() { io_uring_queue_exit(r); }
-        } guard{&ring};
-
-        Rng rng(0x5EED0000ull + index * 7919ull + now_ns());
-        if (spec.write) fill_random(buffers.p, static_cast<std::size_t>(bs) * qd, rng);
-        std::vector<iovec> iov(qd);
-        for (std::uint32_t i = 0; i < qd; ++i)
-            iov[i] = iovec{static_cast<char*>(buffers.p) + static_cast<std::size_t>(i) * bs, bs};
-        // Registered buffers save the per-I/O page pinning; without the
-        // memlock allowance the plain read/write ops do the same I/O.
-        fixed = io_uring_register_buffers(&ring, iov.data(), qd) == 0;
-
-        const std::uint64_t blocks = spec.file_size / bs;
-        // Sequential threads each stream through their own slice of the file.
-        const std::uint64_t slice = std::max<std::uint64_t>(1, blocks / spec.jobs);
-        const std::uint64_t slice_start = spec.random ? 0 : std::min<std::uint64_t>(blocks - 1, slice * index);
-        const std::uint64_t slice_len = spec.random ? blocks : std::min<std::uint64_t>(slice, blocks - slice_start);
-        std::uint64_t seq = 0;
-        auto next_offset = [&]() -> std::uint64_t {
-            std::uint64_t b;
-            if (spec.random) {
-                b = rng.next() % blocks;
-            } else {
-                b = slice_start + seq;
-                if (++seq == slice_len) seq = 0;
-            }
-            return b * bs;
-        };
-
-        std::vector<std::uint64_t> issued(qd, 0);
-        auto prep = [&](std::uint32_t slot, std::uint64_t t) {
-            io_uring_sqe* sqe = io_uring_get_sqe(&ring);
-            if (sqe == nullptr) throw std::runtime_error("io_uring: no free submission entry");
-            void* buf = iov[slot].iov_base;
-            auto off = next_offset();
-            if (spec.write) {
-                if (fixed) io_uring_prep_write_fixed(sqe, f.fd, buf, bs, off, static_cast<int>(slot));
-                else io_uring_prep_write(sqe, f.fd, buf, bs, off);
-            } else {
-                if (fixed) io_uring_prep_read_fixed(sqe, f.fd, buf, bs, off, static_cast<int>(slot));
-                else io_uring_prep_read(sqe, f.fd, buf, bs, off);
-            }
-            io_uring_sqe_set_data64(sqe, slot);
-            issued[slot] = t;
-        };
-
-        const double cpu0 = thread_cpu_s();
-        start_ns = now_ns();
-        const std::uint64_t deadline = start_ns + spec.duration_ns;
-        for (std::uint32_t i = 0; i < qd; ++i) prep(i, start_ns);
-        std::uint32_t inflight = qd;
-        std::string io_error;
-        while (inflight > 0) {
-            int r = io_uring_submit_and_wait(&ring, 1);
-            if (r < 0 && r != -EINTR) {
-                if (io_error.empty()) io_error = std::string("io_uring_submit_and_wait: ") + std::strerror(-r);
-                break;  // the ring is unusable; queue_exit reaps the rest
-            }
-            const std::uint64_t t = now_ns();
-            const bool more = io_error.empty() && t < deadline && !stop->load(std::memory_order_relaxed);
-            unsigned head = 0;
-            unsigned seen = 0;
-            io_uring_cqe* cqe = nullptr;
-            io_uring_for_each_cqe(&ring, head, cqe) {
-                ++seen;
-                --inflight;
-                const auto slot = static_cast<std::uint32_t>(io_uring_cqe_get_data64(cqe));
-                if (cqe->res != static_cast<std::int32_t>(bs)) {
-                    if (io_error.empty())
-                        io_error = cqe->res < 0 ? std::string(spec.write ? "write: " : "read: ") + std::strerror(-cqe->res)
-                                                : "short " + std::string(spec.write ? "write" : "read") + " of " +
-                                                      std::to_string(cqe->res) + " of " + std::to_string(bs) + " bytes";
-                    continue;
-                }
-                latency.record(t - issued[slot]);
-                ++ios;
-                if (more) {
-                    prep(slot, t);
-                    ++inflight;
-                }
-            }
-            io_uring_cq_advance(&ring, seen);
-            bytes = ios * bs;
-        }
-        end_ns = now_ns();
-        cpu_s = thread_cpu_s() - cpu0;
-        if (!io_error.empty()) throw std::runtime_error(spec.path + ": " + io_error);
-    }
-};
-
-}  // namespace
+void check_fully_written(const std::string& path, std::uint64_t size) {
+    Fd f;
+    f.fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    if (f.fd < 0) fail_errno("open(" + path + ")", errno);
+    struct stat st{};
+    if (::fstat(f.fd, &st) != 0) fail_errno("fstat(" + path + ")", errno);
+    if (!S_ISREG(st.st_mode)) throw std::runtime_error(path + " is not a regular file");
+    if (static_cast<std::uint64_t>(st.st_size) < size)
+        throw std::runtime_error(path + " has " + std::to_string(st.st_size) + " bytes, fewer than the " +
+                                 std::to_string(size) + " to measure");
+    const off_t hole = ::lseek(f.fd, 0, SEEK_HOLE);
+    if (hole < 0) fail_errno("lseek(" + path + ", SEEK_HOLE)", errno);
+    if (static_cast<std::uint64_t>(hole) < size)
+        throw std::runtime_error(path + " has a hole at byte " + std::to_string(hole) +
+                                 ": it was not written in full, so reads would not touch the disk");
+}
 
 EngineResult run_engine(const EngineSpec& spec, const std::function<bool()>& cancelled,
                         const std::function<void(double)>& progress, bool& was_cancelled) {
@@ -262,26 +89,28 @@ EngineResult run_engine(const EngineSpec& spec, const std::function<bool()>& can
     if (spec.block_size == 0 || spec.file_size < spec.block_size)
         throw std::runtime_error("the file (" + std::to_string(spec.file_size) + " bytes) is smaller than one block");
     std::atomic<bool> stop{false};
-    std::vector<std::unique_ptr<Worker>> workers;
-    for (std::uint32_t i = 0; i < spec.jobs; ++i) {
-        auto w = std::make_unique<Worker>();
-        w->spec = spec;
-        w->index = i;
-        w->stop = &stop;
-        workers.push_back(std::move(w));
-    }
+    std::vector<ThreadResult> results(spec.jobs);
+    std::vector<std::string> errors(spec.jobs);
     std::vector<std::thread> threads;
-    threads.reserve(workers.size());
+    threads.reserve(spec.jobs);
     const std::uint64_t t0 = now_ns();
     try {
-        for (auto& w : workers) threads.emplace_back([p = w.get()] { p->run(); });
+        for (unsigned i = 0; i < spec.jobs; ++i)
+            threads.emplace_back([&, i] {
+                try {
+                    run_io_thread(spec, i, stop, results[i]);
+                } catch (const std::exception& e) {
+                    errors[i] = e.what();
+                }
+                stop.store(true);  // one failing thread ends the others
+            });
     } catch (...) {
         stop.store(true);
         for (auto& t : threads) t.join();
         throw;
     }
-    // The control thread only watches: cancellation, a failed worker, progress.
-    // The workers stop at their own deadline and drain what is in flight.
+    // The calling thread only watches: cancellation, a failed thread, progress.
+    // The I/O threads stop at their own deadline and drain what is in flight.
     while (!stop.load()) {
         const std::uint64_t elapsed = now_ns() - t0;
         if (elapsed >= spec.duration_ns) break;
@@ -296,15 +125,17 @@ EngineResult run_engine(const EngineSpec& spec, const std::function<bool()>& can
 
     EngineResult res;
     std::uint64_t first = UINT64_MAX, last = 0;
-    for (auto& w : workers) {
-        if (!w->error.empty()) throw std::runtime_error(w->error);
-        res.ios += w->ios;
-        res.bytes += w->bytes;
-        res.cpu_s += w->cpu_s;
-        res.fixed_buffers = res.fixed_buffers && w->fixed;
-        res.latency.add(w->latency);
-        first = std::min(first, w->start_ns);
-        last = std::max(last, w->end_ns);
+    res.fixed_buffers = true;
+    for (unsigned i = 0; i < spec.jobs; ++i) {
+        if (!errors[i].empty()) throw std::runtime_error(errors[i]);
+        const ThreadResult& r = results[i];
+        res.ios += r.ios;
+        res.bytes += r.bytes;
+        res.cpu_s += r.cpu_s;
+        res.fixed_buffers = res.fixed_buffers && r.fixed_buffers;
+        res.latency.add(r.latency);
+        first = std::min(first, r.start_ns);
+        last = std::max(last, r.end_ns);
     }
     if (was_cancelled) return EngineResult{};
     res.seconds = last > first ? static_cast<double>(last - first) / 1e9 : 0;

@@ -1,5 +1,6 @@
-// disk probe: the I/O engine (io_uring, O_DIRECT, time-based) and the checks
-// on the test directory. No host types here: the plugin class adapts it.
+// disk probe: the test directory check, the test file and a job's run
+// (O_DIRECT, time-based, io_uring or libaio). No host types here: the plugin
+// class adapts it.
 #pragma once
 
 #include <atomic>
@@ -7,6 +8,7 @@
 #include <functional>
 #include <string>
 
+#include "io_engine.hpp"
 #include "latency_histogram.hpp"
 #include "mount_info.hpp"
 
@@ -25,6 +27,7 @@ struct EngineSpec {
     std::uint32_t jobs = 1;
     bool random = false;
     bool write = false;
+    EngineKind engine = EngineKind::io_uring;
     std::uint64_t duration_ns = 5'000'000'000ull;
 };
 
@@ -33,7 +36,7 @@ struct EngineResult {
     std::uint64_t bytes = 0;
     double seconds = 0;   // first worker's start to last worker's end
     double cpu_s = 0;     // user + system time of the I/O threads
-    bool fixed_buffers = true;
+    bool fixed_buffers = false;
     LatencyHistogram latency;  // per I/O, submission to completion, ns
 };
 
@@ -45,8 +48,12 @@ struct EngineResult {
 bool fill_file(const std::string& path, std::uint64_t size, const std::function<bool()>& cancelled,
                const std::function<void(double)>& progress);
 
+// Throws std::runtime_error unless `path` is a regular file of at least
+// `size` bytes with no hole in them (SEEK_HOLE), so reads hit written blocks.
+void check_fully_written(const std::string& path, std::uint64_t size);
+
 // Runs the job: spec.jobs threads, each with its own file descriptor and
-// io_uring of spec.queue_depth entries, until spec.duration_ns passed. The
+// engine queue of spec.queue_depth entries, until spec.duration_ns passed. The
 // calling thread polls `cancelled` and reports `progress` every 50 ms.
 // Throws std::runtime_error on I/O errors; result.ios == 0 and
 // `was_cancelled` set when cancelled.

@@ -1,21 +1,20 @@
-// disk: a stand.probe/1 plugin with its own I/O engine (io_uring, O_DIRECT,
-// time-based), in the manner of fio and CrystalDiskMark. Jobs are the four
+// disk: a stand.probe/1 plugin with its own I/O engine (io_uring, or libaio
+// where io_uring is refused; O_DIRECT, time-based), in the manner of fio and CrystalDiskMark. Jobs are the four
 // CrystalDiskMark profiles, read and write each; params override block size,
 // queue depth and threads. prepare() refuses RAM-backed test directories and
-// writes the whole test file once; run() measures; cleanup() removes the file.
+// writes the test file in full once per (directory, size), shared by all jobs
+// (test_files.hpp); run() measures; the last cleanup() removes the file.
 #include <stand/stand.hpp>
 
-#include <unistd.h>
-
 #include <cerrno>
-#include <chrono>
-#include <cmath>
 #include <cstring>
 #include <map>
+#include <optional>
 #include <stdexcept>
 #include <string>
 
 #include "disk_engine.hpp"
+#include "test_files.hpp"
 
 namespace {
 
@@ -44,14 +43,19 @@ constexpr JobDef kJobs[] = {
     {"rnd4k-q1t1-write", "RND4K Q1T1 write", true, true, 4096, 1},
 };
 
+constexpr const char* kMediumNote =
+    "the medium type (NVMe, SSD, HDD) cannot be verified from inside a VM: a virtual disk hides it, and the "
+    "rotational flag is unreliable";
+
 constexpr const char* kParamsSchema = R"({"type":"object","additionalProperties":false,"properties":{
   "dir":{"type":"string","default":"/var/tmp","description":"test directory; tmpfs and ramfs are refused"},
+  "file":{"type":"string","description":"an existing, fully written file to measure instead of writing one (the same file fio reads); never removed; excludes dir"},
   "size_mib":{"type":"integer","minimum":1,"maximum":16777216,"default":1024,"description":"test file size"},
   "duration_s":{"type":"integer","minimum":1,"maximum":86400,"default":5,"description":"time-based run length"},
   "block_size":{"type":"integer","minimum":512,"maximum":67108864,"description":"bytes, a multiple of 512; default the job's"},
   "queue_depth":{"type":"integer","minimum":1,"maximum":4096,"description":"I/Os in flight per thread; default the job's"},
   "jobs":{"type":"integer","minimum":1,"maximum":256,"default":1,"description":"I/O threads, each with its own ring"},
-  "engine":{"type":"string","enum":["io_uring"],"default":"io_uring"}}})";
+  "engine":{"type":"string","enum":["io_uring","libaio"],"default":"io_uring","description":"io_uring falls back to libaio where the kernel refuses it"}}})";
 
 const JobDef& find_job(const std::string& id) {
     for (const auto& j : kJobs)
@@ -65,6 +69,9 @@ struct Prepared {
     stand_disk::EngineSpec spec;
     stand_disk::MountInfo mount;
     std::string dir;
+    bool file_given = false;  // params.file: the caller's file, never written in prepare() nor removed
+    bool file_reused = false;  // not written by this prepare()
+    std::string engine_note;  // why the engine differs from params.engine
     double prepare_s = 0;
 };
 
@@ -75,9 +82,8 @@ public:
         cfg.finish();
     }
 
-    ~Disk() override {
-        for (auto& kv : prepared_) ::unlink(kv.second.spec.path.c_str());
-    }
+    // files_ removes the test files it wrote.
+    ~Disk() override = default;
 
     json::array list_jobs() override {
         json::array jobs;
@@ -87,7 +93,7 @@ public:
                                (j.write ? "writes" : "reads") + " of " +
                                (j.block_size == kMiB ? std::string("1 MiB") : std::to_string(j.block_size / 1024) + " KiB") +
                                ", queue depth " + std::to_string(j.queue_depth) +
-                               ", 1 thread, O_DIRECT through io_uring, time-based";
+                               ", 1 thread, O_DIRECT through io_uring (libaio where io_uring is refused), time-based";
             jobs.push_back(json::object{{"id", j.id}, {"description", desc}, {"params_schema", schema}});
         }
         return jobs;
@@ -98,15 +104,24 @@ public:
         ConfigReader p(params, "params");
         Prepared prep;
         prep.dir = p.string("dir", "/var/tmp");
+        const std::string given_file = p.string("file", "");
+        if (!given_file.empty()) {
+            if (params.contains("dir"))
+                throw Error(STAND_E_INVALID_ARGUMENT, "disk: params.file and params.dir exclude each other (the file's directory is the test directory)");
+            const auto slash = given_file.find_last_of('/');
+            prep.dir = slash == std::string::npos ? "." : slash == 0 ? "/" : given_file.substr(0, slash);
+            prep.file_given = true;
+        }
         const auto size_mib = p.integer("size_mib", 1024, 1, 16777216);
         const auto duration_s = p.integer("duration_s", 5, 1, 86400);
         const auto block_size = p.integer("block_size", job.block_size, 512, 64 * kMiB);
         const auto queue_depth = p.integer("queue_depth", job.queue_depth, 1, 4096);
         const auto jobs = p.integer("jobs", 1, 1, 256);
-        const std::string engine = p.string("engine", "io_uring");
+        const std::string engine_param = p.string("engine", "io_uring");
         p.finish();
-        if (engine != "io_uring")
-            throw Error(STAND_E_UNSUPPORTED, "disk: params.engine: only \"io_uring\" is implemented, got \"" + engine + "\"");
+        const auto requested = stand_disk::engine_from_name(engine_param);
+        if (!requested)
+            throw Error(STAND_E_INVALID_ARGUMENT, "disk: params.engine: \"" + engine_param + "\" is neither \"io_uring\" nor \"libaio\"");
         if (block_size % 512 != 0)
             throw Error(STAND_E_INVALID_ARGUMENT,
                         "disk: params.block_size: " + std::to_string(block_size) + " is not a multiple of 512 (O_DIRECT)");
@@ -115,6 +130,16 @@ public:
             throw Error(STAND_E_INVALID_ARGUMENT, "disk: params.size_mib: " + std::to_string(size_mib) +
                                                       " MiB holds fewer than one block of " +
                                                       std::to_string(block_size) + " bytes per thread");
+
+        stand_disk::EngineChoice engine;
+        try {
+            const bool wants_uring = *requested == stand_disk::EngineKind::io_uring;
+            engine = stand_disk::choose_engine(*requested, wants_uring ? stand_disk::uring_setup_errno() : 0);
+        } catch (const std::exception& e) {
+            throw Error(STAND_E_IO, std::string("disk: ") + job_id + ": params.engine: " + e.what());
+        }
+        if (!engine.note.empty()) host_.warn("disk: " + job_id + ": " + engine.note);
+        prep.engine_note = engine.note;
 
         try {
             prep.mount = stand_disk::mount_of(prep.dir);
@@ -126,41 +151,49 @@ public:
                         "disk: refusing test directory " + prep.dir + ": it is on " + prep.mount.fs_type + " (mount " +
                             (prep.mount.mount_point.empty() ? std::string("unknown") : prep.mount.mount_point) +
                             "), which is RAM, not a disk; choose a directory on the disk under test");
-        if (prep.mount.free_bytes < size)
+        const std::string shared_path = stand_disk::TestFiles::path_for(prep.dir, static_cast<std::uint64_t>(size_mib));
+        if (!prep.file_given && !files_.holds(shared_path) && prep.mount.free_bytes < size)
             throw Error(STAND_E_IO, "disk: " + prep.dir + " has " + std::to_string(prep.mount.free_bytes / kMiB) +
                                         " MiB free, the test file needs " + std::to_string(size_mib) + " MiB");
 
-        if (auto it = prepared_.find(job_id); it != prepared_.end()) {
-            ::unlink(it->second.spec.path.c_str());
-            prepared_.erase(it);
-        }
         auto& spec = prep.spec;
-        spec.path = prep.dir + (prep.dir.ends_with('/') ? "" : "/") + "stand-disk." + std::to_string(::getpid()) + "." +
-                    job_id + ".dat";
+        spec.path = prep.file_given ? given_file : shared_path;
         spec.file_size = size;
         spec.block_size = static_cast<std::uint32_t>(block_size);
         spec.queue_depth = static_cast<std::uint32_t>(queue_depth);
         spec.jobs = static_cast<std::uint32_t>(jobs);
         spec.random = job.random;
         spec.write = job.write;
+        spec.engine = engine.kind;
         spec.duration_ns = static_cast<std::uint64_t>(duration_s) * 1'000'000'000ull;
 
-        host_.info("disk: writing the " + std::to_string(size_mib) + " MiB test file " + spec.path + " (" +
-                   prep.mount.fs_type + " on " + prep.mount.source + ")");
-        const auto t0 = std::chrono::steady_clock::now();
-        bool done = false;
-        try {
-            done = stand_disk::fill_file(spec.path, size, [this] { return cancelled(); },
-                                         [this](double f) { report(f, "writing the test file"); });
-        } catch (const std::exception& e) {
-            ::unlink(spec.path.c_str());
-            throw Error(STAND_E_IO, std::string("disk: preparing the test file: ") + e.what());
+        if (prep.file_given) {
+            try {
+                stand_disk::check_fully_written(spec.path, size);
+            } catch (const std::exception& e) {
+                throw Error(STAND_E_INVALID_ARGUMENT, std::string("disk: params.file: ") + e.what());
+            }
+            prep.file_reused = true;
+        } else {
+            if (!files_.holds(spec.path))
+                host_.info("disk: writing the " + std::to_string(size_mib) + " MiB test file " + spec.path + " (" +
+                           prep.mount.fs_type + " on " + prep.mount.source + "), shared by the jobs of this instance");
+            std::optional<stand_disk::TestFiles::Use> use;
+            try {
+                use = files_.acquire(prep.dir, static_cast<std::uint64_t>(size_mib), [this] { return cancelled(); },
+                                     [this](double f) { report(f, "writing the test file"); });
+            } catch (const std::exception& e) {
+                throw Error(STAND_E_IO, "disk: " + job_id + ": preparing the test file: " + e.what());
+            }
+            if (!use) throw Error(STAND_E_CANCELLED, "disk: " + job_id + ": cancelled while writing the test file " + spec.path);
+            prep.file_reused = use->reused;
+            prep.prepare_s = use->write_s;
         }
-        if (!done) {
-            ::unlink(spec.path.c_str());
-            throw Error(STAND_E_CANCELLED, "disk: cancelled while writing the test file");
+        // The job's earlier preparation goes only now, so that its file is reused, not rewritten.
+        if (auto it = prepared_.find(job_id); it != prepared_.end()) {
+            release(it->second);
+            prepared_.erase(it);
         }
-        prep.prepare_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
         prepared_[job_id] = std::move(prep);
     }
 
@@ -189,9 +222,6 @@ public:
             {"mib_s", bytes_s / static_cast<double>(kMiB)},
             {"iops", static_cast<double>(r.ios) / r.seconds},
             {"lat_mean_us", h.mean() / us},
-            {"lat_p50_us", static_cast<double>(h.percentile(50)) / us},
-            {"lat_p99_us", static_cast<double>(h.percentile(99)) / us},
-            {"lat_p999_us", static_cast<double>(h.percentile(99.9)) / us},
             {"lat_max_us", static_cast<double>(h.max()) / us},
             {"cpu_s", r.cpu_s},
             {"cpu_pct", 100.0 * r.cpu_s / r.seconds},
@@ -204,34 +234,43 @@ public:
             {"size_mib", spec.file_size / kMiB},
             {"prepare_s", prep.prepare_s},
         };
-        json::object latency{{"p50", h.percentile(50)},   {"p99", h.percentile(99)}, {"p99.9", h.percentile(99.9)},
-                             {"mean", std::llround(h.mean())}, {"max", h.max()},      {"min", h.min()}};
+        // The host computes the percentiles from the histogram.
+        json::array histogram;
+        for (const auto& [value_ns, count] : h.buckets()) histogram.push_back(json::array{value_ns, count});
         json::object facts{{"filesystem", prep.mount.fs_type},
                            {"mount", prep.mount.mount_point},
                            {"device", prep.mount.source},
                            {"dir", prep.dir},
                            {"file", spec.path},
-                           {"engine", "io_uring"},
+                           {"file_given", prep.file_given},
+                           {"file_reused", prep.file_reused},
+                           {"engine", stand_disk::engine_name(spec.engine)},
                            {"direct", true},
                            {"fixed_buffers", r.fixed_buffers},
                            {"pattern", std::string(spec.random ? "random" : "sequential") + (spec.write ? " write" : " read")}};
-        return {{"metrics", std::move(metrics)}, {"latency_ns", std::move(latency)}, {"facts", std::move(facts)}};
+        json::array notes{kMediumNote};
+        if (!prep.engine_note.empty()) notes.push_back(json::value(prep.engine_note));
+        return {{"metrics", std::move(metrics)},
+                {"latency_histogram_ns", std::move(histogram)},
+                {"facts", std::move(facts)},
+                {"notes", std::move(notes)}};
     }
 
     stand_result cleanup(const std::string& job_id) override {
         find_job(job_id);
         auto it = prepared_.find(job_id);
         if (it == prepared_.end()) return STAND_OK_NOTHING_TO_DO;
-        if (::unlink(it->second.spec.path.c_str()) != 0 && errno != ENOENT) {
-            int e = errno;
-            prepared_.erase(it);
-            throw Error(STAND_E_IO, "disk: removing the test file: " + std::string(std::strerror(e)));
-        }
+        const Prepared prep = std::move(it->second);
         prepared_.erase(it);
+        if (!release(prep))
+            throw Error(STAND_E_IO, "disk: " + job_id + ": removing the test file " + prep.spec.path + ": " + std::strerror(errno));
         return STAND_OK;
     }
 
 private:
+    // False when the last user removed the file and that failed (errno set).
+    bool release(const Prepared& prep) { return prep.file_given || files_.release(prep.spec.path); }
+
     const stand_progress_service* progress() const {
         if (!progress_checked_) {
             progress_checked_ = true;
@@ -253,6 +292,7 @@ private:
     }
 
     stand::cpp::Host host_;
+    stand_disk::TestFiles files_;  // declared before prepared_: outlives the jobs using its files
     std::map<std::string, Prepared> prepared_;
     mutable const stand_progress_service* progress_ = nullptr;
     mutable bool progress_checked_ = false;
@@ -261,7 +301,7 @@ private:
 }  // namespace
 
 STAND_CPP_PLUGIN(Disk, "disk", "Disk probe", "0.1.0",
-                 "Self-timed disk probe: io_uring with O_DIRECT, time-based, CrystalDiskMark profiles "
-                 "(SEQ1M Q8T1/Q1T1, RND4K Q32T1/Q1T1, read and write); MB/s, MiB/s, IOPS, latency "
-                 "percentiles and its own CPU.",
+                 "Self-timed disk probe: io_uring (libaio fallback) with O_DIRECT, time-based, CrystalDiskMark profiles "
+                 "(SEQ1M Q8T1/Q1T1, RND4K Q32T1/Q1T1, read and write); MB/s, MiB/s, IOPS, a latency "
+                 "histogram and its own CPU.",
                  R"({"type":"object","additionalProperties":false,"properties":{}})")
