@@ -27,6 +27,7 @@ struct EngineSpec {
     std::uint32_t jobs = 1;
     bool random = false;
     bool write = false;
+    bool direct = true;  // O_DIRECT; false reads and writes through the page cache (a cache fixture)
     EngineKind engine = EngineKind::io_uring;
     std::uint64_t duration_ns = 5'000'000'000ull;
 };

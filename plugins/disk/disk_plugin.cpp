@@ -6,7 +6,9 @@
 // (test_files.hpp); run() measures; the last cleanup() removes the file.
 #include <stand/stand.hpp>
 
+#include <algorithm>
 #include <cerrno>
+#include <fstream>
 #include <cstring>
 #include <map>
 #include <optional>
@@ -50,12 +52,32 @@ constexpr const char* kMediumNote =
 constexpr const char* kParamsSchema = R"({"type":"object","additionalProperties":false,"properties":{
   "dir":{"type":"string","default":"/var/tmp","description":"test directory; tmpfs and ramfs are refused"},
   "file":{"type":"string","description":"an existing, fully written file to measure instead of writing one (the same file fio reads); never removed; excludes dir"},
-  "size_mib":{"type":"integer","minimum":1,"maximum":16777216,"default":1024,"description":"test file size"},
+  "size_mib":{"oneOf":[{"type":"integer","minimum":1,"maximum":16777216},{"const":"ram"}],"default":1024,"description":"test file size; \"ram\": the larger of 6 GiB and 1.5 x RAM, a control file no guest cache holds"},
+  "direct":{"type":"boolean","default":true,"description":"O_DIRECT; false goes through the page cache, only to show what a cache does to the numbers"},
   "duration_s":{"type":"integer","minimum":1,"maximum":86400,"default":5,"description":"time-based run length"},
   "block_size":{"type":"integer","minimum":512,"maximum":67108864,"description":"bytes, a multiple of 512; default the job's"},
   "queue_depth":{"type":"integer","minimum":1,"maximum":4096,"description":"I/Os in flight per thread; default the job's"},
   "jobs":{"type":"integer","minimum":1,"maximum":256,"default":1,"description":"I/O threads, each with its own ring"},
   "engine":{"type":"string","enum":["io_uring","libaio"],"default":"io_uring","description":"io_uring falls back to libaio where the kernel refuses it"}}})";
+
+// params with "size_mib": "ram" replaced by max(6 GiB, 1.5 x MemTotal) in MiB.
+json::object with_ram_size(const json::object& params) {
+    json::object out = params;
+    auto* v = out.if_contains("size_mib");
+    if (v == nullptr || !v->is_string()) return out;
+    if (v->get_string() != "ram")
+        throw Error(STAND_E_INVALID_ARGUMENT, "disk: params.size_mib: expected an integer or \"ram\", got \"" +
+                                                  std::string(v->get_string()) + "\"");
+    std::ifstream meminfo("/proc/meminfo");
+    std::string key;
+    std::uint64_t kib = 0;
+    while (meminfo >> key && key != "MemTotal:") meminfo.ignore(256, '\n');
+    if (!(meminfo >> kib) || kib == 0)
+        throw Error(STAND_E_IO, "disk: params.size_mib \"ram\": cannot read MemTotal from /proc/meminfo");
+    const std::uint64_t ram_mib = kib / 1024;
+    *v = std::max<std::uint64_t>(6144, (ram_mib * 3 + 1) / 2);
+    return out;
+}
 
 const JobDef& find_job(const std::string& id) {
     for (const auto& j : kJobs)
@@ -99,8 +121,9 @@ public:
         return jobs;
     }
 
-    void prepare(const std::string& job_id, const json::object& params) override {
+    void prepare(const std::string& job_id, const json::object& given_params) override {
         const JobDef& job = find_job(job_id);
+        const json::object params = with_ram_size(given_params);
         ConfigReader p(params, "params");
         Prepared prep;
         prep.dir = p.string("dir", "/var/tmp");
@@ -118,6 +141,7 @@ public:
         const auto queue_depth = p.integer("queue_depth", job.queue_depth, 1, 4096);
         const auto jobs = p.integer("jobs", 1, 1, 256);
         const std::string engine_param = p.string("engine", "io_uring");
+        const bool direct = p.boolean("direct", true);
         p.finish();
         const auto requested = stand_disk::engine_from_name(engine_param);
         if (!requested)
@@ -165,6 +189,7 @@ public:
         spec.random = job.random;
         spec.write = job.write;
         spec.engine = engine.kind;
+        spec.direct = direct;
         spec.duration_ns = static_cast<std::uint64_t>(duration_s) * 1'000'000'000ull;
 
         if (prep.file_given) {
@@ -245,10 +270,12 @@ public:
                            {"file_given", prep.file_given},
                            {"file_reused", prep.file_reused},
                            {"engine", stand_disk::engine_name(spec.engine)},
-                           {"direct", true},
+                           {"direct", spec.direct},
                            {"fixed_buffers", r.fixed_buffers},
                            {"pattern", std::string(spec.random ? "random" : "sequential") + (spec.write ? " write" : " read")}};
         json::array notes{kMediumNote};
+        if (!spec.direct)
+            notes.push_back(json::value("direct: false: this job went through the page cache; its numbers are the cache's, not the disk's"));
         if (!prep.engine_note.empty()) notes.push_back(json::value(prep.engine_note));
         return {{"metrics", std::move(metrics)},
                 {"latency_histogram_ns", std::move(histogram)},
@@ -256,14 +283,15 @@ public:
                 {"notes", std::move(notes)}};
     }
 
+    // The job is forgotten, but its shared test file stays until the
+    // instance ends: the host cleans up after every step, and rewriting a
+    // 1 GiB file (or a control file larger than RAM) for each of the next
+    // jobs would cost more than measuring them.
     stand_result cleanup(const std::string& job_id) override {
         find_job(job_id);
         auto it = prepared_.find(job_id);
         if (it == prepared_.end()) return STAND_OK_NOTHING_TO_DO;
-        const Prepared prep = std::move(it->second);
         prepared_.erase(it);
-        if (!release(prep))
-            throw Error(STAND_E_IO, "disk: " + job_id + ": removing the test file " + prep.spec.path + ": " + std::strerror(errno));
         return STAND_OK;
     }
 

@@ -21,8 +21,8 @@ namespace stand_disk {
 void run_io_thread(const EngineSpec& spec, unsigned index, const std::atomic<bool>& stop, ThreadResult& out) {
     const std::uint32_t bs = spec.block_size;
     const std::uint32_t qd = spec.queue_depth;
-    Fd f(::open(spec.path.c_str(), (spec.write ? O_WRONLY : O_RDONLY) | O_DIRECT | O_CLOEXEC));
-    if (f.fd < 0) fail_errno("open(" + spec.path + ", O_DIRECT)", errno);
+    Fd f(::open(spec.path.c_str(), (spec.write ? O_WRONLY : O_RDONLY) | (spec.direct ? O_DIRECT : 0) | O_CLOEXEC));
+    if (f.fd < 0) fail_errno("open(" + spec.path + (spec.direct ? ", O_DIRECT)" : ")"), errno);
 
     AlignedBuffer buffers(static_cast<std::size_t>(bs) * qd);  // declared first: outlives the engine
     Rng rng(0x5EED0000ull + index * 7919ull + now_ns());

@@ -107,7 +107,7 @@ run_probe() {
 run_fio() {
   "${CHRT[@]}" fio --name=disk-vs-fio --filename="$file" --size="${SIZE_MIB}m" --ioengine=io_uring --direct=1 \
       --time_based --runtime="$SECONDS_PER_RUN" --rw="$FIO_RW" --bs="$BS" --iodepth="$QD" --numjobs=1 \
-      --output-format=json >"$work/fio-$1.json" 2>"$work/fio-$1.err" ||
+      ${FIO_EXTRA:-} --output-format=json >"$work/fio-$1.json" 2>"$work/fio-$1.err" ||
     die "fio failed (round $1): $(tail -5 "$work/fio-$1.err")"
   read -r fio_iops fio_cpu_us < <(python3 - "$work/fio-$1.json" "$FIO_DIR" <<'PY'
 import json, sys

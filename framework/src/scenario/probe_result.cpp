@@ -73,9 +73,9 @@ ProbeResult read_probe_result(const json::value& output) {
                 if (!n.is_string()) throw std::invalid_argument("notes: expected strings, got " + json::serialize(n));
                 out.notes.emplace_back(n.get_string());
             }
-        } else if (key != "latency_histogram_ns" && key != "latency_ns") {
+        } else if (key != "latency_histogram_ns") {
             throw std::invalid_argument("unknown key '" + std::string(key) +
-                                        "' (expected metrics, latency_histogram_ns, latency_ns, facts, notes)");
+                                        "' (expected metrics, latency_histogram_ns, facts, notes)");
         }
     }
     if (const auto* h = o.if_contains("latency_histogram_ns")) read_histogram(*h, out);

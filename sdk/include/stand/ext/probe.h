@@ -29,13 +29,23 @@ typedef struct stand_probe {
                                      const char *params_json, stand_error *err);
 
     /* Runs a prepared job and writes its result as JSON to `out`:
-     *   {"metrics":{"read_mib_s":512.3,"iops":131000},
-     *    "latency_ns":{"p50":...,"p99":...},"facts":{"filesystem":"ext4"}}
+     *   {"metrics":{"mib_s":512.3,"iops":131000},
+     *    "latency_histogram_ns":[[81200,17],[81300,4]],
+     *    "facts":{"filesystem":"ext4"},"notes":["..."]}
+     * metrics: finite numbers. latency_histogram_ns (optional): [value, count]
+     * pairs, ascending, at least 1/1024 relative resolution; the host
+     * computes lat_p50_us .. lat_p999_us from it, so a probe must not send
+     * those itself. facts: strings/numbers a reader needs to reproduce the
+     * number. notes: caveats the report prints once. Any other key is refused
+     * by the host and fails the step.
      * Returns STAND_OK, STAND_E_BAD_STATE (not prepared), STAND_E_CANCELLED, STAND_E_IO. */
     stand_result(STAND_ABI *run)(stand_instance *self, const char *job_id, const stand_sink *out,
                                  stand_error *err);
 
-    /* Removes what prepare() created. Returns STAND_OK or STAND_OK_NOTHING_TO_DO. */
+    /* Ends the job and removes what only it used. A test file several jobs
+     * share may stay until the instance is destroyed (the host cleans up
+     * after every step; rewriting a large file per job would dominate the
+     * run). Returns STAND_OK or STAND_OK_NOTHING_TO_DO (not prepared). */
     stand_result(STAND_ABI *cleanup)(stand_instance *self, const char *job_id, stand_error *err);
 } stand_probe;
 
