@@ -26,26 +26,10 @@ expected = {
 if have_7z:
     expected["sevenzip"] = ["mips"]
 
-def metrics_of(node):
-    """The metrics object of the first repetition, wherever results.json keeps it."""
-    if isinstance(node, dict):
-        m = node.get("metrics")
-        if isinstance(m, dict) and any(k.startswith("cpu_1t.") for k in m):
-            return m
-        for v in node.values():
-            found = metrics_of(v)
-            if found is not None:
-                return found
-    elif isinstance(node, list):
-        for v in node:
-            found = metrics_of(v)
-            if found is not None:
-                return found
-    return None
-
-metrics = metrics_of(results)
-if metrics is None:
-    sys.exit("results.json: no repetition with cpu_1t.* metrics")
+reps = results.get("reps", [])
+if len(reps) != 1 or reps[0].get("status") != "ok":
+    sys.exit(f"results.json: expected one repetition with status ok, got {[r.get('status') for r in reps]}")
+metrics = reps[0].get("metrics", {})
 bad = []
 for step, names in expected.items():
     for name in names:
@@ -59,8 +43,23 @@ if bad:
     sys.exit("results.json: missing or not positive: " + ", ".join(bad))
 print(f"ok: {sum(len(v) for v in expected.values())} metrics present and positive")
 PY
+note='7z not found on PATH (apt-get install p7zip-full); the archiver row is empty'
 if [[ $have_7z -eq 0 ]]; then
-  grep -q '7z not found on PATH (apt-get install p7zip-full); the archiver row is empty' "$dir/out" \
-    || { echo "7z is missing but the run log has no note saying so"; exit 1; }
+  grep -qF "$note" "$dir/out" || { echo "7z is missing but the run log has no note saying so"; exit 1; }
   echo "ok: no 7z here, the note is in the run log"
+else
+  # The other branch too: the 7z job alone with a PATH holding no 7z.
+  cat >"$dir/no7z.json" <<'JSON'
+{"schema_version": 1, "name": "sysprobe-no-7z", "plugins": ["sysprobe"], "repetitions": 1,
+ "phases": [{"name": "archiver", "steps": [{"step": "run_probe", "name": "sevenzip", "job": "7z-bench"}]}]}
+JSON
+  mkdir "$dir/empty-bin"
+  PATH="$dir/empty-bin" "$stand" run "$dir/no7z.json" --run-dir "$dir/no7z" --plugin-path "$plugins" >"$dir/no7z.out" 2>&1 \
+    || { cat "$dir/no7z.out"; exit 1; }
+  grep -qF "$note" "$dir/no7z.out" || { cat "$dir/no7z.out"; echo "PATH without 7z: no note in the run log"; exit 1; }
+  python3 -c 'import json, sys
+m = json.load(open(sys.argv[1]))["reps"][0]["metrics"]
+bad = [k for k in m if k.startswith("sevenzip.")]
+sys.exit(f"PATH without 7z, yet metrics {bad}" if bad else 0)' "$dir/no7z/results.json"
+  echo "ok: with no 7z on PATH the 7z job reports no metrics and the note"
 fi
