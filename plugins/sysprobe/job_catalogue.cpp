@@ -14,6 +14,12 @@ using stand::cpp::ConfigError;
 using stand::cpp::ConfigReader;
 using stand::cpp::Error;
 
+// Caps keeping one event short: the workers stop between events only, and
+// the host's cancellation must take effect within a fraction of a second.
+constexpr std::int64_t kMaxPrime = 100000;        // about 50 ms per event on a 3 GHz core
+constexpr std::int64_t kMaxBlockKib = 64 * 1024;  // 64 MiB: milliseconds per pass
+constexpr std::int64_t kMaxCryptoBlock = 1 << 20;
+
 constexpr JobDef kJobs[] = {
     {"cpu-1t", JobKind::cpu,
      "sysbench cpu --cpu-max-prime=20000 --threads=1: primes below max_prime by trial division, events per second"},
@@ -42,14 +48,14 @@ std::string duration_schema(int fallback) {
 std::string cpu_schema(const JobDef& job) {
     const std::string threads = std::string(job.id) == "cpu-1t" ? "1" : "online CPUs";
     return R"json({"type":"object","additionalProperties":false,"properties":{
-  "max_prime":{"type":"integer","minimum":3,"maximum":4294967295,"default":20000,"description":"--cpu-max-prime"},
+  "max_prime":{"type":"integer","minimum":3,"maximum":100000,"default":20000,"description":"--cpu-max-prime; at most 100000 so one event stays well below a second"},
   "threads":{"type":"integer","minimum":1,"maximum":1024,"description":"worker threads; default )json" +
            threads + R"json("},)json" + duration_schema(10) + "}}";
 }
 
 std::string memory_schema() {
     return R"json({"type":"object","additionalProperties":false,"properties":{
-  "block_size_kib":{"type":"integer","minimum":1,"maximum":1048576,"default":1024,"description":"--memory-block-size, a power of two"},
+  "block_size_kib":{"type":"integer","minimum":1,"maximum":65536,"default":1024,"description":"--memory-block-size, a power of two, at most 64 MiB"},
   "total_mib":{"type":"integer","minimum":1,"maximum":1073741824,"default":10240,"description":"--memory-total-size: the run ends when this much is transferred"},
   "threads":{"type":"integer","minimum":1,"maximum":1024,"default":1},
   "scope":{"type":"string","enum":["global","local"],"default":"global","description":"--memory-scope: one block shared by all threads, or one per thread"},)json" +
@@ -58,7 +64,7 @@ std::string memory_schema() {
 
 std::string crypto_schema() {
     return R"json({"type":"object","additionalProperties":false,"properties":{
-  "block_bytes":{"type":"integer","minimum":16,"maximum":67108864,"default":16384,"description":"bytes per EVP call (openssl speed -bytes); a multiple of 16 for AES"},)json" +
+  "block_bytes":{"type":"integer","minimum":16,"maximum":1048576,"default":16384,"description":"bytes per EVP call (openssl speed -bytes); a multiple of 16 for AES"},)json" +
            duration_schema(3) + "}}";
 }
 
@@ -80,7 +86,7 @@ std::optional<std::int64_t> optional_integer(ConfigReader& p, const boost::json:
 
 CpuSettings read_cpu(const JobDef& job, ConfigReader& p) {
     CpuSettings s;
-    s.max_prime = static_cast<std::uint64_t>(p.integer("max_prime", 20000, 3, 4294967295));
+    s.max_prime = static_cast<std::uint64_t>(p.integer("max_prime", 20000, 3, kMaxPrime));
     const std::int64_t default_threads = std::string(job.id) == "cpu-1t" ? 1 : online_cpus();
     s.threads = static_cast<unsigned>(p.integer("threads", default_threads, 1, 1024));
     s.duration_s = p.integer("duration_s", 10, 1, 86400);
@@ -90,7 +96,7 @@ CpuSettings read_cpu(const JobDef& job, ConfigReader& p) {
 MemorySettings read_memory(const JobDef& job, ConfigReader& p, const std::string& where) {
     MemorySettings s;
     s.write = std::string(job.id) == "mem-write";
-    const auto block_kib = p.integer("block_size_kib", 1024, 1, 1048576);
+    const auto block_kib = p.integer("block_size_kib", 1024, 1, kMaxBlockKib);
     if ((block_kib & (block_kib - 1)) != 0)
         throw ConfigError(where + ".block_size_kib: " + std::to_string(block_kib) + " is not a power of two (sysbench requires one)");
     s.block_bytes = static_cast<std::uint64_t>(block_kib) * 1024;
@@ -110,7 +116,7 @@ MemorySettings read_memory(const JobDef& job, ConfigReader& p, const std::string
 CryptoSettings read_crypto(const JobDef& job, ConfigReader& p, const std::string& where) {
     CryptoSettings s;
     s.sha256 = std::string(job.id) == "sha256";
-    s.block_bytes = static_cast<std::uint64_t>(p.integer("block_bytes", 16384, 16, 67108864));
+    s.block_bytes = static_cast<std::uint64_t>(p.integer("block_bytes", 16384, 16, kMaxCryptoBlock));
     if (!s.sha256 && s.block_bytes % 16 != 0)
         throw ConfigError(where + ".block_bytes: " + std::to_string(s.block_bytes) +
                           " is not a multiple of the AES block (16 bytes)");
