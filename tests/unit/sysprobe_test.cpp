@@ -70,14 +70,14 @@ std::span<const std::uint8_t> bytes_of(std::string_view s) {
 
 }  // namespace
 
-TEST_CASE("sysprobe: one sysbench cpu event counts the primes in [3, max_prime)") {
+TEST_CASE("sysprobe: one sysbench cpu event counts the primes from 3 below max_prime") {
     CHECK(sieve_primes_below(20000) == 2262);
     CHECK(sysbench_cpu_event(20000) == 2261);  // sysbench starts at c = 3: 2 is never counted
     for (std::uint64_t limit : {3ull, 4ull, 5ull, 10ull, 100ull, 7919ull, 7920ull, 10000ull})
         CHECK_MESSAGE(sysbench_cpu_event(limit) == sieve_primes_below(limit) - 1, "max_prime " << limit);
 }
 
-TEST_CASE("sysprobe: memory blocks are read and written word by word; MiB/sec as sysbench reports it") {
+TEST_CASE("sysprobe: memory blocks are read and written word by word and MiB/sec is computed as sysbench does") {
     MemoryBlock block(1 << 20);
     CHECK(block.word_count() == 131072);
     CHECK(reinterpret_cast<std::uintptr_t>(block.words()) % 4096 == 0);
@@ -94,7 +94,7 @@ TEST_CASE("sysprobe: memory blocks are read and written word by word; MiB/sec as
     CHECK_THROWS_AS(MemoryBlock(4), std::invalid_argument);
 }
 
-TEST_CASE("sysprobe: AES-256-CBC through EVP matches NIST SP 800-38A F.2.5, also across chained calls") {
+TEST_CASE("sysprobe: AES-256-CBC through EVP matches NIST SP 800-38A F.2.5 also across chained calls") {
     const auto key = from_hex("603deb1015ca71be2b73aef0857d77811f352c073b6108d72d9810a30914dff4");
     const auto iv = from_hex("000102030405060708090a0b0c0d0e0f");
     const std::string plain = "6bc1bee22e409f96e93d7e117393172aae2d8a571e03ac9c9eb76fac45af8e51"
@@ -154,7 +154,7 @@ TEST_CASE("sysprobe: 7z b output of 7-Zip 26.02 (speed column on Avr:)") {
     CHECK(r.p7zip_version == "16.02");
 }
 
-TEST_CASE("sysprobe: 7z banners, CRLF output and output without a rating") {
+TEST_CASE("sysprobe: 7z banners and CRLF output and output without a rating") {
     CHECK(sevenzip_version_of("7-Zip (z) 23.01 (x64) : Copyright (c) 1999-2023 Igor Pavlov : 2023-06-20") == "23.01");
     CHECK(sevenzip_version_of("7-Zip 22.01 (x64) : Copyright (c) 1999-2022 Igor Pavlov : 2022-07-15") == "22.01");
     CHECK(sevenzip_version_of("7-Zip (a) [64] 16.02 : Copyright (c) 1999-2016 Igor Pavlov : 2016-05-21") == "16.02");
@@ -173,7 +173,7 @@ TEST_CASE("sysprobe: 7z banners, CRLF output and output without a rating") {
     CHECK_THROWS_WITH_AS(parse_sevenzip_bench("Tot:  99  2144\n"), doctest::Contains("has 2 numbers"), std::runtime_error);
 }
 
-TEST_CASE("sysprobe: timed runs end at the event budget, at the duration, on cancellation, and rethrow errors") {
+TEST_CASE("sysprobe: timed runs end at the event budget or the duration or on cancellation and rethrow errors") {
     Control quiet;
     std::atomic<std::uint64_t> calls{0};
     auto counting = [&](unsigned) -> EventFn { return [&] { calls.fetch_add(1); }; };
@@ -225,7 +225,7 @@ TEST_CASE("sysprobe: timed runs end at the event budget, at the duration, on can
     CHECK_THROWS_WITH(run_timed(two, failing, quiet, "test"), "event failed");
 }
 
-TEST_CASE("sysprobe: params are checked and errors name the plugin, the job and the param") {
+TEST_CASE("sysprobe: params are checked and errors name the plugin and the job and the param") {
     namespace json = boost::json;
     auto settings = read_settings(find_job("cpu-all"), {});
     CHECK(std::get<CpuSettings>(settings).threads == online_cpus());
@@ -257,7 +257,7 @@ TEST_CASE("sysprobe: params are checked and errors name the plugin, the job and 
     }
 }
 
-TEST_CASE("sysprobe: cpu model from cpuinfo, tools on a PATH") {
+TEST_CASE("sysprobe: cpu model from cpuinfo and tools on a PATH") {
     stand::test::TempDir dir;
     std::ofstream(dir.path() / "x86") << "processor\t: 0\nvendor_id\t: AuthenticAMD\nmodel name\t: AMD EPYC 7763 64-Core Processor\n\n";
     std::ofstream(dir.path() / "arm") << "processor\t: 0\nBogoMIPS\t: 48.00\n\nHardware\t: BCM2835\nModel\t\t: Raspberry Pi 4\n";
@@ -274,7 +274,7 @@ TEST_CASE("sysprobe: cpu model from cpuinfo, tools on a PATH") {
     CHECK_FALSE(find_executable({"7z"}, (dir.path() / "bin").string()).has_value());
 }
 
-TEST_CASE("sysprobe: cpu, memory and crypto jobs fill the output contract") {
+TEST_CASE("sysprobe: cpu and memory and crypto jobs fill the output contract") {
     Control quiet;
     CpuSettings cpu;
     cpu.duration_s = 1;
@@ -307,7 +307,7 @@ TEST_CASE("sysprobe: cpu, memory and crypto jobs fill the output contract") {
     CHECK(out.at("facts").at("tool").as_string() == "openssl speed -seconds 1 -bytes 16384 -evp aes-256-cbc");
 }
 
-TEST_CASE("sysprobe: the plugin lists its jobs, runs one, and leaves the 7z row empty with a note when 7z is missing") {
+TEST_CASE("sysprobe: the plugin lists its jobs and runs one and leaves the 7z row empty with a note when 7z is missing") {
     const auto plugin = stand::test::build_dir() / "plugins" / "sysprobe.so";
     REQUIRE_MESSAGE(std::filesystem::exists(plugin), plugin.string() << " is not built");
     stand::test::TempDir run_dir, empty_bin;
