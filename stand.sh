@@ -18,6 +18,7 @@ PACKAGES=(
   doctest-dev libbenchmark-dev
   nginx-light wrk time
   liburing-dev libaio-dev fio
+  p7zip-full
   chromium python3 python3-venv nodejs npm
 )
 
