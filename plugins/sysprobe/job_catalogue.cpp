@@ -71,16 +71,21 @@ std::string crypto_schema() {
 std::string sevenzip_schema() {
     return R"json({"type":"object","additionalProperties":false,"properties":{
   "binary":{"type":"string","description":"7z executable; default the first of 7z, 7za, 7zz on PATH"},
-  "iterations":{"type":"integer","minimum":1,"maximum":1000,"description":"7z b N; default 7-Zip's"},
-  "threads":{"type":"integer","minimum":1,"maximum":1024,"description":"-mmt N; default 7-Zip's (all CPUs)"},
-  "dictionary_log":{"type":"integer","minimum":18,"maximum":30,"description":"-md N: largest dictionary 2^N bytes; default 7-Zip's"},
+  "iterations":{"type":"integer","minimum":0,"maximum":1000,"description":"7z b N; absent or 0: 7-Zip's default"},
+  "threads":{"type":"integer","minimum":0,"maximum":1024,"description":"-mmt N; absent or 0: 7-Zip's default (all CPUs)"},
+  "dictionary_log":{"type":"integer","oneOf":[{"const":0},{"minimum":18,"maximum":30}],"description":"-md N: largest dictionary 2^N bytes; absent or 0: 7-Zip's default"},
   "timeout_s":{"type":"integer","minimum":1,"maximum":86400,"default":900},
   "box":{"type":"string","default":"","description":"box to run 7z in (\"measured\"); empty: none, like the probe's own threads"}}})json";
 }
 
+// Absent or 0: the tool's own default (0 lets a scenario parameter say "default").
 std::optional<std::int64_t> optional_integer(ConfigReader& p, const boost::json::object& params, const char* key,
                                              std::int64_t min, std::int64_t max) {
     if (!params.contains(key)) return std::nullopt;
+    if (auto* v = params.if_contains(key); v->is_int64() && v->as_int64() == 0) {
+        p.integer(key, 0, 0, 0);  // consumed, so finish() does not call it unknown
+        return std::nullopt;
+    }
     return p.integer(key, 0, min, max);
 }
 
