@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <fstream>
+#include <cstdio>
 #include <cstring>
 #include <map>
 #include <optional>
@@ -274,6 +275,17 @@ public:
                            {"fixed_buffers", r.fixed_buffers},
                            {"pattern", std::string(spec.random ? "random" : "sequential") + (spec.write ? " write" : " read")}};
         json::array notes{kMediumNote};
+        // A thread that is busy most of the run bounds the IOPS by its own
+        // CPU per I/O: another tool (fio) with more work per I/O reads lower.
+        const double busy_pct = 100.0 * r.cpu_s / (r.seconds * static_cast<double>(spec.jobs));
+        if (busy_pct > 70.0) {
+            char text[320];
+            std::snprintf(text, sizeof text,
+                          "%s: the I/O thread was busy %.0f %% of the run (%.2f us CPU per I/O): the IOPS are bounded by "
+                          "the submitting CPU as much as by the disk, so compare tools on CPU per I/O too",
+                          job_id.c_str(), busy_pct, r.cpu_s * 1e6 / static_cast<double>(r.ios));
+            notes.push_back(json::value(text));
+        }
         if (!spec.direct)
             notes.push_back(json::value("direct: false: this job went through the page cache; its numbers are the cache's, not the disk's"));
         if (!prep.engine_note.empty()) notes.push_back(json::value(prep.engine_note));

@@ -9,7 +9,7 @@
 # stand/fio. Not part of ctest or CI.
 #
 #   tests/perf/disk_vs_fio.sh [--profile JOB] [--dir DIR] [--size-mib N] [--seconds S] [--rounds R]
-#                             [--stand BINARY] [--chrt PRIO]
+#                             [--stand BINARY] [--fio-defaults]
 #
 # JOB is one of the probe's jobs (default rnd4k-q32t1-read): seq1m-q8t1-read,
 # seq1m-q8t1-write, seq1m-q1t1-read, seq1m-q1t1-write, rnd4k-q32t1-read,
@@ -18,9 +18,17 @@
 # The test file DIR/stand-disk-vs-fio-<N>m.dat is written once in full
 # (1 MiB O_DIRECT writes of random data) and removed at the end. CPU per I/O
 # is user + system time of the I/O doer (the probe's I/O thread, fio's job
-# process) divided by the I/Os. --chrt PRIO runs both under SCHED_FIFO PRIO
-# (root), which keeps the other work of a busy machine off them. Needs fio
+# process) divided by the I/Os. (No real-time priority: the probe runs in a
+# cgroup box, and cgroup v1 refuses SCHED_FIFO tasks there.) Needs fio
 # (apt-get install fio).
+#
+# "Equivalent job": by default fio gets the options that make it do what the
+# probe does, and nothing more: --fixedbufs (the probe registers its buffers),
+# --norandommap (the probe draws random offsets uniformly, with repeats),
+# --disable_slat=1 --disable_clat=1 --disable_bw_measurement=1 (the probe
+# takes one latency per I/O, submission to completion, which is fio's "lat",
+# and logs no bandwidth). --fio-defaults runs plain fio instead, to show what
+# fio's extra bookkeeping costs on a machine where IOPS follow CPU per I/O.
 set -euo pipefail
 
 PROFILE=rnd4k-q32t1-read
@@ -29,7 +37,7 @@ SIZE_MIB=1024
 SECONDS_PER_RUN=10
 ROUNDS=3
 STAND=build/bin/stand
-CHRT=()
+FIO_EQUIVALENT=(--fixedbufs --norandommap --disable_slat=1 --disable_clat=1 --disable_bw_measurement=1)
 
 die() { echo "disk_vs_fio: $*" >&2; exit 1; }
 while (($#)); do
@@ -40,9 +48,9 @@ while (($#)); do
     --seconds) SECONDS_PER_RUN=${2:?}; shift 2 ;;
     --rounds) ROUNDS=${2:?}; shift 2 ;;
     --stand) STAND=${2:?}; shift 2 ;;
-    --chrt) CHRT=(chrt -f "${2:?}"); shift 2 ;;
-    -h|--help) sed -n '2,24p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
-    *) die "unknown argument '$1' (--profile, --dir, --size-mib, --seconds, --rounds, --stand, --chrt)" ;;
+    --fio-defaults) FIO_EQUIVALENT=(); shift ;;
+    -h|--help) sed -n '2,31p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    *) die "unknown argument '$1' (--profile, --dir, --size-mib, --seconds, --rounds, --stand, --fio-defaults)" ;;
   esac
 done
 
@@ -52,7 +60,6 @@ command -v fio >/dev/null || die "fio not found: install it (apt-get install fio
 [[ $SIZE_MIB =~ ^[1-9][0-9]*$ ]] || die "--size-mib must be a positive integer, got '$SIZE_MIB'"
 [[ $SECONDS_PER_RUN =~ ^[1-9][0-9]*$ ]] || die "--seconds must be a positive integer, got '$SECONDS_PER_RUN'"
 [[ $ROUNDS =~ ^[1-9][0-9]*$ ]] || die "--rounds must be a positive integer, got '$ROUNDS'"
-if ((${#CHRT[@]})); then "${CHRT[@]}" true 2>/dev/null || die "${CHRT[*]} is not allowed here (needs root)"; fi
 
 # The profile as fio options: pattern, block size, queue depth.
 case $PROFILE in
@@ -74,7 +81,7 @@ file=${DIR%/}/stand-disk-vs-fio-${SIZE_MIB}m.dat
 cleanup() { rm -rf "$work"; rm -f "$file"; }
 trap cleanup EXIT
 
-echo "disk probe vs fio: $PROFILE, ${SIZE_MIB} MiB file in $DIR, ${SECONDS_PER_RUN} s per run, $ROUNDS rounds, $(fio --version)${CHRT:+, under ${CHRT[*]}}"
+echo "disk probe vs fio: $PROFILE, ${SIZE_MIB} MiB file in $DIR, ${SECONDS_PER_RUN} s per run, $ROUNDS rounds, $(fio --version), fio options: ${FIO_EQUIVALENT[*]:-none, the defaults}"
 echo "machine: $(nproc) cores, load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
 echo "writing $file once in full ..."
 dd if=/dev/urandom of="$file" bs=1M count="$SIZE_MIB" oflag=direct conv=fsync status=none ||
@@ -98,16 +105,16 @@ csv_metric() { awk -F, -v m="probe.$2" '$3 == m { printf "%.10g", $4 }' "$1"; }
 
 run_probe() {
   local run_dir=$work/run-$1
-  "${CHRT[@]}" "$STAND" run "$work/scenario.json" --run-dir "$run_dir" >"$work/stand-$1.log" 2>&1 ||
+  "$STAND" run "$work/scenario.json" --run-dir "$run_dir" >"$work/stand-$1.log" 2>&1 ||
     die "stand run failed (round $1): $(tail -5 "$work/stand-$1.log")"
   probe_iops=$(csv_metric "$run_dir/per_rep.csv" iops)
   probe_cpu_us=$(csv_metric "$run_dir/per_rep.csv" cpu_us_per_io)
   [[ -n $probe_iops && -n $probe_cpu_us ]] || die "no probe metrics in $run_dir/per_rep.csv"
 }
 run_fio() {
-  "${CHRT[@]}" fio --name=disk-vs-fio --filename="$file" --size="${SIZE_MIB}m" --ioengine=io_uring --direct=1 \
+  fio --name=disk-vs-fio --filename="$file" --size="${SIZE_MIB}m" --ioengine=io_uring --direct=1 \
       --time_based --runtime="$SECONDS_PER_RUN" --rw="$FIO_RW" --bs="$BS" --iodepth="$QD" --numjobs=1 \
-      ${FIO_EXTRA:-} --output-format=json >"$work/fio-$1.json" 2>"$work/fio-$1.err" ||
+      "${FIO_EQUIVALENT[@]}" --output-format=json >"$work/fio-$1.json" 2>"$work/fio-$1.err" ||
     die "fio failed (round $1): $(tail -5 "$work/fio-$1.err")"
   read -r fio_iops fio_cpu_us < <(python3 - "$work/fio-$1.json" "$FIO_DIR" <<'PY'
 import json, sys

@@ -2,6 +2,8 @@
 
 #include "box/cgroup_fs.hpp"
 
+#include <sched.h>
+
 #include <sstream>
 
 namespace stand::box {
@@ -45,8 +47,14 @@ ProcessPlacement::ProcessPlacement(pid_t pid, const std::vector<fs::path>& into)
     origin_ = groups_of(*text, layout);
     try {
         for (const auto& dir : into) write_text(dir / "cgroup.procs", std::to_string(pid));
-    } catch (...) {
+    } catch (const BoxError& e) {
         move_back();
+        const int policy = ::sched_getscheduler(pid);
+        if (policy == SCHED_FIFO || policy == SCHED_RR)
+            throw BoxError(std::string(e.what()) +
+                           " (the process runs under a real-time policy, SCHED_FIFO or SCHED_RR: cgroup v1's cpu "
+                           "controller refuses real-time tasks in a group without cpu.rt_runtime_us; run stand "
+                           "without chrt)");
         throw;
     }
 }
