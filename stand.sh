@@ -93,6 +93,8 @@ bench() {
   tests/perf/load_vs_wrk.sh "$BUILD_DIR/bin/stand"
   log "disk probe vs fio, RND4K Q32T1 read on one file in /var/tmp (acceptance: IOPS within ±5 % of fio's)"
   tests/perf/disk_vs_fio.sh --stand "$BUILD_DIR/bin/stand"
+  log "sysprobe crypto vs openssl speed (same EVP calls, 16 KiB buffers)"
+  tests/perf/sysprobe_vs_openssl.sh "$BUILD_DIR"
 }
 
 case "${1:-}" in
