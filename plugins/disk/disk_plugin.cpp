@@ -16,6 +16,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "cdm_jobs.hpp"
 #include "disk_engine.hpp"
 #include "test_files.hpp"
 
@@ -25,26 +26,9 @@ using stand::cpp::ConfigReader;
 using stand::cpp::Error;
 namespace json = boost::json;
 
-struct JobDef {
-    const char* id;
-    const char* label;
-    bool random;
-    bool write;
-    std::uint32_t block_size;
-    std::uint32_t queue_depth;
-};
-
-constexpr std::uint32_t kMiB = 1u << 20;
-constexpr JobDef kJobs[] = {
-    {"seq1m-q8t1-read", "SEQ1M Q8T1 read", false, false, kMiB, 8},
-    {"seq1m-q8t1-write", "SEQ1M Q8T1 write", false, true, kMiB, 8},
-    {"seq1m-q1t1-read", "SEQ1M Q1T1 read", false, false, kMiB, 1},
-    {"seq1m-q1t1-write", "SEQ1M Q1T1 write", false, true, kMiB, 1},
-    {"rnd4k-q32t1-read", "RND4K Q32T1 read", true, false, 4096, 32},
-    {"rnd4k-q32t1-write", "RND4K Q32T1 write", true, true, 4096, 32},
-    {"rnd4k-q1t1-read", "RND4K Q1T1 read", true, false, 4096, 1},
-    {"rnd4k-q1t1-write", "RND4K Q1T1 write", true, true, 4096, 1},
-};
+using JobDef = stand_probe_kit::CdmJob;
+using stand_probe_kit::kMiB;
+constexpr const auto& kJobs = stand_probe_kit::kCdmJobs;
 
 constexpr const char* kMediumNote =
     "the medium type (NVMe, SSD, HDD) cannot be verified from inside a VM: a virtual disk hides it, and the "
@@ -81,8 +65,7 @@ json::object with_ram_size(const json::object& params) {
 }
 
 const JobDef& find_job(const std::string& id) {
-    for (const auto& j : kJobs)
-        if (id == j.id) return j;
+    if (const auto* j = stand_probe_kit::find_cdm_job(id)) return *j;
     std::string known;
     for (const auto& j : kJobs) known += (known.empty() ? "" : ", ") + std::string(j.id);
     throw Error(STAND_E_NOT_FOUND, "disk: no job '" + id + "' (jobs: " + known + ")");
@@ -311,31 +294,12 @@ private:
     // False when the last user removed the file and that failed (errno set).
     bool release(const Prepared& prep) { return prep.file_given || files_.release(prep.spec.path); }
 
-    const stand_progress_service* progress() const {
-        if (!progress_checked_) {
-            progress_checked_ = true;
-            try {
-                progress_ = &host_.service<stand_progress_service>(STAND_PROGRESS_SERVICE_ID);
-            } catch (const Error&) {
-                progress_ = nullptr;
-            }
-        }
-        return progress_;
-    }
-    bool cancelled() const {
-        const auto* p = progress();
-        return p != nullptr && p->cancelled != nullptr && p->cancelled(host_.get()) != 0;
-    }
-    void report(double fraction, const char* message) const {
-        const auto* p = progress();
-        if (p != nullptr && p->report != nullptr) p->report(host_.get(), fraction, message);
-    }
+    bool cancelled() const { return host_.cancelled(); }
+    void report(double fraction, const char* message) const { host_.report_progress(fraction, message); }
 
     stand::cpp::Host host_;
     stand_disk::TestFiles files_;  // declared before prepared_: outlives the jobs using its files
     std::map<std::string, Prepared> prepared_;
-    mutable const stand_progress_service* progress_ = nullptr;
-    mutable bool progress_checked_ = false;
 };
 
 }  // namespace

@@ -1,31 +1,16 @@
 // fio probe: job catalogue and fio command lines.
 #include "fio_command.hpp"
 
+#include <iterator>
+
 namespace stand_fio {
 
-namespace {
-constexpr std::uint32_t kMiB = 1u << 20;
-}
-
 const std::vector<JobDef>& job_catalogue() {
-    static const std::vector<JobDef> jobs{
-        {"seq1m-q8t1-read", "SEQ1M Q8T1 read", false, false, kMiB, 8},
-        {"seq1m-q8t1-write", "SEQ1M Q8T1 write", false, true, kMiB, 8},
-        {"seq1m-q1t1-read", "SEQ1M Q1T1 read", false, false, kMiB, 1},
-        {"seq1m-q1t1-write", "SEQ1M Q1T1 write", false, true, kMiB, 1},
-        {"rnd4k-q32t1-read", "RND4K Q32T1 read", true, false, 4096, 32},
-        {"rnd4k-q32t1-write", "RND4K Q32T1 write", true, true, 4096, 32},
-        {"rnd4k-q1t1-read", "RND4K Q1T1 read", true, false, 4096, 1},
-        {"rnd4k-q1t1-write", "RND4K Q1T1 write", true, true, 4096, 1},
-    };
+    static const std::vector<JobDef> jobs(std::begin(stand_probe_kit::kCdmJobs), std::end(stand_probe_kit::kCdmJobs));
     return jobs;
 }
 
-const JobDef* find_job(const std::string& id) {
-    for (const auto& j : job_catalogue())
-        if (id == j.id) return &j;
-    return nullptr;
-}
+const JobDef* find_job(const std::string& id) { return stand_probe_kit::find_cdm_job(id); }
 
 std::string rw_of(const FioJobSpec& spec) {
     return std::string(spec.random ? "rand" : "") + (spec.write ? "write" : "read");

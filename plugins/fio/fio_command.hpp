@@ -3,20 +3,15 @@
 // the argv directly.
 #pragma once
 
+#include "cdm_jobs.hpp"
+
 #include <cstdint>
 #include <string>
 #include <vector>
 
 namespace stand_fio {
 
-struct JobDef {
-    const char* id;
-    const char* label;
-    bool random;
-    bool write;
-    std::uint32_t block_size;
-    std::uint32_t queue_depth;
-};
+using JobDef = stand_probe_kit::CdmJob;
 
 // The eight jobs, in the disk probe's order.
 const std::vector<JobDef>& job_catalogue();

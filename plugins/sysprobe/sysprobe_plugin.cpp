@@ -65,30 +65,11 @@ public:
     }
 
 private:
-    const stand_progress_service* progress() const {
-        if (!progress_checked_) {
-            progress_checked_ = true;
-            try {
-                progress_ = &host_.service<stand_progress_service>(STAND_PROGRESS_SERVICE_ID);
-            } catch (const Error&) {
-                progress_ = nullptr;
-            }
-        }
-        return progress_;
-    }
-    bool cancelled() const {
-        const auto* p = progress();
-        return p != nullptr && p->cancelled != nullptr && p->cancelled(host_.get()) != 0;
-    }
-    void report(double fraction, const char* message) const {
-        const auto* p = progress();
-        if (p != nullptr && p->report != nullptr) p->report(host_.get(), fraction, message);
-    }
+    bool cancelled() const { return host_.cancelled(); }
+    void report(double fraction, const char* message) const { host_.report_progress(fraction, message); }
 
     stand::cpp::Host host_;
     std::map<std::string, JobSettings> prepared_;
-    mutable const stand_progress_service* progress_ = nullptr;
-    mutable bool progress_checked_ = false;
 };
 
 }  // namespace

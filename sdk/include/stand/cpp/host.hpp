@@ -38,6 +38,22 @@ public:
         if (p == nullptr) throw Error(STAND_E_UNSUPPORTED, std::string("host does not offer ") + id);
         return *static_cast<const Table*>(p);
     }
+    // The same, nullptr when the host does not offer it.
+    template <class Table>
+    const Table* find_service(const char* id) const {
+        return static_cast<const Table*>(host_ && host_->get_service ? host_->get_service(host_, id) : nullptr);
+    }
+
+    // stand.progress/1: whether the user asked to stop, and a progress line.
+    // Both do nothing when the host offers no progress service.
+    bool cancelled() const {
+        const auto* p = find_service<stand_progress_service>(STAND_PROGRESS_SERVICE_ID);
+        return p != nullptr && p->cancelled != nullptr && p->cancelled(host_) != 0;
+    }
+    void report_progress(double fraction, const char* message) const {
+        const auto* p = find_service<stand_progress_service>(STAND_PROGRESS_SERVICE_ID);
+        if (p != nullptr && p->report != nullptr) p->report(host_, fraction, message);
+    }
 
     std::uint64_t monotonic_ns() const {
         const auto& c = service<stand_clock_service>(STAND_CLOCK_SERVICE_ID);
