@@ -9,7 +9,7 @@
 # stand/fio. Not part of ctest or CI.
 #
 #   tests/perf/disk_vs_fio.sh [--profile JOB] [--dir DIR] [--size-mib N] [--seconds S] [--rounds R]
-#                             [--stand BINARY] [--fio-defaults]
+#                             [--stand BINARY] [--fio-defaults] [--pin CPUS]
 #
 # JOB is one of the probe's jobs (default rnd4k-q32t1-read): seq1m-q8t1-read,
 # seq1m-q8t1-write, seq1m-q1t1-read, seq1m-q1t1-write, rnd4k-q32t1-read,
@@ -22,6 +22,10 @@
 # cgroup box, and cgroup v1 refuses SCHED_FIFO tasks there.) Needs fio
 # (apt-get install fio).
 #
+# --pin CPUS (cpuset syntax, e.g. 1) runs both on those CPUs: the probe in a
+# box pinned there, fio under taskset; it keeps the scheduler's moves out of
+# a comparison whose IOPS follow CPU per I/O.
+#
 # "Equivalent job": by default fio gets the options that make it do what the
 # probe does, and nothing more: --fixedbufs (the probe registers its buffers),
 # --norandommap (the probe draws random offsets uniformly, with repeats),
@@ -32,6 +36,7 @@
 set -euo pipefail
 
 PROFILE=rnd4k-q32t1-read
+PIN=
 DIR=/var/tmp
 SIZE_MIB=1024
 SECONDS_PER_RUN=10
@@ -49,8 +54,9 @@ while (($#)); do
     --rounds) ROUNDS=${2:?}; shift 2 ;;
     --stand) STAND=${2:?}; shift 2 ;;
     --fio-defaults) FIO_EQUIVALENT=(); shift ;;
-    -h|--help) sed -n '2,31p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
-    *) die "unknown argument '$1' (--profile, --dir, --size-mib, --seconds, --rounds, --stand, --fio-defaults)" ;;
+    --pin) PIN=${2:?}; shift 2 ;;
+    -h|--help) sed -n '2,35p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    *) die "unknown argument '$1' (--profile, --dir, --size-mib, --seconds, --rounds, --stand, --fio-defaults, --pin)" ;;
   esac
 done
 
@@ -81,7 +87,7 @@ file=${DIR%/}/stand-disk-vs-fio-${SIZE_MIB}m.dat
 cleanup() { rm -rf "$work"; rm -f "$file"; }
 trap cleanup EXIT
 
-echo "disk probe vs fio: $PROFILE, ${SIZE_MIB} MiB file in $DIR, ${SECONDS_PER_RUN} s per run, $ROUNDS rounds, $(fio --version), fio options: ${FIO_EQUIVALENT[*]:-none, the defaults}"
+echo "disk probe vs fio: $PROFILE, ${SIZE_MIB} MiB file in $DIR, ${SECONDS_PER_RUN} s per run, $ROUNDS rounds, $(fio --version), fio options: ${FIO_EQUIVALENT[*]:-none, the defaults}${PIN:+, both pinned to CPU $PIN}"
 echo "machine: $(nproc) cores, load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
 echo "writing $file once in full ..."
 dd if=/dev/urandom of="$file" bs=1M count="$SIZE_MIB" oflag=direct conv=fsync status=none ||
@@ -92,7 +98,7 @@ cat >"$work/scenario.json" <<EOF
   "schema_version": 1,
   "name": "disk-vs-fio",
   "description": "one run of the disk probe on the file fio reads (tests/perf/disk_vs_fio.sh)",
-  "plugins": ["disk"],
+  "plugins": ["disk"],$([[ -n $PIN ]] && printf '\n  "box": {"pin": "%s"},' "$PIN")
   "phases": [{"name": "disk", "steps": [
     {"step": "run_probe", "name": "probe", "job": "$PROFILE",
      "params": {"file": "$file", "size_mib": $SIZE_MIB, "duration_s": $SECONDS_PER_RUN}}]}]
@@ -112,7 +118,7 @@ run_probe() {
   [[ -n $probe_iops && -n $probe_cpu_us ]] || die "no probe metrics in $run_dir/per_rep.csv"
 }
 run_fio() {
-  fio --name=disk-vs-fio --filename="$file" --size="${SIZE_MIB}m" --ioengine=io_uring --direct=1 \
+  ${PIN:+taskset -c "$PIN"} fio --name=disk-vs-fio --filename="$file" --size="${SIZE_MIB}m" --ioengine=io_uring --direct=1 \
       --time_based --runtime="$SECONDS_PER_RUN" --rw="$FIO_RW" --bs="$BS" --iodepth="$QD" --numjobs=1 \
       "${FIO_EQUIVALENT[@]}" --output-format=json >"$work/fio-$1.json" 2>"$work/fio-$1.err" ||
     die "fio failed (round $1): $(tail -5 "$work/fio-$1.err")"
