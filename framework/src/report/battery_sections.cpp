@@ -35,6 +35,21 @@ detect::RunValues values_by_plugin(const std::vector<PerRepRow>& rows) {
     return out;
 }
 
+std::vector<std::string> plugins_with_values(const json::array& table_rows, const std::vector<PerRepRow>& rows,
+                                             const std::vector<std::string>& plugins) {
+    std::set<std::string> metrics;
+    for (const auto& r : table_rows)
+        if (auto* m = r.is_object() ? r.get_object().if_contains("metric") : nullptr; m && m->is_string())
+            metrics.emplace(m->get_string());
+    std::set<std::string> with_values;
+    for (const auto& row : rows)
+        if (metrics.contains(row.metric)) with_values.insert(row.plugin);
+    std::vector<std::string> out;
+    for (const auto& p : plugins)
+        if (with_values.contains(p)) out.push_back(p);
+    return out;
+}
+
 std::string wide_table_markdown(const json::object& table, const detect::RunValues& values) {
     const auto& rows = table.at("rows").as_array();
     std::string md = "| Plugin |";

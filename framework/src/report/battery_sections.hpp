@@ -15,6 +15,11 @@ namespace stand::report {
 
 detect::RunValues values_by_plugin(const std::vector<PerRepRow>& rows);
 
+// Of `plugins` (in that order), those with a value for any metric of a
+// run.json table's `rows`: a battery's disk table has no CPU probe column.
+std::vector<std::string> plugins_with_values(const boost::json::array& table_rows, const std::vector<PerRepRow>& rows,
+                                             const std::vector<std::string>& plugins);
+
 // One "wide" table of run.json's "tables": | Plugin | <row labels> |, cells
 // the median in the row's format, plus " (2.1x)" = ratio_of / value when the
 // row names one.

@@ -1,5 +1,6 @@
 #include "report/html_report.hpp"
 
+#include "report/battery_sections.hpp"
 #include "report/html_charts.hpp"
 #include "report/html_text.hpp"
 #include "report/json_get.hpp"
@@ -266,17 +267,8 @@ std::string tables_section(const Run& r) {
             out += "<p class=\"note\">No repetition finished, so there is nothing to tabulate.</p>";
             continue;
         }
-        // Only the plugins with a value in this table (a battery's disk table has no CPU probe column).
-        std::vector<std::string> table_columns;
         const json::array* table_rows = array_at(table, "rows");
-        for (const auto& p : columns)
-            if (table_rows != nullptr &&
-                std::any_of(rows.begin(), rows.end(), [&](const PerRepRow& row) {
-                    return row.plugin == p && std::any_of(table_rows->begin(), table_rows->end(), [&](const json::value& tr) {
-                               return tr.is_object() && string_at(tr.get_object(), "metric") == row.metric;
-                           });
-                }))
-                table_columns.push_back(p);
+        auto table_columns = table_rows ? plugins_with_values(*table_rows, rows, columns) : columns;
         if (table_columns.empty()) table_columns = columns;
         try {
             const TableSpec spec = spec_of(table, table_columns);

@@ -63,15 +63,14 @@ std::string tables_markdown(const json::object& run, const std::vector<PerRepRow
             spec_rows.push_back(row);
         }
         json::object spec{{"rows", spec_rows}, {"cell", "{median} ({min}-{max})"}};
-        // Only plugins with a value in this table (a battery's disk table has no CPU probe column).
-        json::array columns;
-        for (const auto& [plugin, metrics] : values)
-            for (const auto& r : spec_rows)
-                if (metrics.contains(std::string(r.at("metric").as_string()))) {
-                    columns.emplace_back(plugin);
-                    break;
-                }
-        if (!columns.empty() && columns.size() < values.size()) spec["columns"] = columns;
+        std::vector<std::string> all;
+        for (const auto& [plugin, metrics] : values) all.push_back(plugin);
+        const auto with_values = plugins_with_values(spec_rows, rows, all);
+        if (!with_values.empty() && with_values.size() < all.size()) {
+            json::array columns;
+            for (const auto& p : with_values) columns.emplace_back(p);
+            spec["columns"] = std::move(columns);
+        }
         if (rows.empty()) {
             md += "No repetition finished, so there is nothing to tabulate.\n\n";
             continue;
