@@ -63,6 +63,12 @@ public:
         return &v->get_array();
     }
 
+    // True when the key is present as JSON null ("back to the default"); marks it read.
+    bool null(const char* key) {
+        const boost::json::value* v = find(key);
+        return v != nullptr && v->is_null();
+    }
+
     // Throws naming the first key that was never read.
     void finish() const {
         for (const auto& kv : config_)
