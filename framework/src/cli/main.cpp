@@ -31,6 +31,8 @@ commands:
                      render a Markdown table from per-repetition results
   compare RUN_A RUN_B
                      medians, ratio B/A with its interval, Mann-Whitney U per metric
+  backend            HTTP/1.1 and websocket echo backend with counters, for
+                     measuring reverse proxies in front of it
 
 options:
   -h, --help         this text; `stand COMMAND --help` for a command's options
@@ -69,6 +71,7 @@ int main(int argc, char** argv) {
         if (command == "load") return run_load(rest);
         if (command == "report") return run_report(rest);
         if (command == "compare") return run_compare(rest);
+        if (command == "backend") return run_backend(rest);
         if (command == "__worker") return stand::isolation::run_worker_main();  // internal: see isolation/
         throw UsageError("unknown command '" + command + "' (see stand --help)");
     } catch (const UsageError& e) {
