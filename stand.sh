@@ -65,11 +65,13 @@ quickstart() {
   "$stand" plugins
   log "stand info nginx"
   "$stand" info nginx
-  log "stand compat nginx (every check in a forked child)"
-  "$stand" compat nginx --junit "$BUILD_DIR/compat-nginx.xml"
+  for proxy in nginx haproxy caddy; do
+    log "stand compat $proxy (every check in a forked child)"
+    "$stand" compat "$proxy" --junit "$BUILD_DIR/compat-$proxy.xml"
+  done
   local run_dir
   run_dir="runs/quickstart-$(date -u +%Y%m%d-%H%M%S)"
-  log "stand run scenarios/quickstart.json (nginx in a 1-vCPU box, 3 repetitions, a few minutes)"
+  log "stand run scenarios/quickstart.json (nginx, HAProxy, Caddy: upstream pool on and off, 3 rounds, about 3 minutes)"
   "$stand" run scenarios/quickstart.json --run-dir "$run_dir"
   log "report: $run_dir/summary.md and $run_dir/report.html"
   cat "$run_dir/summary.md"

@@ -1,7 +1,11 @@
 // nginx: runs the installed nginx in the measured box, as an origin that
 // answers `200 ok` or as a reverse proxy in front of upstreams
-// (stand.lifecycle/1 + stand.proxy/1).
+// (stand.lifecycle/1 + stand.proxy/1). Every config is checked with
+// `nginx -t` before it is used.
+#include "cert_key_type.hpp"
 #include "nginx_config.hpp"
+#include "proxy_knobs.hpp"
+#include "tool_run.hpp"
 
 #include <stand/stand.hpp>
 
@@ -10,21 +14,15 @@
 #include <fstream>
 #include <memory>
 #include <regex>
-#include <sstream>
 
 namespace {
 
 namespace fs = std::filesystem;
 namespace json = boost::json;
-using stand::cpp::ConfigError;
 using stand::cpp::Error;
+using stand_proxy_kit::run_tool;
 
-std::string read_file(const fs::path& p) {
-    std::ifstream in(p);
-    std::stringstream ss;
-    ss << in.rdbuf();
-    return ss.str();
-}
+constexpr std::uint16_t kDefaultPort = 18080;
 
 class Nginx : public stand::cpp::Instance, public stand::cpp::Lifecycle, public stand::cpp::Proxy {
 public:
@@ -32,11 +30,10 @@ public:
         stand::cpp::ConfigReader cfg(config);
         binary_ = cfg.string("binary", "/usr/sbin/nginx");
         box_ = cfg.string("box", "measured");
-        settings_.listen_port = static_cast<std::uint16_t>(cfg.integer("port", 18080, 1, 65535));
-        settings_.workers = cfg.integer("workers", 1, 1, 64);
+        settings_.knobs.listen_port = static_cast<std::uint16_t>(cfg.integer("port", kDefaultPort, 1, 65535));
+        settings_.knobs.workers = cfg.integer("workers", 1, 1, 64);
         settings_.body = cfg.string("body", "ok");
-        if (!std::regex_match(settings_.body, std::regex("[A-Za-z0-9 _.-]{0,256}")))
-            throw ConfigError("config.body: only letters, digits, space, '_', '.', '-' (at most 256)");
+        stand_proxy_kit::check_origin_body(settings_.body);
         cfg.finish();
     }
 
@@ -45,20 +42,19 @@ public:
     }
 
     stand_result install() override {
-        if (!fs::exists(binary_))
-            throw Error(STAND_E_NOT_FOUND, "nginx: " + binary_ + " not found (Debian: apt-get install nginx-light)");
-        version_ = run_and_capture({binary_, "-v"});
+        check_binary();
+        version();
+        write_checked_config(settings_);
         return STAND_OK;
     }
 
     stand_result start() override {
         if (process_) throw Error(STAND_E_BAD_STATE, "nginx: already running");
-        fs::path prefix = prefix_dir();
-        fs::create_directories(prefix / "tmp");
-        std::ofstream(prefix / "nginx.conf") << stand_nginx::render_nginx_conf(settings_, prefix.string());
-        json::object spec{{"argv", json::array{binary_, "-c", (prefix / "nginx.conf").string(), "-p", prefix.string(),
-                                               "-g", "daemon off;"}},
-                          {"output", (prefix / "stdout.log").string()}};
+        check_binary();
+        write_checked_config(settings_);
+        json::object spec{{"argv", json::array{binary_, "-c", config_path().string(), "-p", prefix_dir().string(),
+                                               "-e", (prefix_dir() / "error.log").string(), "-g", "daemon off;"}},
+                          {"output", (prefix_dir() / "stdout.log").string()}};
         if (!box_.empty()) spec["box"] = box_;
         process_ = std::make_unique<stand::cpp::Process>(host_, spec);
         return STAND_OK;
@@ -87,16 +83,16 @@ public:
         std::error_code ec;
         fs::remove_all(prefix_dir(), ec);
         if (ec) throw Error(STAND_E_IO, "nginx: cannot remove " + prefix_dir().string() + ": " + ec.message());
+        checked_.clear();
         return STAND_OK;
     }
 
-    json::object readiness() override {
-        return {{"method", "GET"}, {"url", base_url() + "/"}, {"expect_status", json::array{200}},
-                {"per_try_timeout_ms", 2000}};
-    }
+    json::object readiness() override { return stand_proxy_kit::proxy_readiness(settings_.knobs); }
 
     json::object facts() override {
-        json::object facts{{"data_dirs", json::array{prefix_dir().string()}},
+        json::object facts{{"binary", binary_},
+                           {"config", config_path().string()},
+                           {"data_dirs", json::array{prefix_dir().string()}},
                            {"defaults", effective_defaults()}};
         if (!version_.empty()) facts["versions"] = json::object{{"nginx", version_}};
         std::error_code ec;
@@ -105,74 +101,107 @@ public:
         return facts;
     }
 
+    // Knobs apply to a copy, kept only when nginx accepts the config: a
+    // refused configure() leaves the previous settings in force.
     void configure(const json::object& knobs) override {
-        stand::cpp::ConfigReader k(knobs, "knobs");
-        if (const auto* listen = k.object("listen")) {
-            stand::cpp::ConfigReader l(*listen, "knobs.listen");
-            settings_.listen_host = l.string("host", settings_.listen_host);
-            settings_.listen_port = static_cast<std::uint16_t>(l.integer("port", settings_.listen_port, 1, 65535));
-            if (l.boolean("tls", false)) throw Error(STAND_E_UNSUPPORTED, "nginx: knobs.listen.tls is not supported yet");
-            l.finish();
-        }
-        settings_.upstream_keepalive = k.boolean("upstream_keepalive", settings_.upstream_keepalive);
-        settings_.workers = k.integer("workers", settings_.workers, 1, 64);
-        if (const auto* ups = k.array("upstreams")) {
-            settings_.upstreams.clear();
-            for (const auto& u : *ups) {
-                if (!u.is_object()) throw ConfigError("knobs.upstreams[]: expected objects {host, port}");
-                stand::cpp::ConfigReader r(u.as_object(), "knobs.upstreams[]");
-                settings_.upstreams.push_back(
-                    {r.string("host", "127.0.0.1"), static_cast<std::uint16_t>(r.integer("port", 0, 1, 65535))});
-                r.finish();
-            }
-        }
-        k.finish();
+        auto next = settings_;
+        next.knobs = stand_proxy_kit::apply_proxy_knobs(knobs, settings_.knobs);
+        if (next.knobs.tls) key_type(next.knobs);  // a readable certificate, or an error naming it
+        if (fs::exists(binary_)) write_checked_config(next);
+        settings_ = std::move(next);
     }
 
-    json::object endpoint() override {
-        return {{"scheme", "http"}, {"host", settings_.listen_host}, {"port", settings_.listen_port}};
-    }
+    json::object endpoint() override { return stand_proxy_kit::proxy_endpoint(settings_.knobs, {"h2", "http/1.1"}); }
 
     json::object effective_defaults() override {
-        return {{"workers", settings_.workers},
-                {"upstream_keepalive", settings_.upstreams.empty() ? json::value(nullptr)
-                                                                   : json::value(settings_.upstream_keepalive)},
-                {"access_log", "off"},
-                {"keepalive_requests", 1000000}};
+        const auto& k = settings_.knobs;
+        json::object d{{"version", version()},
+                       {"workers", k.workers},
+                       {"max_connections", k.max_connections.value_or(stand_nginx::kWorkerConnections)},
+                       {"max_connections_note", "worker_connections per worker (nginx's own default: 512)"},
+                       {"access_log", "off"},
+                       {"keepalive_requests", 1000000},
+                       {"websocket", k.websocket ? "Upgrade and Connection passed through"
+                                                 : "not passed (nginx needs proxy_set_header Upgrade)"}};
+        if (!k.upstreams.empty()) {
+            const bool pool = stand_nginx::upstream_pool_on(settings_);
+            d["upstream_keepalive"] = pool;
+            d["upstream_keepalive_source"] = k.upstream_keepalive ? "knob" : "nginx default";
+            d["upstream_pool"] = pool ? json::value(json::object{{"keepalive", stand_nginx::kUpstreamKeepalive},
+                                                                 {"proxy_http_version", "1.1"}})
+                                      : json::value("none: HTTP/1.0 and a new backend connection per request "
+                                                    "(nginx before 1.29.7)");
+        }
+        if (k.tls) {
+            d["tls_key_type"] = key_type(k);
+            d["ssl_protocols"] = "TLSv1 TLSv1.1 TLSv1.2 (nginx 1.22's default: no TLSv1.3)";
+        }
+        return d;
     }
 
 private:
     fs::path prefix_dir() const { return fs::path(host_.data_dir()) / "nginx"; }
-    std::string base_url() const {
-        return "http://" + settings_.listen_host + ":" + std::to_string(settings_.listen_port);
+    fs::path config_path() const { return prefix_dir() / "nginx.conf"; }
+
+    void check_binary() const {
+        if (!fs::exists(binary_))
+            throw Error(STAND_E_NOT_FOUND, "nginx: " + binary_ + " not found (Debian: apt-get install nginx-light)");
     }
 
-    // Runs a short command through the host and returns its first output line.
-    std::string run_and_capture(const std::vector<std::string>& argv) {
-        fs::path out = fs::path(host_.data_dir()) / "version.txt";
-        json::array args;
-        for (const auto& a : argv) args.emplace_back(a);
-        stand::cpp::Process p(host_, {{"argv", args}, {"output", out.string()}});
-        stand_process_status status{};
-        if (!p.wait(10000, status)) throw Error(STAND_E_TIMEOUT, "nginx: `" + argv[0] + " -v` did not finish in 10 s");
-        std::string text = read_file(out);
-        fs::remove(out);
+    static std::string key_type(const stand_proxy_kit::ProxyKnobs& k) {
+        try {
+            return stand_proxy_kit::cert_key_type(k.cert_file);
+        } catch (const std::exception& e) {
+            throw Error(STAND_E_INVALID_ARGUMENT, std::string("nginx: knobs.tls_key.cert_file: ") + e.what());
+        }
+    }
+
+    const std::string& version() {
+        if (!version_.empty() || !fs::exists(binary_)) return version_;
+        auto r = run_tool(host_, {binary_, "-v"}, prefix_dir(), "version", "nginx");
         std::smatch m;
-        if (std::regex_search(text, m, std::regex("nginx/([0-9.]+)"))) return m[1];
-        throw Error(STAND_E_BAD_RESPONSE, "nginx: cannot read the version from: " + text.substr(0, 200));
+        if (!std::regex_search(r.output, m, std::regex("nginx/([0-9.]+)")))
+            throw Error(STAND_E_BAD_RESPONSE,
+                        "nginx: cannot read the version from `" + binary_ + " -v`: " + r.output.substr(0, 200));
+        version_ = m[1];
+        return version_;
+    }
+
+    // Writes nginx.conf for `s` and has `nginx -t` check it; skipped when
+    // the text is the one nginx last accepted.
+    void write_checked_config(const stand_nginx::NginxSettings& s) {
+        const std::string text = stand_nginx::render_nginx_conf(s, prefix_dir().string());
+        if (text == checked_ && fs::exists(config_path())) return;
+        fs::create_directories(prefix_dir() / "tmp");
+        {
+            std::ofstream out(config_path());
+            out << text;
+            if (!out) throw Error(STAND_E_IO, "nginx: cannot write " + config_path().string());
+        }
+        auto r = run_tool(host_,
+                          {binary_, "-t", "-q", "-c", config_path().string(), "-p", prefix_dir().string(), "-e",
+                           (prefix_dir() / "error.log").string(), "-g", "daemon off;"},
+                          prefix_dir(), "check", "nginx");
+        if (r.exit_code != 0) {
+            checked_.clear();
+            throw Error(STAND_E_INVALID_ARGUMENT, "nginx: `nginx -t` rejected " + config_path().string() + ": " +
+                                                      stand_proxy_kit::output_tail(r.output));
+        }
+        checked_ = text;
     }
 
     stand::cpp::Host host_;
     std::string binary_;
     std::string box_;
     std::string version_;
+    std::string checked_;  // the config text nginx last accepted
     stand_nginx::NginxSettings settings_;
     std::unique_ptr<stand::cpp::Process> process_;
 };
 
 }  // namespace
 
-STAND_CPP_PLUGIN(Nginx, "nginx", "nginx", "0.1.0",
+STAND_CPP_PLUGIN(Nginx, "nginx", "nginx", "0.2.0",
                  "Runs the installed nginx in the measured box: an origin answering 200, or a reverse proxy.",
                  R"({"type":"object","additionalProperties":false,"properties":{
                      "binary":{"type":"string","default":"/usr/sbin/nginx"},

@@ -294,7 +294,7 @@ TEST_CASE("scenario parser: wrong types") {
 TEST_CASE("scenario parser: unknown keys name the keys that are allowed") {
     CHECK(error_of(with_top(R"("repetition": 3)")) ==
           R"(t.json: $.repetition: expected a key of a scenario (schema_version, name, description, plugins, box, client, )"
-          R"(repetitions, order, sample_interval_ms, allow_remote, phases, tables, checks), got "repetition")");
+          R"(repetitions, order, sample_interval_ms, allow_remote, backend, placement, phases, tables, checks), got "repetition")");
     CHECK(error_of(with_top(R"("box": {"cpus": 1})")) ==
           R"(t.json: $.box.cpus: expected a key of a box (vcpu, memory_mib, swap_mib, pin, io), got "cpus")");
     CHECK(error_of(with_steps(R"({"step": "idle", "duration": 3})")) ==
@@ -303,7 +303,7 @@ TEST_CASE("scenario parser: unknown keys name the keys that are allowed") {
           R"(t.json: $.phases[0].steps[0].duration_s: expected a key of a start step (step, name, timeout_s, plugin), got "duration_s")");
     CHECK(error_of(with_top(R"("x y": 1)")) ==
           R"(t.json: $["x y"]: expected a key of a scenario (schema_version, name, description, plugins, box, client, )"
-          R"(repetitions, order, sample_interval_ms, allow_remote, phases, tables, checks), got "x y")");
+          R"(repetitions, order, sample_interval_ms, allow_remote, backend, placement, phases, tables, checks), got "x y")");
 }
 
 TEST_CASE("scenario parser: values out of range") {
@@ -363,7 +363,7 @@ TEST_CASE("scenario parser: missing required keys") {
           "t.json: $.phases[0].steps[0].job: expected a non-empty string, got nothing");
     CHECK(error_of(with_steps(R"({"name": "x"})")) ==
           "t.json: $.phases[0].steps[0].step: expected one of install, start, stop, wipe, wait_ready, sleep, idle, "
-          "restart, load, run_probe, bootstrap, create_users, disk_usage, got nothing");
+          "restart, load, run_probe, bootstrap, create_users, disk_usage, configure, websocket, hold_idle, got nothing");
     CHECK(error_of(R"({"schema_version": 1, "name": "t", "plugins": ["nginx"], "phases": [{"steps": []}]})") ==
           "t.json: $.phases[0].name: expected a name of letters, digits, '_' and '-' (at most 64), got nothing");
     CHECK(error_of(with_top(R"("plugins": [{"config": {}}])")) == "t.json: $.plugins[0].id: expected a plugin id, got nothing");
@@ -374,7 +374,7 @@ TEST_CASE("scenario parser: missing required keys") {
 TEST_CASE("scenario parser: unknown step kind") {
     CHECK(error_of(with_steps(R"({"step": "lod"})")) ==
           R"(t.json: $.phases[0].steps[0].step: expected one of install, start, stop, wipe, wait_ready, sleep, idle, )"
-          R"(restart, load, run_probe, bootstrap, create_users, disk_usage, got "lod")");
+          R"(restart, load, run_probe, bootstrap, create_users, disk_usage, configure, websocket, hold_idle, got "lod")");
 }
 
 TEST_CASE("scenario parser: duplicate phase, step and plugin names") {
@@ -403,7 +403,9 @@ TEST_CASE("scenario parser: table rows must name metrics the steps produce") {
           R"(t.json: $.tables[0].rows[0].metric: expected a metric produced by a step (step k produces k.rps, k.ok_rps, )"
           R"(k.p50_ms, k.p90_ms, k.p95_ms, k.p99_ms, k.ok_p50_ms, k.ok_p95_ms, k.ok_p99_ms, k.error_pct, k.box_cpu_pct, )"
           R"(k.box_cpu_us_per_req, k.client_cpu_pct, k.client_cpu_us_per_req, k.mem_max_mib, k.anon_mean_mib, )"
-          R"(k.peak_since_start_mib, k.throttled_ms), got "k.rsp")");
+          R"(k.peak_since_start_mib, k.throttled_ms, k.conns_per_req, k.backend_conns, k.backend_conns_per_req, )"
+          R"(k.backend_requests_per_req, k.backend_cpu_us_per_req, k.handshakes, k.server_us_per_handshake, )"
+          R"(k.client_us_per_handshake), got "k.rsp")");
     CHECK(error_of(with_steps(steps, R"(, "tables": [{"title": "T", "rows": [{"label": "x", "metric": "k.late_pct"}]}])"))
               .find("expected a metric produced by a step (step k produces") != std::string::npos);
     CHECK(error_of(with_steps(steps, R"(, "tables": [{"title": "T", "rows": [{"label": "x", "metric": "start1.seconds"}]}])")) ==
@@ -459,8 +461,8 @@ TEST_CASE("scenario parser: metrics produced by each kind of step") {
     CHECK(metrics_produced(st[2]) == std::vector<std::string>{"idle1.cpu_pct", "idle1.mem_mean_mib", "idle1.mem_max_mib",
                                                               "idle1.anon_mean_mib", "idle1.workset_mean_mib",
                                                               "idle1.procs"});
-    CHECK(metrics_produced(st[3]).size() == 18);
-    CHECK(metrics_produced(st[4]).size() == 19);
+    CHECK(metrics_produced(st[3]).size() == 26);
+    CHECK(metrics_produced(st[4]).size() == 27);
     CHECK(metrics_produced(st[4]).back() == "o.late_pct");
     CHECK(metrics_produced(st[5]) == std::vector<std::string>{"run_probe1.*"});
     CHECK(metrics_produced(st[6]).empty());
@@ -531,24 +533,36 @@ TEST_CASE("scenario files: every scenarios/*.json in the source tree is valid") 
     CHECK(files >= 1);
 }
 
-TEST_CASE("scenario files: quickstart is the documented first measurement") {
+TEST_CASE("scenario files: quickstart is the short proxy comparison") {
     const Scenario s = parse_scenario_file(std::filesystem::path(STAND_TEST_SOURCE_DIR) / "scenarios/quickstart.json");
-    REQUIRE(s.plugins.size() == 1);
+    REQUIRE(s.plugins.size() == 3);
     CHECK(s.plugins[0].id == "nginx");
-    CHECK(s.box.vcpu == 1.0);
-    CHECK(s.box.memory_bytes == 256u << 20);
+    CHECK(s.plugins[1].id == "haproxy");
+    CHECK(s.plugins[2].id == "caddy");
+    CHECK(s.backend.has_value());
+    CHECK(s.auto_placement);
     CHECK(s.repetitions == 3);
     CHECK(s.order.mode == OrderMode::kRotate);
-    // Upper bound of one repetition's measured time (timeouts aside): < 5 min for all reps.
+    // Measured time of all repetitions (starts and installs aside) leaves room in 5 minutes.
     double measured_s = 0;
+    std::size_t pool_on = 0, pool_off = 0;
     for (const Phase& phase : s.phases)
         for (const Step& step : phase.steps) {
             if (const auto* load = std::get_if<LoadStep>(&step.action)) measured_s += load->duration.count();
-            if (const auto* idle = std::get_if<IdleStep>(&step.action)) measured_s += idle->duration.count();
+            if (const auto* c = std::get_if<ConfigureStep>(&step.action)) {
+                REQUIRE(c->upstream_keepalive.has_value());
+                (c->upstream_keepalive->as_bool() ? pool_on : pool_off) += 1;
+            }
         }
-    CHECK(measured_s * s.repetitions < 120);
-    std::size_t us_per_req_rows = 0;
+    CHECK(pool_on == 1);
+    CHECK(pool_off == 1);
+    CHECK(measured_s * s.repetitions * static_cast<double>(s.plugins.size()) < 150);
+    std::size_t us_per_req_rows = 0, conns_rows = 0;
     for (const Table& table : s.tables)
-        for (const MetricRow& row : table.rows) us_per_req_rows += row.metric.ends_with(".box_cpu_us_per_req");
+        for (const MetricRow& row : table.rows) {
+            us_per_req_rows += row.metric.ends_with(".box_cpu_us_per_req");
+            conns_rows += row.metric.ends_with(".backend_conns_per_req");
+        }
     CHECK(us_per_req_rows == 3);
+    CHECK(conns_rows == 2);
 }

@@ -1,6 +1,7 @@
 #include "compat/compat_suite.hpp"
 
 #include "compat/panel_checks.hpp"
+#include "compat/proxy_checks.hpp"
 
 #include "host/plugin_host.hpp"
 #include "loader/interface_catalog.hpp"
@@ -178,6 +179,12 @@ CompatReport run_compat(const Plugin& plugin, const CompatOptions& options,
                               [] { return fail("the plugin does not declare " + std::string(STAND_PANEL_ID)); }});
         }
     }
+    auto declares = [&](const char* id) {
+        return std::find(plugin->interfaces.begin(), plugin->interfaces.end(), std::string(id)) !=
+               plugin->interfaces.end();
+    };
+    if (declares(STAND_PROXY_ID) && declares(STAND_LIFECYCLE_ID))
+        for (auto& c : proxy_checks(plugin, options)) checks.push_back(std::move(c));
     for (auto& check : checks) {
         CheckOutcome outcome{check.id, check.description, {}};
         if (check.in_child) {

@@ -25,6 +25,8 @@ struct CompatOptions {
     std::size_t rss_growth_limit_bytes = 4u << 20;  // create/destroy x100
     // --target-config: adds the stand.panel/1 checks against that target.
     std::optional<PanelTarget> panel_target;
+    // The `stand` binary, for the proxy checks' backend (`stand backend`).
+    std::filesystem::path stand_binary = "/proc/self/exe";
 };
 
 struct CheckOutcome {

@@ -1,6 +1,8 @@
 #include "detect/load_detectors.hpp"
 
+#include <algorithm>
 #include <cstdio>
+#include <optional>
 
 namespace stand::detect {
 namespace {
@@ -12,6 +14,33 @@ std::string percent(double part, double whole) {
 }
 
 }  // namespace
+
+// An open-model run collapses when the system stops keeping up: the achieved
+// rate falls short of the offered one while the requests in flight plus the
+// backlog keep climbing (a closed model would have slowed down instead).
+static std::optional<std::string> check_collapse(const load::LoadResult& r) {
+    const auto seconds = static_cast<std::size_t>(r.window_s);
+    if (seconds < 3 || r.per_second.size() < seconds || r.rate <= 0) return std::nullopt;
+    const double achieved = static_cast<double>(r.completed) / r.window_s;
+    if (achieved >= 0.95 * r.rate) return std::nullopt;
+    const std::size_t third = seconds / 3;
+    auto mean_queue = [&](std::size_t from, std::size_t to) {
+        double sum = 0;
+        for (std::size_t i = from; i < to; ++i)
+            sum += static_cast<double>(r.per_second[i].in_flight_max + r.per_second[i].backlog_max);
+        return sum / static_cast<double>(to - from);
+    };
+    const double first = mean_queue(0, third);
+    const double last = mean_queue(seconds - third, seconds);
+    if (last < 2 * std::max(first, 1.0)) return std::nullopt;
+    char buf[320];
+    std::snprintf(buf, sizeof(buf),
+                  "collapse: offered %.0f/s, achieved %.0f/s, and the requests in flight plus queued climbed from %.1f "
+                  "to %.1f (first to last third of the run): the latencies measure a growing queue; the closed-model "
+                  "ceiling is the capacity",
+                  r.rate, achieved, first, last);
+    return std::string(buf);
+}
 
 std::vector<Finding> check_load(const load::LoadResult& r, const std::string& scope) {
     std::vector<Finding> found;
@@ -43,6 +72,7 @@ std::vector<Finding> check_load(const load::LoadResult& r, const std::string& sc
                                  std::to_string(r.unsent) + " of " + std::to_string(r.offered) +
                                  " offered were never sent (max backlog " + std::to_string(r.max_queue) +
                                  "): the offered rate was not achieved"});
+        if (auto collapse = check_collapse(r)) found.push_back({"open-model-collapse", scope, *collapse});
     }
     return found;
 }

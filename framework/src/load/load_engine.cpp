@@ -6,8 +6,12 @@
 #include "load/load_stats.hpp"
 #include "load/load_worker.hpp"
 #include "load/tls_client.hpp"
+#include "box/cpu_list.hpp"
 
 #include <algorithm>
+#include <atomic>
+#include <cerrno>
+#include <cstring>
 #include <chrono>
 #include <cmath>
 #include <condition_variable>
@@ -18,10 +22,24 @@
 #include <thread>
 #include <vector>
 
+#include <pthread.h>
+#include <sched.h>
 #include <sys/resource.h>
 
 namespace stand::load {
 namespace {
+
+// 0, or the errno of pthread_setaffinity_np.
+int pin_this_thread(const std::set<unsigned>& cpus) {
+    if (cpus.empty()) return 0;
+    cpu_set_t set;
+    CPU_ZERO(&set);
+    for (unsigned c : cpus) {
+        if (c >= CPU_SETSIZE) return EINVAL;
+        CPU_SET(c, &set);
+    }
+    return pthread_setaffinity_np(pthread_self(), sizeof(set), &set);
+}
 
 double seconds_of(const timeval& tv) { return static_cast<double>(tv.tv_sec) + static_cast<double>(tv.tv_usec) / 1e6; }
 
@@ -65,8 +83,10 @@ PassTimes run_pass(const LoadSpec& spec, const Plan& plan, TlsClient* tls, const
     rusage before{};
     getrusage(RUSAGE_SELF, &before);
     std::vector<std::thread> pool;
+    std::atomic<int> affinity_error{0};
     for (unsigned i = 0; i < threads; ++i)
         pool.emplace_back([&, i] {
+            if (int e = pin_this_thread(spec.cpus); e != 0) affinity_error = e;
             ready.count_down();
             go.wait();
             workers[i]->run(start, end);
@@ -78,7 +98,7 @@ PassTimes run_pass(const LoadSpec& spec, const Plan& plan, TlsClient* tls, const
         });
     ready.wait();
     start = now_ns();
-    end = start + spec.duration.count();
+    end = affinity_error ? start : start + spec.duration.count();  // a failed pin sends nothing
     go.count_down();
 
     {
@@ -101,6 +121,9 @@ PassTimes run_pass(const LoadSpec& spec, const Plan& plan, TlsClient* tls, const
         }
     }
     for (auto& t : pool) t.join();
+    if (int e = affinity_error.load(); e != 0)
+        throw LoadSpecError("cannot run the load threads on CPUs " + box::format_cpu_list(spec.cpus) + ": " +
+                            std::strerror(e));
     rusage after{};
     getrusage(RUSAGE_SELF, &after);
 

@@ -99,13 +99,19 @@ json::object LoadResult::to_json() const {
     for (std::size_t i = 0; i < kErrorKinds; ++i) errs[error_kind_name(static_cast<ErrorKind>(i))] = error_counts[i];
     o["errors"] = std::move(errs);
 
-    json::array done, failed, slow;
+    json::array done, failed, slow, in_flight, backlog;
     for (const auto& s : per_second) {
         done.emplace_back(s.completed);
         failed.emplace_back(s.errors);
         slow.emplace_back(s.slow);
+        in_flight.emplace_back(s.in_flight_max);
+        backlog.emplace_back(s.backlog_max);
     }
     o["per_second"] = {{"completed", std::move(done)}, {"errors", std::move(failed)}, {"slow", std::move(slow)}};
+    if (model == Model::open) {
+        o["per_second"].as_object()["in_flight_max"] = std::move(in_flight);
+        o["per_second"].as_object()["backlog_max"] = std::move(backlog);
+    }
     o["slow_threshold_ms"] = slow_threshold_ms;
     o["slow_seconds"] = slow_seconds;
 

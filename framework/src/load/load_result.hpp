@@ -42,6 +42,11 @@ struct SecondStats {
     std::uint64_t completed = 0;  // responses, any status
     std::uint64_t errors = 0;     // transport errors
     std::uint64_t slow = 0;       // responses slower than the slow threshold
+    // Open model: the most requests in flight and the largest backlog of
+    // due-but-unsent requests seen in the second (summed over threads), so
+    // a run that falls behind shows its queue growing.
+    std::uint64_t in_flight_max = 0;
+    std::uint64_t backlog_max = 0;
 };
 
 struct BodyStats {

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <optional>
 #include <stdexcept>
+#include <set>
 #include <string>
 #include <utility>
 #include <vector>
@@ -69,6 +70,7 @@ struct LoadSpec {
     TlsOptions tls;
     bool allow_remote = false;  // otherwise only 127.0.0.0/8, ::1 and names resolving there
     bool warmup_once = false;   // fetch every link once, sequentially, before the run
+    std::set<unsigned> cpus;    // the load threads run only on these CPUs; empty: anywhere
 
     // A request sent more than this after its intended time is "late" (open model).
     std::chrono::nanoseconds late_threshold = 1ms;

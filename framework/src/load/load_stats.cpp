@@ -61,6 +61,8 @@ void merge_stats(LoadResult& out, const ThreadStats& s, bool open_model) {
         out.per_second[i].completed += s.seconds[i].completed;
         out.per_second[i].errors += s.seconds[i].errors;
         out.per_second[i].slow += s.seconds[i].slow;
+        out.per_second[i].in_flight_max += s.seconds[i].in_flight_max;
+        out.per_second[i].backlog_max += s.seconds[i].backlog_max;
     }
     if (out.requests_per_link.size() < s.per_link.size()) out.requests_per_link.resize(s.per_link.size());
     for (std::size_t i = 0; i < s.per_link.size(); ++i) out.requests_per_link[i] += s.per_link[i];

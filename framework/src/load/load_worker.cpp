@@ -77,6 +77,10 @@ bool Worker::take_link(std::uint32_t& link) noexcept {
 
 void Worker::start_request(Connection& c, std::uint32_t link, std::int64_t intended, std::int64_t now) {
     ++busy_;
+    if (shared_.open_model) {
+        auto& second = stats_.second(second_of(now));
+        second.in_flight_max = std::max<std::uint64_t>(second.in_flight_max, busy_);
+    }
     ++stats_.sent;
     ++stats_.per_link[link];
     c.start(link, intended, now);
@@ -150,6 +154,8 @@ void Worker::pace() {
         send_tick(*c, now);
     }
     stats_.max_backlog = std::max(stats_.max_backlog, due_ - dispatched_);
+    auto& second = stats_.second(second_of(now));
+    second.backlog_max = std::max(second.backlog_max, due_ - dispatched_);
     if (!idle_.empty()) arm_pace();
 }
 

@@ -1,5 +1,6 @@
 #include "report/battery_sections.hpp"
 
+#include "report/markdown_text.hpp"
 #include "report/number_format.hpp"
 #include "stats/descriptive.hpp"
 
@@ -7,27 +8,8 @@
 #include <set>
 
 namespace stand::report {
-namespace {
 
 namespace json = boost::json;
-
-std::string cell_text(std::string text) {
-    std::string out;
-    for (char c : text) out += c == '|' ? std::string("\\|") : c == '\n' ? std::string(" ") : std::string(1, c);
-    return out;
-}
-
-std::string fact_text(const json::value& v) {
-    if (v.is_string()) return std::string(v.get_string());
-    if (v.is_array()) {
-        std::string out;
-        for (const auto& x : v.get_array()) out += (out.empty() ? "" : "; ") + fact_text(x);
-        return out;
-    }
-    return json::serialize(v);
-}
-
-}  // namespace
 
 detect::RunValues values_by_plugin(const std::vector<PerRepRow>& rows) {
     detect::RunValues out;

@@ -1,6 +1,7 @@
 #include "report/run_report.hpp"
 
 #include "report/battery_sections.hpp"
+#include "report/proxy_sections.hpp"
 #include "report/html_report.hpp"
 #include "report/per_rep_csv.hpp"
 #include "report/table.hpp"
@@ -195,6 +196,9 @@ RunReportFiles write_run_report(const std::filesystem::path& run_dir) {
           "n is their count.\n\n";
     md += tables_markdown(*run, rows, (run_dir / "per_rep.csv").string());
     md += checks_markdown(checks);
+    md += proxy_defaults_markdown(reps);
+    md += tls_sessions_markdown(reps);
+    md += placement_markdown(reps);
     md += notes_markdown(reps);
     md += machine_markdown(*run, reps);
     md += reps_markdown(reps);

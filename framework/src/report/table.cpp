@@ -135,6 +135,15 @@ Table build_table(std::span<const PerRepRow> rows, const TableSpec& spec, const 
             }
             any_value = any_value || !cell.values.empty();
             cell.text = cell_text(spec, row_spec, cell.values);
+            if (!row_spec.ratio_of.empty() && !cell.values.empty()) {
+                std::vector<double> other;
+                for (const Rep* rep : counted[c])
+                    if (auto it = rep->metrics.find(row_spec.ratio_of); it != rep->metrics.end())
+                        other.push_back(it->second);
+                const double here = stats::median(cell.values);
+                if (!other.empty() && here > 0)
+                    cell.text += " (" + PrintfFormat("%.1fx").apply(stats::median(other) / here) + ")";
+            }
             row.cells.push_back(std::move(cell));
         }
         if (!any_value && !row_spec.optional)

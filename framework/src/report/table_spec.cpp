@@ -102,7 +102,7 @@ public:
 
     RowSpec row(const json::value& v, const std::string& path) const {
         const auto& o = object(v, path);
-        only_keys(o, path, {"label", "metric", "format", "optional", "missing_as"});
+        only_keys(o, path, {"label", "metric", "format", "optional", "missing_as", "ratio_of"});
         for (const char* required : {"label", "metric", "format"})
             if (!o.contains(required)) fail(path, std::string("missing key '") + required + "'");
         RowSpec r;
@@ -116,6 +116,7 @@ public:
         }
         if (auto* opt = o.if_contains("optional")) r.optional = boolean(*opt, path + ".optional");
         if (auto* m = o.if_contains("missing_as")) r.missing_as = number(*m, path + ".missing_as");
+        if (auto* of = o.if_contains("ratio_of")) r.ratio_of = nonempty_line(*of, path + ".ratio_of");
         return r;
     }
 

@@ -23,8 +23,9 @@
 //        "format": "%.0f",                      // printf for each number of the cell
 //        "optional": false,   // true: the metric may be absent everywhere (all cells "n/a");
 //                             // false: that is an error naming the row
-//        "missing_as": 0}     // a counted rep without the metric contributes this value
+//        "missing_as": 0,     // a counted rep without the metric contributes this value
 //                             // (the seed harness's "(None or 0)" quirk); default: nothing
+//        "ratio_of": "m2"}    // the cell also shows median(m2) / median(metric): "30.3 (2.0x)"
 //     ]
 //   }
 //
@@ -67,6 +68,7 @@ struct RowSpec {
     PrintfFormat format;
     bool optional = false;
     std::optional<double> missing_as;
+    std::string ratio_of;  // another metric: the cell adds " (<its median / this median>x)"
     std::string path;  // "$.rows[3]", for errors
 };
 

@@ -2,11 +2,13 @@
 
 #include "box/block_device.hpp"
 #include "box/box.hpp"
+#include "box/cpu_placement.hpp"
 #include "box/stale_cleanup.hpp"
 #include "detect/host_facts.hpp"
 #include "detect/machine_busy.hpp"
 #include "sampler/sample_csv.hpp"
 #include "sampler/sample_source.hpp"
+#include "scenario/backend_process.hpp"
 #include "scenario/rep_runner.hpp"
 #include "scenario/run_directory.hpp"
 #include "scenario/run_plan.hpp"
@@ -95,14 +97,26 @@ EngineOutcome run_scenario(const Scenario& scenario, const EngineOptions& option
                             {"plan", plan_json}});
 
     auto layout = box::detect_cgroup_layout();
-    const bool need_box = scenario.box.vcpu || scenario.box.memory_bytes || scenario.box.pin || scenario.box.io;
+    const bool need_box = scenario.box.vcpu || scenario.box.memory_bytes || scenario.box.pin || scenario.box.io ||
+                          scenario.auto_placement;
     if (!layout.backend && need_box) {
-        outcome.stopped_because = "the scenario asks for a box (vcpu/memory/pin/io) but this machine has no usable cgroups";
+        outcome.stopped_because =
+            "the scenario asks for a box (vcpu/memory/pin/io/placement) but this machine has no usable cgroups";
         return outcome;
     }
+    std::optional<box::CpuPlacement> placement;
     box::BoxPlan measured_plan;
+    box::BoxPlan backend_plan;
+    backend_plan.name = "backend";
     try {
         measured_plan = box_plan(scenario.box, "measured");
+        if (scenario.auto_placement) {
+            auto online = box::online_cpus();
+            if (!online) throw std::runtime_error("cannot read /sys/devices/system/cpu/online");
+            placement = box::place_on(*online);
+            measured_plan.cpuset = box::format_cpu_list(placement->measured);
+            backend_plan.cpuset = box::format_cpu_list(placement->backend);
+        }
     } catch (const std::exception& e) {
         outcome.stopped_because = scenario.file.string() + ": $.box: " + e.what();
         return outcome;
@@ -186,14 +200,47 @@ EngineOutcome run_scenario(const Scenario& scenario, const EngineOptions& option
                                                          sampler::SamplerOptions{scenario.sample_interval, true});
             sampler->start();
         }
+        // A fresh backend per repetition: its counters and connections start
+        // at zero, and a proxy never inherits the previous one's sockets.
+        std::unique_ptr<box::Box> backend_box;
+        std::unique_ptr<BackendProcess> backend;
+        if (scenario.backend) {
+            try {
+                BackendOptions bo;
+                bo.log_file = dir.root() / ("backend-" + planned.key + ".log");
+                bo.body_bytes = scenario.backend->body_bytes;
+                bo.threads = scenario.backend->threads;
+                if (layout.backend) {
+                    backend_box = std::make_unique<box::Box>(layout, run_id_of(dir.root()) + "-" + planned.key + "-backend",
+                                                             backend_plan);
+                    bo.box = backend_box->dirs();
+                }
+                backend = std::make_unique<BackendProcess>(bo, std::chrono::seconds(10));
+                preface["backend"] = backend->info();
+            } catch (const std::exception& e) {
+                outcome.stopped_because = "the backend did not start before " + planned.key + ": " + e.what();
+                preface["status"] = "failed";
+                preface["reason"] = outcome.stopped_because;
+                preface["findings"] = findings;
+                dir.write_rep(planned.key, preface);
+                ++outcome.reps_failed;
+                if (sampler) sampler->stop();
+                break;
+            }
+        }
+        if (placement) preface["placement"] = placement->to_json();
         preface["findings"] = findings;
 
         RepEnvironment env{scenario, planned, plugin_files[planned.plugin], dir, host, sampler.get(), interrupted,
                            [&](const std::string& step) {
                                if (options.progress) options.progress(prefix + ": " + step);
                            },
-                           preface};
+                           preface,
+                           backend.get(),
+                           placement ? placement->generator : box::CpuSet{}};
         auto rep = run_repetition(env);
+        backend.reset();
+        if (backend_box) backend_box->destroy();
         ++measured_here;
         if (sampler) {
             sampler->stop();

@@ -22,7 +22,9 @@ ReadyResult poll_until_ready(host::HttpService& http, const boost::json::object&
     if (auto* t = readiness.if_contains("per_try_timeout_ms")) per_try_timeout = std::chrono::milliseconds(t->to_number<std::int64_t>());
     request["timeout_ms"] = per_try_timeout.count();
 
-    auto session = http.open_session({{"cookies", false}});
+    boost::json::object session_options{{"cookies", false}};
+    if (auto* i = readiness.if_contains("insecure_tls"); i && i->is_bool()) session_options["insecure_tls"] = i->as_bool();
+    auto session = http.open_session(session_options);
     ReadyResult result;
     std::string last;
     while (true) {

@@ -4,13 +4,19 @@
 #include "detect/load_detectors.hpp"
 #include "isolation/plugin_worker.hpp"
 #include "load/link_pattern.hpp"
+#include "load/idle_hold.hpp"
 #include "load/load_engine.hpp"
+#include "load/ws_echo_load.hpp"
 #include "scenario/probe_result.hpp"
+#include "scenario/proxy_load_metrics.hpp"
+#include "scenario/proxy_setup.hpp"
+#include "tls/peer_certificate.hpp"
 #include "scenario/readiness_poll.hpp"
 
 #include <stand/stand.h>
 
 #include <algorithm>
+#include <cmath>
 #include <atomic>
 #include <filesystem>
 #include <optional>
@@ -40,6 +46,9 @@ struct Rep {
     json::array findings;
     json::object probe_facts;  // run_probe step name -> the probe's facts
     json::array notes;         // the probes' caveats, each once
+    ProxyTls proxy_tls;        // what the last configure step set up
+    json::object proxy_defaults;  // configure step name -> the proxy's effective_defaults()
+    json::object tls_sessions;    // load step name -> protocol, cipher, ALPN, key type served
     Clock::time_point last_start = Clock::now();
     struct User {
         std::string id;
@@ -273,19 +282,153 @@ struct Rep {
 
         for (const auto& u : l.urls) links.push_back({"GET", u, {}, {}});
         if (!links.empty()) return links;
-        std::string base;
+        links.push_back({"GET", endpoint_base(s) + l.path, {}, {}});
+        return links;
+    }
+
+    // "scheme://host:port" of the plugin: proxy.endpoint(), else the readiness URL's.
+    std::string endpoint_base(const Step& s) {
         auto endpoint = worker.call("proxy.endpoint", {}, s.timeout);
         if (endpoint.ok()) {
             const auto& e = endpoint.output.as_object();
-            base = std::string(e.at("scheme").as_string()) + "://" + std::string(e.at("host").as_string()) + ":" +
+            return std::string(e.at("scheme").as_string()) + "://" + std::string(e.at("host").as_string()) + ":" +
                    std::to_string(e.at("port").to_number<std::int64_t>());
-        } else {
-            std::string url(readiness(s.timeout).at("url").as_string());
-            auto slash = url.find('/', url.find("://") + 3);
-            base = url.substr(0, slash);
         }
-        links.push_back({"GET", base + l.path, {}, {}});
-        return links;
+        std::string url(readiness(s.timeout).at("url").as_string());
+        return url.substr(0, url.find('/', url.find("://") + 3));
+    }
+
+    struct Target {
+        bool tls = false;
+        std::string host;
+        std::uint16_t port = 0;
+    };
+    Target endpoint_target(const Step& s) {
+        const std::string base = endpoint_base(s);
+        const auto scheme_end = base.find("://");
+        Target t;
+        t.tls = base.starts_with("https://");
+        try {
+            std::tie(t.host, t.port) = split_host_port(base.substr(scheme_end + 3), "endpoint");
+        } catch (const std::exception& e) {
+            throw StepFailure(std::string("step ") + s.name + ": " + e.what());
+        }
+        return t;
+    }
+
+    void run_websocket(const Step& s, const WebsocketStep& a) {
+        const Target t = endpoint_target(s);
+        if (t.tls) throw StepFailure("step " + s.name + ": the websocket step speaks ws:// only; configure tls \"off\" before it");
+        load::WsEchoSpec spec;
+        spec.host = t.host;
+        spec.port = t.port;
+        spec.path = a.path;
+        spec.connections = a.connections;
+        spec.duration = std::chrono::duration_cast<std::chrono::nanoseconds>(a.duration);
+        spec.message_bytes = a.message_bytes;
+        spec.cpus = env.generator_cpus;
+        std::optional<BackendStats> before;
+        if (env.backend != nullptr) before = backend_stats(s);
+        const auto t0 = Clock::now();
+        load::WsEchoResult r;
+        try {
+            r = load::run_ws_echo(spec, &env.interrupted);
+        } catch (const std::exception& e) {
+            throw StepFailure("step " + s.name + ": " + e.what());
+        }
+        const auto t1 = Clock::now();
+        loads[s.name] = r.to_json();
+        put(s.name + ".ws_connected", r.connected);
+        put(s.name + ".ws_failed", r.failed);
+        put(s.name + ".ws_dropped", r.dropped);
+        put(s.name + ".ws_echoes_per_s", r.elapsed_s > 0 ? static_cast<double>(r.echoes) / r.elapsed_s : 0);
+        if (r.rtt_us.count() > 0) {
+            put(s.name + ".ws_rtt_p50_ms", static_cast<double>(r.rtt_us.value_at_percentile(50)) / 1000.0);
+            put(s.name + ".ws_rtt_p99_ms", static_cast<double>(r.rtt_us.value_at_percentile(99)) / 1000.0);
+        }
+        if (r.echoes > 0) put(s.name + ".client_cpu_us_per_echo", r.cpu_s * 1e6 / static_cast<double>(r.echoes));
+        if (auto w = window(t0, t1, s.name); w && w->cpu_pct) {
+            put(s.name + ".box_cpu_pct", *w->cpu_pct);
+            if (r.echoes > 0)
+                put(s.name + ".box_cpu_us_per_echo",
+                    *w->cpu_pct / 100.0 * w->duration_s * 1e6 / static_cast<double>(r.echoes));
+            if (w->mem_current) put(s.name + ".mem_max_mib", static_cast<double>(w->mem_current->max) / 1048576.0);
+        }
+        if (before) put(s.name + ".backend_ws_sessions", static_cast<double>(backend_stats(s).ws_sessions - before->ws_sessions));
+        if (r.failed > 0 || r.dropped > 0 || r.mismatched > 0)
+            findings.push_back(detect::Finding{"websocket-failures", scope(s),
+                                               std::to_string(r.failed) + " of " + std::to_string(a.connections) +
+                                                   " upgrades failed, " + std::to_string(r.dropped) +
+                                                   " sessions dropped, " + std::to_string(r.mismatched) +
+                                                   " echoes differed" +
+                                                   (r.errors.empty() ? std::string() : "; first: " + r.errors.front())}
+                                   .to_json());
+    }
+
+    void run_hold_idle(const Step& s, const HoldIdleStep& a) {
+        const Target t = endpoint_target(s);
+        load::IdleHoldSpec spec;
+        spec.host = t.host;
+        spec.port = t.port;
+        spec.tls = t.tls;
+        spec.connections = a.connections;
+        spec.hold = std::chrono::duration_cast<std::chrono::nanoseconds>(a.hold);
+        spec.cpus = env.generator_cpus;
+        const auto t0 = Clock::now();
+        load::IdleHoldResult r;
+        try {
+            r = load::hold_idle_connections(spec, &env.interrupted);
+        } catch (const std::exception& e) {
+            throw StepFailure("step " + s.name + ": " + e.what());
+        }
+        loads[s.name] = r.to_json();
+        put(s.name + ".idle_opened", r.opened);
+        put(s.name + ".idle_failed", r.failed);
+        put(s.name + ".idle_closed", r.closed);
+        put(s.name + ".idle_held", r.held);
+        put(s.name + ".idle_open_s", r.open_s);
+        if (auto w = window(t0, Clock::now(), s.name)) {
+            if (w->cpu_pct) put(s.name + ".box_cpu_pct", *w->cpu_pct);
+            if (w->mem_current) put(s.name + ".mem_max_mib", static_cast<double>(w->mem_current->max) / 1048576.0);
+        }
+        if (r.held < a.connections)
+            findings.push_back(detect::Finding{"idle-not-held", scope(s),
+                                               std::to_string(r.held) + " of " + std::to_string(a.connections) +
+                                                   " idle connections were still open after " +
+                                                   std::to_string(std::lround(a.hold.count())) + " s (" +
+                                                   std::to_string(r.failed) + " failed to open, " +
+                                                   std::to_string(r.closed) + " closed by the server)" +
+                                                   (r.errors.empty() ? std::string() : "; first: " + r.errors.front())}
+                                   .to_json());
+    }
+
+    void configure_proxy(const Step& s, const ConfigureStep& a) {
+        std::optional<UpstreamAddress> upstream;
+        if (env.backend != nullptr) upstream = UpstreamAddress{env.backend->host(), env.backend->port()};
+        ProxySetup setup;
+        try {
+            setup = compose_proxy_setup(a, upstream, env.dir.root() / "certs", proxy_tls);
+        } catch (const std::exception& e) {
+            throw StepFailure(std::string("configure: ") + e.what());
+        }
+        call("proxy.configure", {{"knobs", setup.knobs}}, s.timeout);
+        proxy_tls = setup.tls;
+        proxy_defaults[s.name] = call("proxy.effective_defaults", {}, s.timeout);
+    }
+
+    // Protocol, cipher and ALPN of one handshake with the endpoint after a
+    // TLS load: TLS 1.2 against 1.3 changes what a handshake costs.
+    void record_tls_session(const Step& s, const std::string& base_url) {
+        if (proxy_tls.key_type.empty() || !base_url.starts_with("https://")) return;
+        const auto hostport = base_url.substr(8);
+        try {
+            auto [host, port] = split_host_port(hostport, "endpoint");
+            auto h = tls::handshake_with(host, port, std::chrono::seconds(5));
+            tls_sessions[s.name] = {{"key_type", proxy_tls.key_type}, {"protocol", h.protocol},
+                                    {"cipher", h.cipher}, {"alpn", h.alpn}};
+        } catch (const std::exception& e) {
+            findings.push_back(detect::Finding{"tls-session-unknown", scope(s), e.what()}.to_json());
+        }
     }
 
     void run_load_step(const Step& s, const LoadStep& l) {
@@ -303,6 +446,14 @@ struct Rep {
         if (l.xff_per_link) spec.identity.xff_pattern = std::string(load::kDefaultXffPattern);
         spec.identity.bind_prefix = l.bind_prefix;
         spec.warmup_once = l.warmup_once;
+        spec.cpus = env.generator_cpus;
+        if (proxy_tls.ca_file) spec.tls.ca_file = proxy_tls.ca_file->string();
+        std::optional<BackendStats> backend_before;
+        std::optional<double> backend_cpu_before;
+        if (env.backend != nullptr) {
+            backend_before = backend_stats(s);
+            backend_cpu_before = env.backend->cpu_seconds();
+        }
         load::LoadHooks hooks;
         hooks.stop = &env.interrupted;
         auto t0 = Clock::now();
@@ -363,6 +514,27 @@ struct Rep {
             if (w->throttled_us) put(s.name + ".throttled_ms", static_cast<double>(*w->throttled_us) / 1000.0);
         }
         for (auto& f : detect::check_load(r, scope(s))) findings.push_back(f.to_json());
+
+        ProxyLoadInputs proxy{s.name, scope(s), r.completed, r.connections_opened, r.tls_handshakes,
+                              r.cpu.user_s + r.cpu.system_s, std::nullopt, backend_before, std::nullopt,
+                              std::nullopt};
+        if (auto it = metrics.find(s.name + ".box_cpu_us_per_req"); it != metrics.end() && r.completed > 0)
+            proxy.box_cpu_s = it->value().as_double() * static_cast<double>(r.completed) / 1e6;
+        if (env.backend != nullptr) {
+            proxy.backend_after = backend_stats(s);
+            if (auto now = env.backend->cpu_seconds(); now && backend_cpu_before)
+                proxy.backend_cpu_s = *now - *backend_cpu_before;
+        }
+        add_proxy_load_metrics(proxy, metrics, findings);
+        if (!spec.links.empty()) record_tls_session(s, spec.links.front().url.substr(0, spec.links.front().url.find('/', 8)));
+    }
+
+    BackendStats backend_stats(const Step& s) {
+        try {
+            return env.backend->stats();
+        } catch (const std::exception& e) {
+            throw StepFailure("step " + s.name + ": " + e.what());
+        }
     }
 
     // The probe measures inside the worker, so the worker joins the measured
@@ -430,6 +602,9 @@ struct Rep {
                 } else if constexpr (std::is_same_v<A, CreateUsersStep>) create_users(s, a, deadline);
                 else if constexpr (std::is_same_v<A, DiskUsageStep>) disk_usage(s);
                 else if constexpr (std::is_same_v<A, ProbeStep>) run_probe(s, a, deadline);
+                else if constexpr (std::is_same_v<A, ConfigureStep>) configure_proxy(s, a);
+                else if constexpr (std::is_same_v<A, WebsocketStep>) run_websocket(s, a);
+                else if constexpr (std::is_same_v<A, HoldIdleStep>) run_hold_idle(s, a);
             },
             s.action);
         if (Clock::now() > deadline)
@@ -449,6 +624,8 @@ struct Rep {
         doc["findings"] = findings;
         if (!probe_facts.empty()) doc["probe_facts"] = probe_facts;
         if (!notes.empty()) doc["notes"] = notes;
+        if (!proxy_defaults.empty()) doc["proxy_defaults"] = proxy_defaults;
+        if (!tls_sessions.empty()) doc["tls_sessions"] = tls_sessions;
         env.dir.write_rep(env.planned.key, doc);
     }
 };

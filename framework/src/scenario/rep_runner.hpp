@@ -4,6 +4,7 @@
 // "failed", the step and the reason named), never the run.
 #pragma once
 
+#include "scenario/backend_process.hpp"
 #include "host/plugin_host.hpp"
 #include "sampler/sampler.hpp"
 #include "scenario/run_directory.hpp"
@@ -14,6 +15,7 @@
 
 #include <atomic>
 #include <functional>
+#include <set>
 
 namespace stand::scenario {
 
@@ -27,6 +29,8 @@ struct RepEnvironment {
     const std::atomic<bool>& interrupted;
     std::function<void(const std::string& status)> on_step;  // progress text
     boost::json::object preface;         // box, machine snapshot, findings so far
+    BackendProcess* backend = nullptr;   // the scenario's backend, when it has one
+    std::set<unsigned> generator_cpus;   // the load threads' CPUs; empty: anywhere
 };
 
 // Returns the final repetition JSON ("status": ok | failed | interrupted).

@@ -99,13 +99,41 @@ struct LoadStep {
     // user added, the previous one deleted and one admin call, each timed.
     double churn_per_s = 0;
 };
+// stand.proxy/1: configure() with knobs the host composes: `knobs` as
+// given, the scenario backend as the upstream unless `knobs` names upstreams,
+// and the shorthands below (see scenarios/README.md).
+struct ConfigureStep {
+    boost::json::object knobs;
+    // Absent: not sent (the plugin keeps what it has); null: the proxy's own
+    // default; true/false: the pool on or off.
+    std::optional<boost::json::value> upstream_keepalive;
+    // A key type of tls::known_key_types(): the host's shared test
+    // certificate of that type; "off": plain HTTP.
+    std::optional<std::string> tls;
+    std::optional<bool> websocket;
+};
+// Websocket echo through the plugin's endpoint (ws:// only): `connections`
+// clients each upgrade at `path` and echo `message_bytes` in a loop.
+struct WebsocketStep {
+    Seconds duration{10};
+    std::uint32_t connections = 200;
+    std::uint32_t message_bytes = 64;
+    std::string path = "/ws";
+};
+// `connections` idle connections to the plugin's endpoint held for `hold`:
+// how many the system keeps.
+struct HoldIdleStep {
+    std::uint32_t connections = 1000;
+    Seconds hold{10};
+};
 struct ProbeStep {
     std::string job;
     boost::json::object params;
 };
 
 using StepAction = std::variant<InstallStep, StartStep, StopStep, WipeStep, WaitReadyStep, SleepStep, IdleStep,
-                                RestartStep, LoadStep, ProbeStep, BootstrapStep, CreateUsersStep, DiskUsageStep>;
+                                RestartStep, LoadStep, ProbeStep, BootstrapStep, CreateUsersStep, DiskUsageStep,
+                                ConfigureStep, WebsocketStep, HoldIdleStep>;
 
 struct Step {
     std::string kind;   // "start", "load", ... as written in the file
@@ -139,6 +167,13 @@ struct Table {
     std::vector<MetricRow> rows;
 };
 
+// The host-built backend (`stand backend`), one per repetition in its own
+// group: the upstream of the proxies' configure steps.
+struct BackendSpec {
+    std::uint32_t body_bytes = 64;
+    std::uint32_t threads = 1;
+};
+
 struct Scenario {
     std::filesystem::path file;
     std::string name;
@@ -150,6 +185,10 @@ struct Scenario {
     Order order;
     std::chrono::milliseconds sample_interval{1000};
     bool allow_remote = false;
+    std::optional<BackendSpec> backend;
+    // "auto": the box, the backend and the generator on disjoint CPUs
+    // (box::place_on); "none": wherever the scheduler puts them.
+    bool auto_placement = false;
     std::vector<Phase> phases;
     std::vector<Table> tables;
     boost::json::array checks;   // normalized by parse_checks, stored in run.json

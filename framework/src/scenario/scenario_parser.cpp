@@ -148,6 +148,14 @@ std::vector<Phase> parse_phases(const json::value& v, const JsonPlace& place, bo
     return phases;
 }
 
+BackendSpec parse_backend(const json::value& v, const JsonPlace& place) {
+    const ObjectReader r(v, place, "the backend", {"body_bytes", "threads"});
+    BackendSpec b;
+    if (auto n = r.uint("body_bytes", 0, 1 << 20)) b.body_bytes = static_cast<std::uint32_t>(*n);
+    if (auto n = r.uint("threads", 1, 64)) b.threads = static_cast<std::uint32_t>(*n);
+    return b;
+}
+
 Scenario parse_root(const json::value& root, const std::filesystem::path& file) {
     const JsonPlace place(file);
     const json::object& object = expect_object(root, place);
@@ -158,7 +166,7 @@ Scenario parse_root(const json::value& root, const std::filesystem::path& file) 
 
     const ObjectReader r(root, place, "a scenario",
                          {"schema_version", "name", "description", "plugins", "box", "client", "repetitions", "order",
-                          "sample_interval_ms", "allow_remote", "phases", "tables", "checks"});
+                          "sample_interval_ms", "allow_remote", "backend", "placement", "phases", "tables", "checks"});
     Scenario s;
     s.file = file;
     s.name = expect_string(r.require("name", "a non-empty string"), r.at("name"), true);
@@ -170,6 +178,16 @@ Scenario parse_root(const json::value& root, const std::filesystem::path& file) 
     if (const json::value* order = r.find("order")) s.order = parse_order(*order, r.at("order"));
     if (auto ms = r.uint("sample_interval_ms", 10, 60000)) s.sample_interval = std::chrono::milliseconds(*ms);
     if (auto allow = r.boolean("allow_remote")) s.allow_remote = *allow;
+    if (const json::value* backend = r.find("backend")) s.backend = parse_backend(*backend, r.at("backend"));
+    if (auto placement = r.string("placement")) {
+        if (*placement != "auto" && *placement != "none")
+            r.at("placement").fail("\"auto\" (disjoint CPUs for the box, the backend and the generator) or \"none\"",
+                                   r.find("placement"));
+        s.auto_placement = *placement == "auto";
+        if (s.auto_placement && s.box.pin)
+            r.at("placement").fail("\"none\" when box.pin is given (auto placement sets the box's CPUs)",
+                                   r.find("placement"));
+    }
     s.phases = parse_phases(r.require("phases", "a non-empty array"), r.at("phases"), s.allow_remote);
     if (const json::value* tables = r.find("tables")) s.tables = parse_tables(*tables, r.at("tables"), s.phases);
     if (const json::value* checks = r.find("checks")) s.checks = parse_checks(*checks, r.at("checks"), s.phases);

@@ -16,7 +16,11 @@ std::vector<std::string_view> suffixes(const StepAction& action) {
                                              "p95_ms",        "p99_ms",        "ok_p50_ms",      "ok_p95_ms",
                                              "ok_p99_ms",     "error_pct",     "box_cpu_pct",    "box_cpu_us_per_req",
                                              "client_cpu_pct", "client_cpu_us_per_req", "mem_max_mib", "anon_mean_mib",
-                                             "peak_since_start_mib", "throttled_ms"};
+                                             "peak_since_start_mib", "throttled_ms",
+                                             // through a proxy (scenario/proxy_load_metrics.hpp)
+                                             "conns_per_req", "backend_conns", "backend_conns_per_req",
+                                             "backend_requests_per_req", "backend_cpu_us_per_req", "handshakes",
+                                             "server_us_per_handshake", "client_us_per_handshake"};
         if (load->rate) out.push_back("late_pct");
         if (load->churn_per_s > 0)
             for (std::string_view m : {"admin_add_p50_ms", "admin_add_p95_ms", "admin_add_max_ms", "admin_del_p50_ms",
@@ -25,6 +29,12 @@ std::vector<std::string_view> suffixes(const StepAction& action) {
                 out.push_back(m);
         return out;
     }
+    if (std::holds_alternative<WebsocketStep>(action))
+        return {"ws_connected", "ws_failed", "ws_dropped", "ws_echoes_per_s", "ws_rtt_p50_ms", "ws_rtt_p99_ms",
+                "client_cpu_us_per_echo", "box_cpu_pct", "box_cpu_us_per_echo", "backend_ws_sessions", "mem_max_mib"};
+    if (std::holds_alternative<HoldIdleStep>(action))
+        return {"idle_opened", "idle_failed", "idle_closed", "idle_held", "idle_open_s", "mem_max_mib",
+                "box_cpu_pct"};
     if (std::holds_alternative<ProbeStep>(action)) return {"*"};
     if (std::holds_alternative<BootstrapStep>(action)) return {"seconds"};
     if (std::holds_alternative<CreateUsersStep>(action))

@@ -3,9 +3,11 @@
 #include "host/http/target_resolver.hpp"
 #include "host/http/url.hpp"
 #include "scenario/value_syntax.hpp"
+#include "tls/test_certificates.hpp"
 
 #include <boost/asio/ip/address.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <regex>
 #include <string_view>
@@ -26,7 +28,8 @@ constexpr std::uint64_t kMaxThreads = 1024;
 constexpr double kMaxRate = 10'000'000;
 
 constexpr std::string_view kKinds =
-    "install, start, stop, wipe, wait_ready, sleep, idle, restart, load, run_probe, bootstrap, create_users, disk_usage";
+    "install, start, stop, wipe, wait_ready, sleep, idle, restart, load, run_probe, bootstrap, create_users, disk_usage, "
+    "configure, websocket, hold_idle";
 constexpr std::uint64_t kMaxUsers = 100000;
 
 // Keys of each kind besides "step", "name" and "timeout_s"; nullptr for an unknown kind.
@@ -46,6 +49,9 @@ const std::vector<std::string_view>* kind_keys(std::string_view kind) {
         {"bootstrap", {}},
         {"create_users", {"count", "prefix"}},
         {"disk_usage", {}},
+        {"configure", {"knobs", "upstream_keepalive", "tls", "websocket"}},
+        {"websocket", {"duration_s", "connections", "message_bytes", "path"}},
+        {"hold_idle", {"connections", "hold_s"}},
     };
     auto it = keys.find(kind);
     return it == keys.end() ? nullptr : &it->second;
@@ -149,6 +155,56 @@ ProbeStep read_probe(const ObjectReader& r) {
     return step;
 }
 
+ConfigureStep read_configure(const ObjectReader& r) {
+    ConfigureStep step;
+    if (const json::value* knobs = r.find("knobs")) step.knobs = expect_object(*knobs, r.at("knobs"));
+    if (const json::value* pool = r.find("upstream_keepalive")) {
+        if (!pool->is_bool() && !pool->is_null())
+            r.at("upstream_keepalive").fail("true, false or null (the proxy's own default)", pool);
+        step.upstream_keepalive = *pool;
+    }
+    if (auto v = r.string("tls")) {
+        const auto& types = tls::known_key_types();
+        if (*v != "off" && std::find(types.begin(), types.end(), *v) == types.end()) {
+            std::string names;
+            for (const auto& t : types) names += t + ", ";
+            r.at("tls").fail("a key type (" + names + "or \"off\")", r.find("tls"));
+        }
+        step.tls = *v;
+    } else if (r.find("tls")) {
+        r.at("tls").fail("a key type string or \"off\"", r.find("tls"));
+    }
+    if (auto v = r.boolean("websocket")) step.websocket = *v;
+    // One place for each setting: a knob the step's own key also sets is refused.
+    for (const auto& [knob, key] : {std::pair{"upstream_keepalive", "upstream_keepalive"},
+                                    std::pair{"websocket", "websocket"}, std::pair{"tls_key", "tls"}})
+        if (step.knobs.contains(knob) && r.find(key))
+            r.at("knobs").key(knob).fail(std::string("no ") + knob + " in knobs when the step sets \"" + key + "\"",
+                                         step.knobs.if_contains(knob));
+    return step;
+}
+
+WebsocketStep read_websocket(const ObjectReader& r) {
+    WebsocketStep step;
+    if (r.find("duration_s")) step.duration = read_duration(r);
+    if (auto v = r.uint("connections", 1, kMaxConnections)) step.connections = static_cast<std::uint32_t>(*v);
+    if (auto v = r.uint("message_bytes", 1, 1 << 20)) step.message_bytes = static_cast<std::uint32_t>(*v);
+    if (auto v = r.string("path")) {
+        if ((*v)[0] != '/' || v->find_first_of(" \t\r\n") != std::string::npos)
+            r.at("path").fail("a path starting with '/' without spaces", r.find("path"));
+        step.path = *v;
+    }
+    return step;
+}
+
+HoldIdleStep read_hold_idle(const ObjectReader& r) {
+    HoldIdleStep step;
+    if (auto v = r.uint("connections", 1, kMaxConnections)) step.connections = static_cast<std::uint32_t>(*v);
+    if (r.find("hold_s"))
+        step.hold = Seconds(expect_positive(*r.find("hold_s"), r.at("hold_s"), kMaxDurationS));
+    return step;
+}
+
 StepAction read_action(std::string_view kind, const ObjectReader& r, bool allow_remote) {
     if (kind == "install") return InstallStep{};
     if (kind == "start") return StartStep{};
@@ -166,6 +222,9 @@ StepAction read_action(std::string_view kind, const ObjectReader& r, bool allow_
     if (kind == "bootstrap") return BootstrapStep{};
     if (kind == "create_users") return read_create_users(r);
     if (kind == "disk_usage") return DiskUsageStep{};
+    if (kind == "configure") return read_configure(r);
+    if (kind == "websocket") return read_websocket(r);
+    if (kind == "hold_idle") return read_hold_idle(r);
     return read_probe(r);
 }
 
@@ -174,6 +233,8 @@ std::optional<Seconds> duration_of(const StepAction& action) {
     if (auto* s = std::get_if<SleepStep>(&action)) return s->duration;
     if (auto* s = std::get_if<IdleStep>(&action)) return s->duration;
     if (auto* s = std::get_if<LoadStep>(&action)) return s->duration;
+    if (auto* s = std::get_if<WebsocketStep>(&action)) return s->duration;
+    if (auto* s = std::get_if<HoldIdleStep>(&action)) return s->hold;
     return std::nullopt;
 }
 

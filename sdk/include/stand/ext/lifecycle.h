@@ -46,7 +46,9 @@ typedef struct stand_lifecycle {
 
     /* Describes the readiness request as JSON to `out`:
      *   {"method":"GET","url":"http://127.0.0.1:2053/","headers":{...},
-     *    "expect_status":[200],"per_try_timeout_ms":2000}
+     *    "expect_status":[200],"per_try_timeout_ms":2000,"insecure_tls":false}
+     * "insecure_tls": true skips certificate checks, for a system that
+     * serves a self-signed test certificate (readiness is about liveness).
      * Returns STAND_OK or STAND_E_BAD_STATE (not configured yet). */
     stand_result(STAND_ABI *readiness)(stand_instance *self, const stand_sink *out, stand_error *err);
 

@@ -14,13 +14,22 @@
 typedef struct stand_proxy {
     uint32_t struct_size;
 
-    /* Applies knobs (JSON, only read during the call), before start():
+    /* Applies knobs (JSON, only read during the call), before start() or
+     * between stop() and start(); each call changes only the knobs it names:
      *   {"listen":{"host":"127.0.0.1","port":8443,"tls":true},
      *    "upstreams":[{"host":"127.0.0.1","port":9000}],
      *    "upstream_keepalive":true, "tls_key":{"cert_file":"...","key_file":"..."},
-     *    "websocket":false, "workers":1}
+     *    "websocket":false, "workers":1, "max_connections":4096}
+     * "upstream_keepalive" (the backend connection pool) and
+     * "max_connections" may be null: back to the proxy's own default, which
+     * effective_defaults() must then state. No "upstreams": the proxy answers
+     * 200 by itself (origin mode). The files of "tls_key" are PEM and stay
+     * readable for as long as the instance lives.
      * Unknown knobs: STAND_E_INVALID_ARGUMENT naming the knob. A knob the
-     * proxy cannot honour: STAND_E_UNSUPPORTED naming it. Returns STAND_OK. */
+     * proxy cannot honour: STAND_E_UNSUPPORTED naming it. A config the
+     * proxy's own checker refuses (nginx -t, haproxy -c, ...):
+     * STAND_E_INVALID_ARGUMENT quoting it, with the previous knobs kept.
+     * Returns STAND_OK. */
     stand_result(STAND_ABI *configure)(stand_instance *self, const char *knobs_json,
                                        stand_error *err);
 
@@ -30,9 +39,12 @@ typedef struct stand_proxy {
     stand_result(STAND_ABI *endpoint)(stand_instance *self, const stand_sink *out,
                                       stand_error *err);
 
-    /* Writes the effective defaults that matter for a fair comparison
-     * (upstream pool, key type, worker count, buffering) as a JSON object to
-     * `out`, so the report can list where compared systems differ.
+    /* Writes the effective settings that matter for a fair comparison as a
+     * JSON object to `out`, so the report can list where compared systems
+     * differ. Expected keys: "version", "workers", "max_connections",
+     * "upstream_keepalive" (bool, what is in force), "upstream_keepalive_source"
+     * ("knob" or "<proxy> default"), "upstream_pool" (what reuse means here),
+     * "websocket", and with TLS "tls_key_type" ("EC P-256", "RSA 4096").
      * Returns STAND_OK. */
     stand_result(STAND_ABI *effective_defaults)(stand_instance *self, const stand_sink *out,
                                                 stand_error *err);

@@ -1,0 +1,74 @@
+// The host-built backend (`stand backend`) run as a child process for a
+// repetition, in its own cgroup group, so proxies have a known upstream whose
+// accepted connections can be counted.
+#pragma once
+
+#include <boost/json/object.hpp>
+
+#include <chrono>
+#include <cstdint>
+#include <filesystem>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace stand::host {
+class ProcessManager;
+}
+
+namespace stand::scenario {
+
+struct BackendOptions {
+    std::filesystem::path stand_binary = "/proc/self/exe";
+    std::filesystem::path log_file;           // the backend's stdout and stderr
+    std::vector<std::filesystem::path> box;   // cgroup dirs to join; empty: none
+    std::uint32_t body_bytes = 64;
+    std::uint32_t threads = 1;
+    std::string ws_path = "/ws";
+};
+
+// Counters of the backend's data port (see `stand backend --help`).
+struct BackendStats {
+    std::uint64_t accepted = 0, open = 0, requests = 0, ws_sessions = 0, ws_messages = 0;
+};
+
+class BackendProcess {
+public:
+    // Starts the backend and waits up to `ready_within` for its ready line.
+    // Throws std::runtime_error with the backend's output when it does not come.
+    BackendProcess(const BackendOptions& options, std::chrono::milliseconds ready_within);
+    ~BackendProcess();  // SIGTERM, then SIGKILL after 5 s
+    BackendProcess(const BackendProcess&) = delete;
+    BackendProcess& operator=(const BackendProcess&) = delete;
+
+    const std::string& host() const { return host_; }
+    std::uint16_t port() const { return port_; }
+    const std::string& ws_path() const { return options_.ws_path; }
+    int pid() const;
+    // {"listen","control","body_bytes","threads","ws_path","pid"}: the ready line.
+    const boost::json::object& info() const { return info_; }
+
+    // GET /stats on the control port. Throws std::runtime_error naming the
+    // address when the backend does not answer (it died: a finding, not a crash).
+    BackendStats stats() const;
+    // The backend process's user + system CPU so far (/proc/PID/stat, all
+    // threads); nullopt when it cannot be read.
+    std::optional<double> cpu_seconds() const;
+
+private:
+    BackendOptions options_;
+    std::unique_ptr<host::ProcessManager> processes_;
+    std::uint64_t handle_ = 0;
+    boost::json::object info_;
+    std::string host_;
+    std::uint16_t port_ = 0;
+    std::string control_host_;
+    std::uint16_t control_port_ = 0;
+};
+
+// "127.0.0.1:8080", "[::1]:8080", "localhost:80" → address, port (no DNS);
+// throws std::invalid_argument naming `what`.
+std::pair<std::string, std::uint16_t> split_host_port(const std::string& text, const std::string& what);
+
+}  // namespace stand::scenario

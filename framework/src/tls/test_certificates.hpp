@@ -1,0 +1,28 @@
+// Self-signed certificates for TLS measurements: one shared certificate per
+// key type, made with OpenSSL and kept in a directory, so every proxy in a
+// comparison serves the same key.
+#pragma once
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+namespace stand::tls {
+
+struct CertificateFiles {
+    std::string key_type;  // as given: "p256", "rsa2048", ...
+    std::filesystem::path cert_file;
+    std::filesystem::path key_file;
+};
+
+// The key types a scenario may ask for.
+const std::vector<std::string>& known_key_types();  // p256, p384, ed25519, rsa2048, rsa3072, rsa4096
+
+// Returns `dir`/<key_type>.crt and .key, making them when missing: a
+// self-signed X.509 v3 certificate for CN=stand-test with subjectAltName
+// DNS:localhost, IP:127.0.0.1, IP:::1, valid for 10 years from an hour ago;
+// the key file is mode 0600. Throws std::invalid_argument naming an unknown
+// key type, std::runtime_error with OpenSSL's reason otherwise.
+CertificateFiles ensure_test_certificate(const std::filesystem::path& dir, const std::string& key_type);
+
+}  // namespace stand::tls

@@ -1,0 +1,141 @@
+// The proxy plugins' shared parts: knobs, test certificates and their key
+// types, and the nginx config writer checked by the real `nginx -t`.
+#include "cert_key_type.hpp"
+#include "nginx_config.hpp"
+#include "proxy_knobs.hpp"
+#include "temp_dir.hpp"
+#include "tls/test_certificates.hpp"
+
+#include <doctest/doctest.h>
+
+#include <stand/cpp/error.hpp>
+
+#include <sys/stat.h>
+
+#include <cstdlib>
+#include <fstream>
+
+using stand_proxy_kit::apply_proxy_knobs;
+using stand_proxy_kit::ProxyKnobs;
+namespace json = boost::json;
+
+namespace {
+
+ProxyKnobs knobs(const std::string& text, ProxyKnobs base = {}) {
+    return apply_proxy_knobs(json::parse(text).as_object(), base);
+}
+
+std::string knob_error(const std::string& text) {
+    try {
+        knobs(text);
+    } catch (const stand::cpp::Error& e) {
+        return e.what();
+    }
+    return "(accepted)";
+}
+
+// `nginx -t` on a rendered config; returns its exit code.
+int nginx_check(const stand_nginx::NginxSettings& s, const std::filesystem::path& prefix) {
+    std::filesystem::create_directories(prefix / "tmp");
+    std::ofstream(prefix / "nginx.conf") << stand_nginx::render_nginx_conf(s, prefix.string());
+    const std::string cmd = "/usr/sbin/nginx -t -q -c " + (prefix / "nginx.conf").string() + " -p " + prefix.string() +
+                            " -e " + (prefix / "error.log").string() + " 2>" + (prefix / "check.txt").string();
+    return WEXITSTATUS(std::system(cmd.c_str()));
+}
+
+}  // namespace
+
+TEST_CASE("proxy knobs: every knob read, the pool left to the proxy unless set") {
+    auto k = knobs(R"({"listen":{"host":"127.0.0.1","port":8443,"tls":true},
+                       "tls_key":{"cert_file":"/c.pem","key_file":"/k.pem"},
+                       "upstreams":[{"host":"127.0.0.1","port":9000},{"port":9001}],
+                       "websocket":true,"workers":2,"max_connections":100})");
+    CHECK(k.listen_port == 8443);
+    CHECK(k.tls);
+    CHECK(k.cert_file == "/c.pem");
+    REQUIRE(k.upstreams.size() == 2);
+    CHECK(k.upstreams[1].host == "127.0.0.1");
+    CHECK(k.upstreams[1].port == 9001);
+    CHECK_FALSE(k.upstream_keepalive.has_value());
+    CHECK(k.websocket);
+    CHECK(k.workers == 2);
+    CHECK(k.max_connections == 100);
+
+    auto on = knobs(R"({"upstream_keepalive":true})", k);
+    CHECK(on.upstream_keepalive == true);
+    CHECK(on.listen_port == 8443);  // the rest kept
+    CHECK_FALSE(knobs(R"({"upstream_keepalive":null,"max_connections":null})", on).upstream_keepalive.has_value());
+    CHECK_FALSE(knobs(R"({"max_connections":null})", on).max_connections.has_value());
+}
+
+TEST_CASE("proxy knobs: errors name the knob") {
+    CHECK(knob_error(R"({"listen":{"prot":1}})") == "knobs.listen.prot: unknown key");
+    CHECK(knob_error(R"({"upstreams":[{"host":"127.0.0.1"}]})") == "knobs.upstreams[0].port: required (1-65535)");
+    CHECK(knob_error(R"({"upstreams":[1]})") == "knobs.upstreams[0]: expected an object {host, port}");
+    CHECK(knob_error(R"({"listen":{"tls":true}})") == "knobs.listen.tls: needs knobs.tls_key {cert_file, key_file}");
+    CHECK(knob_error(R"({"tls_key":{"cert_file":"/c"}})") == "knobs.tls_key: needs both cert_file and key_file");
+    CHECK(knob_error(R"({"upstream_keepalive":"yes"})") == "knobs.upstream_keepalive: expected true or false");
+    CHECK(knob_error(R"({"workers":0})") == "knobs.workers: 0 is out of range [1, 64]");
+    CHECK(knob_error(R"({"listen":{"host":"a b"}})") ==
+          "knobs.listen.host: expected a host name or IP address (letters, digits, '.', '-', ':')");
+    CHECK(knob_error(R"({"cache":true})") == "knobs.cache: unknown key");
+}
+
+TEST_CASE("test certificates: one per key type, key file private, key type read back") {
+    stand::test::TempDir dir;
+    for (const auto& [type, expected] : std::vector<std::pair<std::string, std::string>>{
+             {"p256", "EC P-256"}, {"ed25519", "Ed25519"}, {"rsa2048", "RSA 2048"}}) {
+        auto files = stand::tls::ensure_test_certificate(dir.path(), type);
+        CHECK(stand_proxy_kit::cert_key_type(files.cert_file.string()) == expected);
+        struct stat st {};
+        REQUIRE(::stat(files.key_file.c_str(), &st) == 0);
+        CHECK((st.st_mode & 0777) == 0600);
+        const auto written = std::filesystem::last_write_time(files.cert_file);
+        auto again = stand::tls::ensure_test_certificate(dir.path(), type);  // kept, not remade
+        CHECK(std::filesystem::last_write_time(again.cert_file) == written);
+    }
+    CHECK_THROWS_WITH_AS(stand::tls::ensure_test_certificate(dir.path(), "rsa1024"),
+                         doctest::Contains("unknown key type \"rsa1024\""), std::invalid_argument);
+    CHECK_THROWS_WITH(stand_proxy_kit::cert_key_type((dir.path() / "none.crt").string()),
+                      doctest::Contains("cannot open certificate"));
+}
+
+TEST_CASE("nginx config: the default proxies with a literal proxy_pass, the pool adds an upstream keepalive block") {
+    stand::test::TempDir dir;
+    stand_nginx::NginxSettings s;
+    s.knobs.listen_port = 18080;
+    s.knobs.upstreams = {{"127.0.0.1", 19000}};
+    const auto plain = stand_nginx::render_nginx_conf(s, dir.path().string());
+    CHECK(plain.find("proxy_pass http://127.0.0.1:19000;") != std::string::npos);
+    CHECK(plain.find("upstream") == std::string::npos);
+    CHECK(plain.find("proxy_http_version") == std::string::npos);
+    CHECK_FALSE(stand_nginx::upstream_pool_on(s));
+    CHECK(nginx_check(s, dir.path() / "plain") == 0);
+
+    s.knobs.upstream_keepalive = true;
+    const auto pooled = stand_nginx::render_nginx_conf(s, dir.path().string());
+    CHECK(pooled.find("keepalive 128;") != std::string::npos);
+    CHECK(pooled.find("proxy_pass http://backend;") != std::string::npos);
+    CHECK(pooled.find("proxy_http_version 1.1;") != std::string::npos);
+    CHECK(pooled.find("proxy_set_header Connection \"\";") != std::string::npos);
+    CHECK(nginx_check(s, dir.path() / "pooled") == 0);
+
+    s.knobs.websocket = true;
+    const auto ws = stand_nginx::render_nginx_conf(s, dir.path().string());
+    CHECK(ws.find("proxy_set_header Upgrade $http_upgrade;") != std::string::npos);
+    CHECK(ws.find("map $http_upgrade $connection_upgrade { default upgrade; '' ''; }") != std::string::npos);
+    CHECK(nginx_check(s, dir.path() / "ws") == 0);
+
+    auto cert = stand::tls::ensure_test_certificate(dir.path() / "certs", "p256");
+    s.knobs.tls = true;
+    s.knobs.cert_file = cert.cert_file.string();
+    s.knobs.key_file = cert.key_file.string();
+    s.knobs.max_connections = 64;
+    const auto tls = stand_nginx::render_nginx_conf(s, dir.path().string());
+    CHECK(tls.find("listen 127.0.0.1:18080 ssl http2;") != std::string::npos);
+    CHECK(tls.find("worker_connections 64;") != std::string::npos);
+    CHECK(nginx_check(s, dir.path() / "tls") == 0);
+
+    s.knobs.cert_file = (dir.path() / "missing.crt").string();
+    CHECK(nginx_check(s, dir.path() / "bad") != 0);  // nginx -t refuses what nginx would refuse
+}
