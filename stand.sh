@@ -16,7 +16,7 @@ PACKAGES=(
   libssl-dev openssl
   libngtcp2-dev libngtcp2-crypto-gnutls-dev libnghttp3-dev
   doctest-dev libbenchmark-dev
-  nginx-light wrk time
+  nginx-light haproxy caddy wrk time
   liburing-dev libaio-dev fio
   p7zip-full
   chromium python3 python3-venv nodejs npm
@@ -43,6 +43,20 @@ install_deps() {
   export DEBIAN_FRONTEND=noninteractive
   apt-get update -qq
   apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+  quiet_distro_proxies
+}
+
+# The haproxy and caddy plugins run their own proxy in the measured box;
+# Debian's services (caddy.service serves :80) would hold ports and CPU
+# outside the box. Stop and disable are separate so that the disable still
+# happens where stopping fails (no running systemd, e.g. in a container).
+quiet_distro_proxies() {
+  command -v systemctl >/dev/null || return 0
+  local unit
+  for unit in haproxy.service caddy.service; do
+    systemctl stop "$unit" >/dev/null 2>&1 || true
+    systemctl disable "$unit" >/dev/null 2>&1 || true
+  done
 }
 
 build() {

@@ -1,0 +1,26 @@
+// Writes haproxy.cfg from the stand.proxy/1 knobs.
+#pragma once
+
+#include "proxy_knobs.hpp"
+
+#include <string>
+
+namespace stand_haproxy {
+
+struct HaproxySettings {
+    stand_proxy_kit::ProxyKnobs knobs;  // workers → nbthread
+    std::string body = "ok";            // origin mode: `http-request return ... string body`
+    std::string tls_pem;                // cert + key in one file (what `bind ... ssl crt` reads); with knobs.tls
+};
+
+inline constexpr const char* kAlpn = "h2,http/1.1";
+inline constexpr const char* kTunnelTimeout = "1h";
+
+// Whether server connections are kept and reused. Unset is haproxy's default,
+// `http-reuse safe`: on.
+bool upstream_pool_on(const HaproxySettings& s);
+
+// The complete haproxy.cfg, for `haproxy -f FILE -db`.
+std::string render_haproxy_cfg(const HaproxySettings& s);
+
+}  // namespace stand_haproxy
