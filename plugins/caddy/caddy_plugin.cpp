@@ -7,6 +7,7 @@
 #include "caddy_output.hpp"
 #include "cert_key_type.hpp"
 #include "proxy_knobs.hpp"
+#include "server_process.hpp"
 #include "tool_run.hpp"
 
 #include <stand/stand.hpp>
@@ -41,7 +42,7 @@ public:
     }
 
     ~Caddy() override {
-        if (process_) stop();
+        if (server_.running()) stop();
     }
 
     stand_result install() override {
@@ -52,40 +53,27 @@ public:
     }
 
     stand_result start() override {
-        if (process_) throw Error(STAND_E_BAD_STATE, "caddy: already running");
+        server_.expect_not_running();
         check_binary();
         write_validated_config(settings_);
         json::object spec{{"argv", json::array{binary_, "run", "--config", config_path().string(), "--adapter", ""}},
                           {"env", caddy_env(settings_)},
                           {"output", (prefix_dir() / "stdout.log").string()}};
-        if (!box_.empty()) spec["box"] = box_;
-        process_ = std::make_unique<stand::cpp::Process>(host_, spec);
+        server_.start(host_, std::move(spec), box_);
         return STAND_OK;
     }
 
-    stand_result stop() override {
-        if (!process_) return STAND_OK_NOTHING_TO_DO;
-        stand_process_status status{};
-        process_->signal(SIGTERM);  // Caddy's graceful shutdown (SIGQUIT skips it)
-        if (!process_->wait(10000, status)) {
-            process_->signal(SIGKILL);
-            process_->wait(-1, status);
-        }
-        process_.reset();
-        return STAND_OK;
-    }
+    stand_result stop() override { return server_.stop(); }
 
     stand_result restart() override {
-        if (!process_) throw Error(STAND_E_BAD_STATE, "caddy: not running");
+        server_.expect_running();
         stop();
         return start();
     }
 
     stand_result wipe() override {
-        if (process_) throw Error(STAND_E_BAD_STATE, "caddy: stop before wipe");
-        std::error_code ec;
-        fs::remove_all(prefix_dir(), ec);
-        if (ec) throw Error(STAND_E_IO, "caddy: cannot remove " + prefix_dir().string() + ": " + ec.message());
+        server_.expect_stopped("wipe");
+        stand_proxy_kit::remove_data_dir(prefix_dir(), "caddy");
         validated_.clear();
         return STAND_OK;
     }
@@ -223,7 +211,8 @@ private:
     std::string version_;
     std::string validated_;  // the config text Caddy last accepted
     CaddySettings settings_;
-    std::unique_ptr<stand::cpp::Process> process_;
+    // stop(): Caddy's graceful shutdown (SIGQUIT skips it)
+    stand_proxy_kit::ServerProcess server_{"caddy", SIGTERM, 10000};
 };
 
 }  // namespace

@@ -6,6 +6,7 @@
 #include "cert_key_type.hpp"
 #include "envoy_config.hpp"
 #include "proxy_knobs.hpp"
+#include "server_process.hpp"
 #include "tool_run.hpp"
 
 #include <stand/stand.hpp>
@@ -39,7 +40,7 @@ public:
     }
 
     ~Envoy() override {
-        if (process_) stop();
+        if (server_.running()) stop();
     }
 
     stand_result install() override {
@@ -50,7 +51,7 @@ public:
     }
 
     stand_result start() override {
-        if (process_) throw Error(STAND_E_BAD_STATE, "envoy: already running");
+        server_.expect_not_running();
         check_binary();
         write_checked_config(settings_);
         // No hot restart: it needs shared memory per --base-id and a wrapper
@@ -59,34 +60,21 @@ public:
                                                std::to_string(settings_.knobs.workers), "--disable-hot-restart",
                                                "--log-level", "warn"}},
                           {"output", (prefix_dir() / "envoy.log").string()}};
-        if (!box_.empty()) spec["box"] = box_;
-        process_ = std::make_unique<stand::cpp::Process>(host_, spec);
+        server_.start(host_, std::move(spec), box_);
         return STAND_OK;
     }
 
-    stand_result stop() override {
-        if (!process_) return STAND_OK_NOTHING_TO_DO;
-        stand_process_status status{};
-        process_->signal(SIGTERM);
-        if (!process_->wait(10000, status)) {
-            process_->signal(SIGKILL);
-            process_->wait(-1, status);
-        }
-        process_.reset();
-        return STAND_OK;
-    }
+    stand_result stop() override { return server_.stop(); }
 
     stand_result restart() override {
-        if (!process_) throw Error(STAND_E_BAD_STATE, "envoy: not running");
+        server_.expect_running();
         stop();
         return start();
     }
 
     stand_result wipe() override {
-        if (process_) throw Error(STAND_E_BAD_STATE, "envoy: stop before wipe");
-        std::error_code ec;
-        fs::remove_all(prefix_dir(), ec);
-        if (ec) throw Error(STAND_E_IO, "envoy: cannot remove " + prefix_dir().string() + ": " + ec.message());
+        server_.expect_stopped("wipe");
+        stand_proxy_kit::remove_data_dir(prefix_dir(), "envoy");
         checked_.clear();
         return STAND_OK;
     }
@@ -210,7 +198,7 @@ private:
     std::string version_;
     std::string checked_;  // the config text Envoy last accepted
     stand_envoy::EnvoySettings settings_;
-    std::unique_ptr<stand::cpp::Process> process_;
+    stand_proxy_kit::ServerProcess server_{"envoy", SIGTERM, 10000};
 };
 
 }  // namespace

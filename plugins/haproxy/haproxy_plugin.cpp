@@ -7,6 +7,7 @@
 #include "haproxy_config.hpp"
 #include "haproxy_files.hpp"
 #include "proxy_knobs.hpp"
+#include "server_process.hpp"
 #include "tool_run.hpp"
 
 #include <stand/stand.hpp>
@@ -39,7 +40,7 @@ public:
     }
 
     ~Haproxy() override {
-        if (process_) stop();
+        if (server_.running()) stop();
     }
 
     stand_result install() override {
@@ -50,39 +51,26 @@ public:
     }
 
     stand_result start() override {
-        if (process_) throw Error(STAND_E_BAD_STATE, "haproxy: already running");
+        server_.expect_not_running();
         check_binary();
         write_checked_config(settings_);
         json::object spec{{"argv", json::array{binary_, "-f", config_path().string(), "-db"}},
                           {"output", (prefix_dir() / "stdout.log").string()}};
-        if (!box_.empty()) spec["box"] = box_;
-        process_ = std::make_unique<stand::cpp::Process>(host_, spec);
+        server_.start(host_, std::move(spec), box_);
         return STAND_OK;
     }
 
-    stand_result stop() override {
-        if (!process_) return STAND_OK_NOTHING_TO_DO;
-        stand_process_status status{};
-        process_->signal(SIGUSR1);  // soft stop: finish requests in flight
-        if (!process_->wait(10000, status)) {
-            process_->signal(SIGKILL);
-            process_->wait(-1, status);
-        }
-        process_.reset();
-        return STAND_OK;
-    }
+    stand_result stop() override { return server_.stop(); }
 
     stand_result restart() override {
-        if (!process_) throw Error(STAND_E_BAD_STATE, "haproxy: not running");
+        server_.expect_running();
         stop();
         return start();
     }
 
     stand_result wipe() override {
-        if (process_) throw Error(STAND_E_BAD_STATE, "haproxy: stop before wipe");
-        std::error_code ec;
-        fs::remove_all(prefix_dir(), ec);
-        if (ec) throw Error(STAND_E_IO, "haproxy: cannot remove " + prefix_dir().string() + ": " + ec.message());
+        server_.expect_stopped("wipe");
+        stand_proxy_kit::remove_data_dir(prefix_dir(), "haproxy");
         checked_.clear();
         return STAND_OK;
     }
@@ -214,7 +202,8 @@ private:
     std::string banner_;
     std::string checked_;  // config text + PEM haproxy last accepted
     HaproxySettings settings_;
-    std::unique_ptr<stand::cpp::Process> process_;
+    // stop(): soft stop: finish requests in flight
+    stand_proxy_kit::ServerProcess server_{"haproxy", SIGUSR1, 10000};
 };
 
 }  // namespace

@@ -5,6 +5,7 @@
 #include "cert_key_type.hpp"
 #include "nginx_config.hpp"
 #include "proxy_knobs.hpp"
+#include "server_process.hpp"
 #include "tool_run.hpp"
 
 #include <stand/stand.hpp>
@@ -38,7 +39,7 @@ public:
     }
 
     ~Nginx() override {
-        if (process_) stop();
+        if (server_.running()) stop();
     }
 
     stand_result install() override {
@@ -49,40 +50,27 @@ public:
     }
 
     stand_result start() override {
-        if (process_) throw Error(STAND_E_BAD_STATE, "nginx: already running");
+        server_.expect_not_running();
         check_binary();
         write_checked_config(settings_);
         json::object spec{{"argv", json::array{binary_, "-c", config_path().string(), "-p", prefix_dir().string(),
                                                "-e", (prefix_dir() / "error.log").string(), "-g", "daemon off;"}},
                           {"output", (prefix_dir() / "stdout.log").string()}};
-        if (!box_.empty()) spec["box"] = box_;
-        process_ = std::make_unique<stand::cpp::Process>(host_, spec);
+        server_.start(host_, std::move(spec), box_);
         return STAND_OK;
     }
 
-    stand_result stop() override {
-        if (!process_) return STAND_OK_NOTHING_TO_DO;
-        stand_process_status status{};
-        process_->signal(SIGQUIT);  // graceful: finish requests in flight
-        if (!process_->wait(10000, status)) {
-            process_->signal(SIGKILL);
-            process_->wait(-1, status);
-        }
-        process_.reset();
-        return STAND_OK;
-    }
+    stand_result stop() override { return server_.stop(); }
 
     stand_result restart() override {
-        if (!process_) throw Error(STAND_E_BAD_STATE, "nginx: not running");
+        server_.expect_running();
         stop();
         return start();
     }
 
     stand_result wipe() override {
-        if (process_) throw Error(STAND_E_BAD_STATE, "nginx: stop before wipe");
-        std::error_code ec;
-        fs::remove_all(prefix_dir(), ec);
-        if (ec) throw Error(STAND_E_IO, "nginx: cannot remove " + prefix_dir().string() + ": " + ec.message());
+        server_.expect_stopped("wipe");
+        stand_proxy_kit::remove_data_dir(prefix_dir(), "nginx");
         checked_.clear();
         return STAND_OK;
     }
@@ -196,7 +184,8 @@ private:
     std::string version_;
     std::string checked_;  // the config text nginx last accepted
     stand_nginx::NginxSettings settings_;
-    std::unique_ptr<stand::cpp::Process> process_;
+    // stop(): graceful: finish requests in flight
+    stand_proxy_kit::ServerProcess server_{"nginx", SIGQUIT, 10000};
 };
 
 }  // namespace

@@ -4,6 +4,7 @@
 // unit tests against the JSON schemas, and by Traefik when it starts.
 #include "cert_key_type.hpp"
 #include "proxy_knobs.hpp"
+#include "server_process.hpp"
 #include "tool_run.hpp"
 #include "traefik_config.hpp"
 
@@ -35,7 +36,7 @@ public:
     }
 
     ~Traefik() override {
-        if (process_) stop();
+        if (server_.running()) stop();
     }
 
     stand_result install() override {
@@ -45,7 +46,7 @@ public:
     }
 
     stand_result start() override {
-        if (process_) throw Error(STAND_E_BAD_STATE, "traefik: already running");
+        server_.expect_not_running();
         check_binary();
         stand_traefik::check_traefik_knobs(settings_.knobs);
         write_configs();
@@ -53,34 +54,21 @@ public:
         json::object spec{{"argv", json::array{binary_, "--configFile=" + static_path().string()}},
                           {"env", {{"GOMAXPROCS", std::to_string(settings_.knobs.workers)}}},
                           {"output", (prefix_dir() / "traefik.log").string()}};
-        if (!box_.empty()) spec["box"] = box_;
-        process_ = std::make_unique<stand::cpp::Process>(host_, spec);
+        server_.start(host_, std::move(spec), box_);
         return STAND_OK;
     }
 
-    stand_result stop() override {
-        if (!process_) return STAND_OK_NOTHING_TO_DO;
-        stand_process_status status{};
-        process_->signal(SIGTERM);  // graceful: lifeCycle.graceTimeOut (10 s) for requests in flight
-        if (!process_->wait(15000, status)) {
-            process_->signal(SIGKILL);
-            process_->wait(-1, status);
-        }
-        process_.reset();
-        return STAND_OK;
-    }
+    stand_result stop() override { return server_.stop(); }
 
     stand_result restart() override {
-        if (!process_) throw Error(STAND_E_BAD_STATE, "traefik: not running");
+        server_.expect_running();
         stop();
         return start();
     }
 
     stand_result wipe() override {
-        if (process_) throw Error(STAND_E_BAD_STATE, "traefik: stop before wipe");
-        std::error_code ec;
-        fs::remove_all(prefix_dir(), ec);
-        if (ec) throw Error(STAND_E_IO, "traefik: cannot remove " + prefix_dir().string() + ": " + ec.message());
+        server_.expect_stopped("wipe");
+        stand_proxy_kit::remove_data_dir(prefix_dir(), "traefik");
         return STAND_OK;
     }
 
@@ -186,7 +174,8 @@ private:
     std::string box_;
     std::string version_;
     stand_traefik::TraefikSettings settings_;
-    std::unique_ptr<stand::cpp::Process> process_;
+    // stop(): graceful: lifeCycle.graceTimeOut (10 s) for requests in flight
+    stand_proxy_kit::ServerProcess server_{"traefik", SIGTERM, 15000};
 };
 
 }  // namespace
