@@ -545,15 +545,17 @@ TEST_CASE("scenario files: quickstart is the short proxy comparison") {
     CHECK(s.order.mode == OrderMode::kRotate);
     // Measured time of all repetitions (starts and installs aside) leaves room in 5 minutes.
     double measured_s = 0;
-    std::size_t pool_on = 0, pool_off = 0;
+    std::size_t pool_on = 0, pool_off = 0, pool_default = 0;
     for (const Phase& phase : s.phases)
         for (const Step& step : phase.steps) {
             if (const auto* load = std::get_if<LoadStep>(&step.action)) measured_s += load->duration.count();
             if (const auto* c = std::get_if<ConfigureStep>(&step.action)) {
                 REQUIRE(c->upstream_keepalive.has_value());
-                (c->upstream_keepalive->as_bool() ? pool_on : pool_off) += 1;
+                if (c->upstream_keepalive->is_null()) ++pool_default;
+                else (c->upstream_keepalive->as_bool() ? pool_on : pool_off) += 1;
             }
         }
+    CHECK(pool_default == 1);  // the defaults table's column
     CHECK(pool_on == 1);
     CHECK(pool_off == 1);
     CHECK(measured_s * s.repetitions * static_cast<double>(s.plugins.size()) < 150);
