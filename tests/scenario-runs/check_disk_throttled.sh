@@ -13,7 +13,7 @@ trap 'rm -rf "$dir"' EXIT
 sed -n '/^## Throttled disk/,/^## Probe facts/p' "$dir/run/summary.md"
 grep -q '^- \*\*fired\*\* (plateau_equal, disk): limiter suspected: seq_q8_read.mb_s .* and seq_q1_read.mb_s .* are equal within' "$dir/run/summary.md" \
   || { echo "no limiter line for the throttled sequential reads"; exit 1; }
-grep -qE 'the plateau is 2[01]\.[0-9] MB/s is (19\.[8-9]|20\.[0-2]) MiB/s' "$dir/run/summary.md" \
-  || { echo "the plateau is not printed as the 20 MiB/s throttle in MB/s and MiB/s"; exit 1; }
-grep -q 'io [0-9]*:[0-9]* read_iops=3000 write_iops=3000 read_bps=20971520 write_bps=20971520' "$dir/run/summary.md" \
+grep -qE 'the plateau is 4[0-9]\.[0-9] MB/s is (39\.[5-9]|40\.[0-4]) MiB/s' "$dir/run/summary.md" \
+  || { echo "the plateau is not printed as the 40 MiB/s throttle in MB/s and MiB/s"; exit 1; }
+grep -q 'io [0-9]*:[0-9]* read_iops=3000 write_iops=3000 read_bps=41943040 write_bps=41943040' "$dir/run/summary.md" \
   || { echo "the repetitions do not show the effective io throttle"; exit 1; }
