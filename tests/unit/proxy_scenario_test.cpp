@@ -107,6 +107,15 @@ TEST_CASE("configure step: the host adds the backend, the shared certificate and
     CHECK(off.knobs.at("listen").at("tls") == false);
     CHECK(off.tls.key_type.empty());
     CHECK(off.knobs.at("upstreams").as_array().empty());
+
+    // A relative run directory still gives the proxy absolute paths (nginx
+    // would look for a relative one under its own prefix).
+    const auto cwd = std::filesystem::current_path();
+    std::filesystem::current_path(dir.path());
+    auto relative = compose_proxy_setup(step, std::nullopt, "runs/r1/certs", {});
+    std::filesystem::current_path(cwd);
+    CHECK(std::filesystem::path(std::string(relative.knobs.at("tls_key").at("cert_file").as_string())).is_absolute());
+    CHECK(std::filesystem::exists(dir.path() / "runs/r1/certs/p256.crt"));
 }
 
 TEST_CASE("CPU placement: disjoint when there are CPUs, said when shared") {

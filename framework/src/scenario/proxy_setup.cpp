@@ -21,7 +21,8 @@ ProxySetup compose_proxy_setup(const ConfigureStep& step, const std::optional<Up
             listen["tls"] = false;
             out.tls = {};
         } else {
-            const auto files = tls::ensure_test_certificate(cert_dir, *step.tls);
+            // Absolute: a proxy resolves a relative path against its own prefix.
+            const auto files = tls::ensure_test_certificate(std::filesystem::absolute(cert_dir), *step.tls);
             listen["tls"] = true;
             out.knobs["tls_key"] = json::object{{"cert_file", files.cert_file.string()},
                                                 {"key_file", files.key_file.string()}};
