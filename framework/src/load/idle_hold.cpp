@@ -1,4 +1,5 @@
 #include "load/idle_hold.hpp"
+#include "load/thread_affinity.hpp"
 
 #include <boost/asio/connect.hpp>
 #include <boost/asio/io_context.hpp>
@@ -6,8 +7,6 @@
 #include <boost/asio/ssl.hpp>
 #include <boost/asio/steady_timer.hpp>
 
-#include <pthread.h>
-#include <sched.h>
 #include <sys/resource.h>
 
 #include <memory>
@@ -124,13 +123,8 @@ IdleHoldResult hold_idle_connections(const IdleHoldSpec& spec, const std::atomic
         throw std::invalid_argument("idle connections: " + std::to_string(spec.connections) +
                                     " connections need more file descriptors than the limit of " +
                                     std::to_string(result.fd_limit) + " (ulimit -n)");
-    if (!spec.cpus.empty()) {
-        cpu_set_t set;
-        CPU_ZERO(&set);
-        for (unsigned c : spec.cpus) CPU_SET(c, &set);
-        if (pthread_setaffinity_np(pthread_self(), sizeof(set), &set) != 0)
-            throw std::invalid_argument("idle connections: cannot run on the generator's CPUs");
-    }
+    if (pin_this_thread(spec.cpus) != 0)
+        throw std::invalid_argument("idle connections: cannot run on the generator's CPUs");
     asio::io_context io;
     std::unique_ptr<asio::ssl::context> tls;
     if (spec.tls) {

@@ -5,6 +5,7 @@
 #include "load/load_plan.hpp"
 #include "load/load_stats.hpp"
 #include "load/load_worker.hpp"
+#include "load/thread_affinity.hpp"
 #include "load/tls_client.hpp"
 #include "box/cpu_list.hpp"
 
@@ -22,24 +23,11 @@
 #include <thread>
 #include <vector>
 
-#include <pthread.h>
-#include <sched.h>
 #include <sys/resource.h>
 
 namespace stand::load {
 namespace {
 
-// 0, or the errno of pthread_setaffinity_np.
-int pin_this_thread(const std::set<unsigned>& cpus) {
-    if (cpus.empty()) return 0;
-    cpu_set_t set;
-    CPU_ZERO(&set);
-    for (unsigned c : cpus) {
-        if (c >= CPU_SETSIZE) return EINVAL;
-        CPU_SET(c, &set);
-    }
-    return pthread_setaffinity_np(pthread_self(), sizeof(set), &set);
-}
 
 double seconds_of(const timeval& tv) { return static_cast<double>(tv.tv_sec) + static_cast<double>(tv.tv_usec) / 1e6; }
 

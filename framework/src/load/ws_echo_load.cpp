@@ -1,4 +1,5 @@
 #include "load/ws_echo_load.hpp"
+#include "load/thread_affinity.hpp"
 
 #include <boost/asio/connect.hpp>
 #include <boost/asio/io_context.hpp>
@@ -7,8 +8,6 @@
 #include <boost/beast/core.hpp>
 #include <boost/beast/websocket.hpp>
 
-#include <pthread.h>
-#include <sched.h>
 #include <time.h>
 
 #include <memory>
@@ -116,13 +115,8 @@ WsEchoResult run_ws_echo(const WsEchoSpec& spec, const std::atomic<bool>* stop) 
     if (spec.connections == 0) throw std::invalid_argument("websocket load: connections must be at least 1");
     if (spec.port == 0) throw std::invalid_argument("websocket load: no port");
     if (spec.path.empty() || spec.path[0] != '/') throw std::invalid_argument("websocket load: path must start with '/'");
-    if (!spec.cpus.empty()) {
-        cpu_set_t set;
-        CPU_ZERO(&set);
-        for (unsigned c : spec.cpus) CPU_SET(c, &set);
-        if (pthread_setaffinity_np(pthread_self(), sizeof(set), &set) != 0)
-            throw std::invalid_argument("websocket load: cannot run on the generator's CPUs");
-    }
+    if (pin_this_thread(spec.cpus) != 0)
+        throw std::invalid_argument("websocket load: cannot run on the generator's CPUs");
     WsEchoResult result;
     asio::io_context io;
     asio::ip::tcp::resolver resolver(io);
