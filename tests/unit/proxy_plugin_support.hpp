@@ -2,6 +2,8 @@
 // HttpService, shell commands, test certificates and the one a port serves.
 #pragma once
 
+#include "tls/test_certificates.hpp"
+
 #include "host/http/http_service.hpp"
 #include "isolation/plugin_worker.hpp"
 #include "test_paths.hpp"
@@ -62,17 +64,11 @@ struct TestCert {
     std::string key;
 };
 
-// A self-signed certificate for localhost and 127.0.0.1, made by the openssl
-// CLI; `newkey` is openssl's -newkey with its options.
-inline TestCert make_cert(const std::filesystem::path& dir,
-                          const std::string& newkey = "ec -pkeyopt ec_paramgen_curve:P-256") {
-    TestCert c{(dir / "c.pem").string(), (dir / "k.pem").string()};
-    std::string out;
-    int rc = run_shell("openssl req -x509 -newkey " + newkey + " -nodes -keyout " + c.key + " -out " + c.cert +
-                           " -days 2 -subj /CN=localhost -addext subjectAltName=IP:127.0.0.1",
-                       out);
-    REQUIRE_MESSAGE(rc == 0, out);
-    return c;
+// A self-signed P-256 certificate for localhost and 127.0.0.1: the host's own
+// test certificate (tls/test_certificates.hpp), as the scenarios use.
+inline TestCert make_cert(const std::filesystem::path& dir) {
+    const auto files = tls::ensure_test_certificate(dir, "p256");
+    return {files.cert_file.string(), files.key_file.string()};
 }
 
 // The SHA-256 fingerprint of a PEM certificate file.

@@ -1,11 +1,10 @@
-// A self-signed EC P-256 certificate for proxy plugin tests, made with the
-// openssl command (stand.sh installs it).
+// A self-signed EC P-256 certificate for proxy plugin tests: the host's own
+// test certificate (tls/test_certificates.hpp), as the scenarios use.
 #pragma once
 
-#include <cstdlib>
+#include "tls/test_certificates.hpp"
+
 #include <filesystem>
-#include <stdexcept>
-#include <string>
 
 namespace stand::test {
 
@@ -15,13 +14,8 @@ struct CertificateFiles {
 };
 
 inline CertificateFiles make_p256_certificate(const std::filesystem::path& dir) {
-    std::filesystem::create_directories(dir);
-    CertificateFiles f{dir / "p256.crt", dir / "p256.key"};
-    const std::string command = "openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes -days 1 "
-                                "-subj /CN=stand-test -keyout '" + f.key_file.string() + "' -out '" +
-                                f.cert_file.string() + "' >/dev/null 2>&1";
-    if (std::system(command.c_str()) != 0) throw std::runtime_error("openssl could not make a test certificate");
-    return f;
+    const auto files = tls::ensure_test_certificate(dir, "p256");
+    return {files.cert_file, files.key_file};
 }
 
 }  // namespace stand::test
