@@ -26,7 +26,9 @@ const char* kHelp = R"(usage: stand backend [options]
 The backend that reverse proxies are measured in front of. HTTP/1.1: every
 GET, HEAD and POST (any path but the websocket path) gets 200, text/plain and
 a fixed body; keep-alive as the client asks, pipelining allowed. Websocket:
-an upgrade at the websocket path echoes every message back.
+an upgrade at the websocket path echoes every message back. It is also the
+tunnel sink: GET /small answers 1 KiB with Content-Length, GET /zero streams
+zeros until the client closes.
 
   --listen HOST:PORT    data listener (default 127.0.0.1:0: a free port)
   --control HOST:PORT   control listener (default 127.0.0.1:0): GET /stats

@@ -24,8 +24,9 @@ namespace {
 
 const char* kHelp = R"(usage: stand load [options] URL... [--urls FILE]
 
-HTTP/1.1 load generator (plain or TLS, keep-alive on or off). Only local
-targets (127.0.0.0/8, ::1, names that resolve there) unless --allow-remote.
+HTTP/1.1 load generator (plain or TLS, keep-alive on or off), or HTTP/3 over
+QUIC with --http3. Only local targets (127.0.0.0/8, ::1, names that resolve
+there) unless --allow-remote.
 
 Load model
   -t, --threads N          load threads, one event loop each (default 2)
@@ -67,6 +68,16 @@ Requests
   --bind-prefix A.B        link k sends from A.B.(k/250+1).(k%250+1); use
                            127.0 on loopback. A kept-alive connection is only
                            reused by links with the same source address.
+
+HTTP/3
+  --http3                  QUIC (ngtcp2 + GnuTLS, ALPN h3) and HTTP/3
+                           (nghttp3) to one https:// origin; closed model.
+                           -c is QUIC connections; "connect" times are QUIC
+                           handshakes; --keepalive off makes a new connection
+                           (a full handshake) per request
+  --streams N              requests in flight per connection (default 1)
+  --cc ALGO                the client's congestion control: cubic (default),
+                           bbr, bbr2, reno
 
 TLS
   --insecure               do not verify the server's certificate or name
@@ -195,6 +206,15 @@ load::LoadSpec spec_from(const Args& args) {
     spec.tls.resume = args.flag("tls-resume");
     if (auto v = args.value("cacert")) spec.tls.ca_file = *v;
     spec.allow_remote = args.flag("allow-remote");
+    spec.http3.enabled = args.flag("http3");
+    if (auto v = args.value("streams")) {
+        if (!spec.http3.enabled) throw UsageError("--streams needs --http3");
+        spec.http3.streams = static_cast<unsigned>(parse_count("streams", *v, 1, 1000));
+    }
+    if (auto v = args.value("cc")) {
+        if (!spec.http3.enabled) throw UsageError("--cc needs --http3");
+        spec.http3.congestion_control = *v;
+    }
     spec.warmup_once = args.flag("warmup-once");
     if (spec.connections < spec.threads)
         throw UsageError("-c " + std::to_string(spec.connections) + " is fewer connections than -t " +
@@ -210,7 +230,7 @@ int run_load(const std::vector<std::string>& argv) {
                {"threads", true}, {"connections", true}, {"duration", true}, {"rate", true}, {"requests", true},
                {"timeout", true}, {"late", true}, {"slow", true}, {"urls", true}, {"method", true},
                {"header", true, true}, {"ua", true}, {"keepalive", true}, {"xff", true}, {"bind-prefix", true},
-               {"cacert", true}});
+               {"cacert", true}, {"http3"}, {"streams", true}, {"cc", true}});
     if (args.flag("help")) {
         std::cout << kHelp;
         return kExitOk;

@@ -25,7 +25,9 @@ commands:
   info PLUGIN        print a plugin's descriptor and config schema
   compat PLUGIN      run the compatibility checks of a plugin
   run SCENARIO       run a scenario: repetitions, boxes, samples, load, report
-  load URL...        HTTP/1.1 load generator (closed or open model)
+  load URL...        HTTP/1.1 or HTTP/3 load generator (closed or open model)
+  tunnel LINK        Hysteria 2 tunnel: throughput of /zero streams, /small
+                     probes, dropped streams and reconnects
   report RUN_DIR     regenerate a run's results.json, per_rep.csv, summary.md, report.html
   report --import-per-rep FILE --table-spec SPEC
                      render a Markdown table from per-repetition results
@@ -69,6 +71,7 @@ int main(int argc, char** argv) {
         if (command == "compat") return run_compat(rest);
         if (command == "run") return run_run(rest);
         if (command == "load") return run_load(rest);
+        if (command == "tunnel") return run_tunnel(rest);
         if (command == "report") return run_report(rest);
         if (command == "compare") return run_compare(rest);
         if (command == "backend") return run_backend(rest);

@@ -5,6 +5,8 @@
 #include "load/load_plan.hpp"
 #include "load/load_stats.hpp"
 #include "load/load_worker.hpp"
+#include "load/pass_runner.hpp"
+#include "load/http3_worker.hpp"
 #include "load/thread_affinity.hpp"
 #include "load/tls_client.hpp"
 #include "box/cpu_list.hpp"
@@ -29,17 +31,6 @@ namespace stand::load {
 namespace {
 
 
-double seconds_of(const timeval& tv) { return static_cast<double>(tv.tv_sec) + static_cast<double>(tv.tv_usec) / 1e6; }
-
-struct PassTimes {
-    double window_s = 0;
-    double elapsed_s = 0;
-    double thread_cpu_s = 0;
-    double thread_wall_s = 0;  // sum over threads of their running time
-    double user_s = 0;
-    double system_s = 0;
-};
-
 // Runs one pass (the warm-up or the load) and merges its threads' counts into `out`.
 PassTimes run_pass(const LoadSpec& spec, const Plan& plan, TlsClient* tls, const LoadHooks& hooks, LoadResult& out) {
     const bool open = spec.model == Model::open;
@@ -59,74 +50,7 @@ PassTimes run_pass(const LoadSpec& spec, const Plan& plan, TlsClient* tls, const
     std::vector<std::unique_ptr<Worker>> workers;
     for (unsigned i = 0; i < threads; ++i)
         workers.push_back(std::make_unique<Worker>(shared, i, spec.connections / threads + (i < spec.connections % threads ? 1 : 0)));
-
-    std::latch ready(threads);
-    std::latch go(1);
-    std::int64_t start = 0;
-    std::int64_t end = 0;
-    std::mutex mutex;
-    std::condition_variable cv;
-    unsigned done = 0;
-
-    rusage before{};
-    getrusage(RUSAGE_SELF, &before);
-    std::vector<std::thread> pool;
-    std::atomic<int> affinity_error{0};
-    for (unsigned i = 0; i < threads; ++i)
-        pool.emplace_back([&, i] {
-            if (int e = pin_this_thread(spec.cpus); e != 0) affinity_error = e;
-            ready.count_down();
-            go.wait();
-            workers[i]->run(start, end);
-            {
-                std::lock_guard lock(mutex);
-                ++done;
-            }
-            cv.notify_one();
-        });
-    ready.wait();
-    start = now_ns();
-    end = affinity_error ? start : start + spec.duration.count();  // a failed pin sends nothing
-    go.count_down();
-
-    {
-        std::unique_lock lock(mutex);
-        auto next = std::chrono::steady_clock::now() + std::chrono::seconds(1);
-        while (done < threads) {
-            if (cv.wait_until(lock, next) == std::cv_status::timeout && hooks.on_progress) {
-                LoadProgress p;
-                p.elapsed_s = static_cast<double>(now_ns() - start) / 1e9;
-                for (const auto& w : workers) {
-                    p.sent += w->progress_sent.load(std::memory_order_relaxed);
-                    p.completed += w->progress_completed.load(std::memory_order_relaxed);
-                    p.errors += w->progress_errors.load(std::memory_order_relaxed);
-                }
-                lock.unlock();
-                hooks.on_progress(p);
-                lock.lock();
-            }
-            if (std::chrono::steady_clock::now() >= next) next += std::chrono::seconds(1);
-        }
-    }
-    for (auto& t : pool) t.join();
-    if (int e = affinity_error.load(); e != 0)
-        throw LoadSpecError("cannot run the load threads on CPUs " + box::format_cpu_list(spec.cpus) + ": " +
-                            std::strerror(e));
-    rusage after{};
-    getrusage(RUSAGE_SELF, &after);
-
-    PassTimes times;
-    times.user_s = seconds_of(after.ru_utime) - seconds_of(before.ru_utime);
-    times.system_s = seconds_of(after.ru_stime) - seconds_of(before.ru_stime);
-    for (const auto& w : workers) {
-        times.window_s = std::max(times.window_s, static_cast<double>(w->window_closed_ns() - start) / 1e9);
-        times.elapsed_s = std::max(times.elapsed_s, static_cast<double>(w->finished_ns() - start) / 1e9);
-        times.thread_cpu_s += static_cast<double>(w->cpu_ns()) / 1e9;
-        times.thread_wall_s += static_cast<double>(w->finished_ns() - start) / 1e9;
-        merge_stats(out, w->stats(), open);
-    }
-    finish_result(out);
-    return times;
+    return run_workers(spec, workers, hooks, open, out);
 }
 
 std::string percent(double v) {
@@ -140,7 +64,7 @@ std::string percent(double v) {
 LoadResult run_load(const LoadSpec& spec, const LoadHooks& hooks) {
     const Plan plan = prepare_plan(spec);
     std::optional<TlsClient> tls;
-    if (plan.any_tls) tls.emplace(spec.tls);
+    if (plan.any_tls && !spec.http3.enabled) tls.emplace(spec.tls);
 
     LoadResult result;
     if (spec.warmup_once) {
@@ -174,9 +98,15 @@ LoadResult run_load(const LoadSpec& spec, const LoadHooks& hooks) {
     result.late_threshold_ms = static_cast<double>(spec.late_threshold.count()) / 1e6;
     result.slow_threshold_ms = static_cast<double>(spec.slow_threshold.count()) / 1e6;
     result.timeout_s = static_cast<double>(spec.timeout.count()) / 1e9;
+    if (spec.http3.enabled) {
+        result.protocol = "h3";
+        result.streams_per_connection = spec.http3.streams;
+        result.congestion_control = spec.http3.congestion_control;
+    }
 
     if (!(hooks.stop != nullptr && hooks.stop->load())) {
-        const PassTimes t = run_pass(spec, plan, tls ? &*tls : nullptr, hooks, result);
+        const PassTimes t = spec.http3.enabled ? run_http3_pass(spec, plan, hooks, result)
+                                               : run_pass(spec, plan, tls ? &*tls : nullptr, hooks, result);
         result.window_s = t.window_s;
         result.elapsed_s = t.elapsed_s;
         CpuUsage& cpu = result.cpu;

@@ -180,6 +180,13 @@ Plan prepare_plan(const LoadSpec& spec) {
                 throw LoadSpecError("--xff: the pattern yields a line break");
         }
         p.request = build_request(spec, link, url.target, url.authority(), xff_value);
+        p.method = link.method;
+        p.authority = url.authority();
+        p.target = url.target;
+        p.xff = xff_value;
+        p.link = &link;
+        if (spec.http3.enabled && !p.tls)
+            throw LoadSpecError("'" + link.url + "': HTTP/3 needs an https:// URL");
         // The TLS name matters only to TLS connections: plain ones to one endpoint are shared.
         const auto route_key = std::make_tuple(p.endpoint, p.source ? p.source->to_string() : std::string(),
                                                p.tls ? p.sni : std::string(), p.tls);

@@ -24,6 +24,12 @@ struct PreparedLink {
     bool head = false;     // a HEAD request: the response has no body
     std::string sni;       // TLS server name (empty for an IP address)
     std::string verify_host;  // what the certificate must name: host or IP
+    // The request's parts, for HTTP/3 (which does not send `request`).
+    std::string method;
+    std::string authority;
+    std::string target;
+    std::string xff;             // X-Forwarded-For from the pattern; empty: none
+    const Link* link = nullptr;  // the spec's link (headers, body)
     // Links with the same route (endpoint, source, TLS name) may share a
     // kept-alive connection; routes are numbered from 0.
     std::uint32_t route = 0;

@@ -62,6 +62,10 @@ std::string format_report(const LoadResult& r) {
     out << "\n  " << r.threads << " threads and " << r.connections << " connections, "
         << (open ? "open model at " + fmt("%g", r.rate) + " req/s" : std::string("closed model")) << ", keep-alive "
         << (r.keepalive ? "on" : "off") << (r.tls ? ", TLS" : "") << "\n";
+    if (r.protocol == "h3") {
+        out << "  HTTP/3 over QUIC, " << r.streams_per_connection << " stream(s) per connection, congestion control "
+            << r.congestion_control << "\n";
+    }
     if (!r.xff_pattern.empty()) out << "  X-Forwarded-For: " << r.xff_pattern << "\n";
     if (!r.bind_prefix.empty()) out << "  source addresses: " << r.bind_prefix << ".x.y\n";
     if (r.has_warmup) {
@@ -110,7 +114,14 @@ std::string format_report(const LoadResult& r) {
             << "ms), max queue " << r.max_queue;
     if (r.stale_retries) out << ", stale keep-alive retries " << r.stale_retries;
     out << "\n  Connections opened: " << r.connections_opened;
-    if (r.tls) out << ", TLS handshakes " << r.tls_handshakes << " (resumed " << r.tls_resumed << ")";
+    if (r.protocol == "h3") {
+        out << ", QUIC handshakes " << r.tls_handshakes;
+        if (r.connect.count() > 0)
+            out << " (p50 " << format_us(static_cast<double>(r.connect.value_at_percentile(50))) << ", p99 "
+                << format_us(static_cast<double>(r.connect.value_at_percentile(99))) << ")";
+    } else if (r.tls) {
+        out << ", TLS handshakes " << r.tls_handshakes << " (resumed " << r.tls_resumed << ")";
+    }
     out << "\n  Status codes:";
     if (r.status_counts.empty()) out << " none";
     for (const auto& [code, n] : r.status_counts) out << " " << code << ":" << n;

@@ -66,6 +66,9 @@ json::object LoadResult::to_json() const {
     o["keepalive"] = keepalive;
     o["tls"] = tls;
     o["timeout_s"] = timeout_s;
+    o["protocol"] = protocol;
+    o["streams_per_connection"] = streams_per_connection;
+    if (!congestion_control.empty()) o["congestion_control"] = congestion_control;
     json::array u;
     for (const auto& url : urls) u.emplace_back(url);
     o["links"] = urls.size();

@@ -101,6 +101,9 @@ struct LoadResult {
     double late_threshold_ms = 0;
     double slow_threshold_ms = 0;
     double timeout_s = 0;
+    std::string protocol = "http/1.1";  // or "h3"
+    unsigned streams_per_connection = 1;
+    std::string congestion_control;     // h3: the QUIC client's algorithm
 
     // Time.
     double window_s = 0;   // how long requests were started (duration, unless stopped early)

@@ -19,6 +19,16 @@ void LoadSpec::validate() const {
     if (timeout <= 0ns) throw LoadSpecError("timeout must be positive");
     if (late_threshold < 0ns) throw LoadSpecError("late threshold must not be negative");
     if (slow_threshold <= 0ns) throw LoadSpecError("slow threshold must be positive");
+    if (http3.enabled) {
+        if (http3.streams == 0 || http3.streams > 1000) throw LoadSpecError("--streams must be in 1..1000");
+        if (model == Model::open) throw LoadSpecError("--http3 runs the closed model only (no --rate)");
+        if (identity.bind_prefix) throw LoadSpecError("--http3 does not take --bind-prefix");
+        if (tls.resume) throw LoadSpecError("--http3 makes a full handshake per connection (no --tls-resume)");
+        if (warmup_once) throw LoadSpecError("--http3 has no --warmup-once pass");
+        const auto& cc = http3.congestion_control;
+        if (cc != "cubic" && cc != "bbr" && cc != "bbr2" && cc != "reno")
+            throw LoadSpecError("--cc '" + cc + "': expected cubic, bbr, bbr2 or reno");
+    }
 }
 
 std::vector<Link> links_from_lines(const std::string& text, const std::string& method) {

@@ -56,6 +56,14 @@ struct TlsOptions {
     std::string ca_file;    // extra trust anchors (PEM); the system store otherwise
 };
 
+// HTTP/3 instead of HTTP/1.1 (load/http3_worker.hpp): QUIC connections on
+// ngtcp2 + GnuTLS, requests on nghttp3. Closed model only.
+struct Http3Options {
+    bool enabled = false;
+    unsigned streams = 1;                 // concurrent requests per connection
+    std::string congestion_control = "cubic";  // cubic, bbr, bbr2, reno
+};
+
 struct LoadSpec {
     std::vector<Link> links;
     Model model = Model::closed;
@@ -71,6 +79,7 @@ struct LoadSpec {
     bool allow_remote = false;  // otherwise only 127.0.0.0/8, ::1 and names resolving there
     bool warmup_once = false;   // fetch every link once, sequentially, before the run
     std::set<unsigned> cpus;    // the load threads run only on these CPUs; empty: anywhere
+    Http3Options http3;
 
     // A request sent more than this after its intended time is "late" (open model).
     std::chrono::nanoseconds late_threshold = 1ms;

@@ -1,0 +1,149 @@
+// One QUIC client connection on ngtcp2, driven by an Asio io_context: a
+// connected UDP socket, a receive loop, the write loop that asks the QuicApp
+// for stream data, and the ngtcp2 expiry timer. Everything runs on the
+// io_context's thread; no locking.
+//
+// Lifetime: create with std::make_shared; pending socket and timer handlers
+// keep the object alive. After on_closed (or abandon()) the app is never
+// called again.
+#pragma once
+
+#include "quic/packet_obfuscator.hpp"
+#include "quic/quic_app.hpp"
+#include "quic/quic_tls.hpp"
+
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/ip/udp.hpp>
+#include <boost/asio/steady_timer.hpp>
+
+#include <ngtcp2/ngtcp2.h>
+
+#include <array>
+#include <chrono>
+#include <cstdint>
+#include <deque>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace stand::quic {
+
+enum class CongestionControl { cubic, bbr, bbr2, reno };
+const char* congestion_control_name(CongestionControl cc) noexcept;
+// "cubic", "bbr", "bbr2", "reno"; nullopt for anything else.
+std::optional<CongestionControl> parse_congestion_control(const std::string& name);
+
+struct QuicOptions {
+    boost::asio::ip::udp::endpoint remote;
+    std::optional<boost::asio::ip::address> bind_address;  // the source address; any otherwise
+    CongestionControl cc = CongestionControl::cubic;
+    std::chrono::nanoseconds handshake_timeout = std::chrono::seconds(10);
+    std::chrono::nanoseconds idle_timeout = std::chrono::seconds(30);
+    std::chrono::nanoseconds keep_alive{0};  // PING after this much silence; 0: none
+    // Receive windows: per stream and for the connection.
+    std::uint64_t max_stream_data = 8u << 20;
+    std::uint64_t max_data = 20u << 20;
+    std::uint64_t max_streams_uni = 100;      // peer-opened uni streams (HTTP/3 control, QPACK)
+    std::uint64_t max_datagram_frame_size = 0;  // 0: DATAGRAM frames are not accepted
+    PacketObfuscator* obfuscator = nullptr;   // owned by the caller; outlives the connection
+};
+
+struct QuicCounters {
+    std::uint64_t packets_sent = 0;
+    std::uint64_t packets_received = 0;
+    std::uint64_t bytes_sent = 0;      // UDP payload bytes, after obfuscation
+    std::uint64_t bytes_received = 0;
+    std::uint64_t packets_dropped = 0;  // refused by the obfuscator
+};
+
+class QuicConnection : public std::enable_shared_from_this<QuicConnection> {
+public:
+    QuicConnection(boost::asio::io_context& io, const QuicTlsContext& tls, QuicOptions options, QuicApp& app);
+    ~QuicConnection();
+    QuicConnection(const QuicConnection&) = delete;
+    QuicConnection& operator=(const QuicConnection&) = delete;
+
+    // Opens the socket and sends the first Initial. Throws QuicSetupError
+    // (socket or library failures); handshake failures arrive as on_closed.
+    void start();
+
+    // After the handshake. nullopt while the peer's stream limit is reached
+    // (QuicApp::on_streams_available says when to try again).
+    std::optional<std::int64_t> open_bidi_stream();
+    std::optional<std::int64_t> open_uni_stream();
+    // Gives `len` received bytes of flow-control credit back to the peer.
+    void consume(std::int64_t stream_id, std::size_t len);
+    // RESET_STREAM + STOP_SENDING, or only STOP_SENDING.
+    void shutdown_stream(std::int64_t stream_id, std::uint64_t app_error);
+    void shutdown_stream_read(std::int64_t stream_id, std::uint64_t app_error);
+    // Queues a DATAGRAM frame (copied); false when the peer accepts none or
+    // it is larger than the peer allows.
+    bool send_datagram(const std::uint8_t* data, std::size_t len);
+    std::size_t max_datagram_payload() const noexcept;
+    // The app has data to write: the write loop runs soon (never re-entrant).
+    void signal_write();
+    // CONNECTION_CLOSE with an application error, then on_closed.
+    void close(std::uint64_t app_error, const std::string& reason);
+    // Stops without a word to the peer and without calling the app.
+    void abandon() noexcept;
+
+    bool closed() const noexcept { return closed_; }
+    bool handshake_done() const noexcept { return handshake_done_; }
+    std::chrono::nanoseconds handshake_time() const noexcept;
+    std::string negotiated_alpn() const;
+    std::string cipher() const;
+    CongestionControl congestion_control() const noexcept { return options_.cc; }
+    const QuicCounters& counters() const noexcept { return counters_; }
+    ngtcp2_conn* native() noexcept { return conn_; }
+
+    // For the ngtcp2 callbacks (quic_connection.cpp).
+    int on_handshake_completed();
+    QuicApp& app() noexcept { return app_; }
+    bool accepting() const noexcept { return !closed_; }
+    void note_stateless_reset() noexcept { stateless_reset_ = true; }
+
+private:
+    void receive();
+    void on_packet(std::size_t len);
+    void drain_socket();
+    void write();
+    bool write_datagrams(std::uint64_t ts, std::size_t max_size);
+    bool send_packet(const std::uint8_t* data, std::size_t len);
+    void wait_writable();
+    void arm_timer();
+    void on_timer();
+    void fail(int liberr, const std::string& what);
+    void finish(CloseInfo info);
+    void close_with(const ngtcp2_connection_close_error& error, CloseInfo info);
+
+    boost::asio::io_context& io_;
+    const QuicTlsContext& tls_;
+    QuicOptions options_;
+    QuicApp& app_;
+    boost::asio::ip::udp::socket socket_;
+    boost::asio::steady_timer timer_;
+    boost::asio::ip::udp::endpoint local_;
+    QuicTlsPeer peer_;
+    gnutls_session_t session_ = nullptr;
+    ngtcp2_conn* conn_ = nullptr;
+
+    std::array<std::uint8_t, 65536> rx_{};
+    std::array<std::uint8_t, 65536> rx_plain_{};
+    std::array<std::uint8_t, 65536> tx_{};
+    std::array<std::uint8_t, 65536> tx_wire_{};
+    std::vector<std::uint8_t> blocked_packet_;  // a packet the socket refused (EAGAIN)
+    std::deque<std::vector<std::uint8_t>> datagrams_;
+
+    bool closed_ = false;
+    bool handshake_done_ = false;
+    bool write_posted_ = false;
+    bool in_write_ = false;
+    bool stateless_reset_ = false;
+    bool waiting_writable_ = false;
+    std::uint64_t started_ts_ = 0;
+    std::uint64_t handshake_ts_ = 0;
+    QuicCounters counters_;
+};
+
+}  // namespace stand::quic

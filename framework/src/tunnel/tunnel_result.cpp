@@ -1,0 +1,55 @@
+#include "tunnel/tunnel_result.hpp"
+
+#include "load/load_result.hpp"
+
+#include <boost/json/array.hpp>
+
+namespace stand::tunnel {
+
+boost::json::object TunnelResult::to_json() const {
+    boost::json::object o;
+    o["schema"] = "stand.tunnel/1";
+    o["server"] = server;
+    o["sink"] = sink;
+    o["streams"] = streams;
+    o["duration_s"] = duration_s;
+    o["probe_interval_ms"] = probe_interval_ms;
+    o["congestion_control"] = congestion_control;
+    o["obfs"] = obfs;
+    o["handshake_ms"] = handshake_ms;
+    o["auth_ms"] = auth_ms;
+    o["server_udp"] = server_udp;
+    o["server_cc_rx"] = server_cc_rx;
+    o["window_s"] = window_s;
+    o["bytes"] = bytes;
+    o["mbit_mean"] = mbit_mean;
+    boost::json::array series;
+    for (double m : mbit_per_second) series.push_back(m);
+    o["mbit_per_second"] = std::move(series);
+    o["below_mbit"] = below_mbit;
+    o["seconds_below"] = seconds_below;
+    boost::json::object probes;
+    probes["sent"] = probes_sent;
+    probes["ok"] = probes_ok;
+    probes["failed"] = probes_failed;
+    probes["latency_us"] = load::summarize_us(probe_latency);
+    o["probes"] = std::move(probes);
+    o["streams_opened"] = streams_opened;
+    o["streams_dropped"] = streams_dropped;
+    o["connection_losses"] = connection_losses;
+    o["reconnects"] = reconnects;
+    boost::json::array gaps;
+    for (double g : reconnect_gaps_ms) gaps.push_back(g);
+    o["reconnect_gaps_ms"] = std::move(gaps);
+    boost::json::array reasons;
+    for (const auto& r : loss_reasons) reasons.push_back(boost::json::string(r));
+    o["loss_reasons"] = std::move(reasons);
+    o["cpu_s"] = cpu_s;
+    o["mbit_per_cpu_s"] = mbit_per_cpu_s;
+    boost::json::array w;
+    for (const auto& s : warnings) w.push_back(boost::json::string(s));
+    o["warnings"] = std::move(w);
+    return o;
+}
+
+}  // namespace stand::tunnel
