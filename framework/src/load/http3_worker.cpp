@@ -192,6 +192,8 @@ private:
         }
         const bool one_per_connection = !worker_.shared().spec->keepalive;
         while (inflight_.size() < streams_ && !(one_per_connection && requests_on_connection_ > 0)) {
+            // Take a request from the budget only when a stream can carry it.
+            if (conn_->bidi_streams_left() == 0) return;  // on_streams_available resumes
             std::uint32_t link = 0;
             if (!worker_.take_link(link)) {
                 wind_down();
@@ -199,7 +201,11 @@ private:
             }
             const auto& shared = worker_.shared();
             const std::int64_t id = h3_->submit(shared.fields[link], &shared.plan->links[link].link->body);
-            if (id < 0) return;  // the peer's stream limit; on_streams_available resumes
+            if (id < 0) {
+                worker_.stats().record_error(ErrorKind::other, worker_.second_of(now_ns()));
+                worker_.note_failure("nghttp3 refused the request fields of link " + std::to_string(link));
+                return;
+            }
             auto& stats = worker_.stats();
             ++stats.sent;
             ++stats.per_link[link];

@@ -261,6 +261,10 @@ std::optional<std::int64_t> QuicConnection::open_bidi_stream() {
     return id;
 }
 
+std::uint64_t QuicConnection::bidi_streams_left() const noexcept {
+    return closed_ || conn_ == nullptr ? 0 : ngtcp2_conn_get_streams_bidi_left(conn_);
+}
+
 std::optional<std::int64_t> QuicConnection::open_uni_stream() {
     std::int64_t id = -1;
     if (closed_ || ngtcp2_conn_open_uni_stream(conn_, &id, nullptr) != 0) return std::nullopt;

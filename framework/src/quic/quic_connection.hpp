@@ -72,6 +72,8 @@ public:
     // (QuicApp::on_streams_available says when to try again).
     std::optional<std::int64_t> open_bidi_stream();
     std::optional<std::int64_t> open_uni_stream();
+    // How many more bidi streams the peer allows now.
+    std::uint64_t bidi_streams_left() const noexcept;
     // Gives `len` received bytes of flow-control credit back to the peer.
     void consume(std::int64_t stream_id, std::size_t len);
     // RESET_STREAM + STOP_SENDING, or only STOP_SENDING.
