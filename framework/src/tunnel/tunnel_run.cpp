@@ -1,11 +1,11 @@
 #include "tunnel/tunnel_run.hpp"
 
 #include "hysteria/hysteria_client.hpp"
-#include "hysteria/salamander.hpp"
+#include "quic/quic_error.hpp"
+#include "tunnel/client_setup.hpp"
+#include "tunnel/small_request.hpp"
 #include "load/load_clock.hpp"
 #include "load/load_stats.hpp"
-#include "load/response_parser.hpp"
-#include "quic/quic_error.hpp"
 
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/ip/udp.hpp>
@@ -42,25 +42,6 @@ double cpu_seconds() {
            static_cast<double>(r.ru_utime.tv_usec + r.ru_stime.tv_usec) / 1e6;
 }
 
-asio::ip::udp::endpoint resolve_server(const TunnelSpec& spec) {
-    asio::io_context io;
-    asio::ip::udp::resolver resolver(io);
-    boost::system::error_code ec;
-    auto results = resolver.resolve(spec.link.host, std::to_string(spec.link.port), ec);
-    if (ec || results.empty())
-        throw TunnelSpecError("cannot resolve the Hysteria server '" + spec.link.host + "': " + ec.message());
-    std::optional<asio::ip::udp::endpoint> chosen;
-    for (const auto& r : results) {
-        auto ep = r.endpoint();
-        if (!spec.allow_remote && !ep.address().is_loopback()) continue;
-        if (!chosen || (ep.address().is_v4() && !chosen->address().is_v4())) chosen = ep;
-    }
-    if (!chosen)
-        throw TunnelSpecError("the Hysteria server '" + spec.link.host +
-                              "' is not on this machine; load goes only to loopback unless allowed (--allow-remote)");
-    return *chosen;
-}
-
 class Run;
 
 // One /zero download: counts bytes into the run's current second.
@@ -76,52 +57,17 @@ private:
     Run& run_;
 };
 
-// One /small probe: latency from opening the stream to the last body byte.
-class ProbeStream final : public hysteria::ProxyStreamHandler {
-public:
-    ProbeStream(Run& run, std::int64_t started) : run_(run), started_(started) { parser_.reset(false); }
-    void on_open(bool ok, const std::string& message) override;
-    void on_data(const std::uint8_t* data, std::size_t len) override;
-    void on_end(StreamEnd how, const std::string& why) override;
-    std::int64_t id = -1;
-    std::int64_t started() const noexcept { return started_; }
-    bool finished = false;
-
-private:
-    Run& run_;
-    std::int64_t started_;
-    load::ResponseParser parser_;
-    std::string pending_;
-};
-
 class Run {
 public:
-    Run(const TunnelSpec& spec, const TunnelHooks& hooks, asio::ip::udp::endpoint server, TunnelResult& result)
-        : spec_(spec), hooks_(hooks), result_(result), probe_timer_(io_), tick_timer_(io_), end_timer_(io_) {
-        quic::QuicTlsOptions tls;
-        tls.sni = !spec.link.sni.empty() ? spec.link.sni
-                  : server.address().to_string() == spec.link.host ? std::string() : spec.link.host;
-        tls.verify_name = !spec.link.sni.empty() ? spec.link.sni : spec.link.host;
-        tls.insecure = spec.link.insecure;
-        tls.pin_sha256 = spec.link.pin_sha256;
-        tls.ca_file = spec.ca_file;
-        try {
-            tls_ = std::make_unique<quic::QuicTlsContext>(tls);
-        } catch (const quic::QuicSetupError& e) {
-            throw TunnelSpecError(e.what());
-        }
-        if (spec.link.obfs == "salamander") obfuscator_ = std::make_unique<hysteria::Salamander>(spec.link.obfs_password);
-        options_.remote = server;
-        options_.cc = *quic::parse_congestion_control(spec.congestion_control);
-        options_.handshake_timeout = spec.handshake_timeout;
-        options_.idle_timeout = std::chrono::seconds(30);
-        options_.keep_alive = std::chrono::seconds(10);
-        options_.obfuscator = obfuscator_.get();
+    Run(const TunnelSpec& spec, const TunnelHooks& hooks, ClientSetup setup, TunnelResult& result)
+        : spec_(spec), hooks_(hooks), result_(result), probe_timer_(io_), tick_timer_(io_), end_timer_(io_),
+          setup_(std::move(setup)) {
         hysteria::HysteriaEvents events;
         events.on_ready = [this] { on_ready(); };
         events.on_closed = [this](const quic::CloseInfo& info, bool authenticated) { on_lost(info, authenticated); };
         events.on_streams_available = [this] { top_up(); };
-        client_ = std::make_unique<hysteria::HysteriaClient>(io_, *tls_, options_, spec.link.auth, std::move(events));
+        client_ = std::make_unique<hysteria::HysteriaClient>(io_, *setup_.tls, setup_.options, spec.link.auth,
+                                                             std::move(events));
     }
 
     void run() {
@@ -153,16 +99,14 @@ public:
         owned_zeros_.erase(&s);
         if (open_) top_up();
     }
-    void probe_done(ProbeStream& p, bool ok) {
-        if (p.finished) return;
-        p.finished = true;
+    void probe_done(SmallRequest& p, bool ok) {
         if (ok) {
             ++result_.probes_ok;
             result_.probe_latency.record(load::ns_to_us(load::now_ns() - p.started()));
         } else {
             ++result_.probes_failed;
         }
-        if (p.id >= 0) client_->close_stream(p.id);
+        if (p.stream_id >= 0) client_->close_stream(p.stream_id);
     }
     bool window_open() const noexcept { return open_; }
     hysteria::HysteriaClient& client() noexcept { return *client_; }
@@ -224,7 +168,7 @@ private:
             const std::int64_t id = client_->open_tcp(spec_.sink, *stream);
             if (id < 0) return;
             stream->id = id;
-            client_->send(id, "GET /zero HTTP/1.1\r\nHost: sink\r\n\r\n", false);
+            client_->send(id, kZeroRequest, false);
             zeros_[id] = stream.get();
             owned_zeros_[stream.get()] = std::move(stream);
             ++result_.streams_opened;
@@ -243,24 +187,25 @@ private:
 
     void send_probe() {
         ++result_.probes_sent;
-        auto probe = std::make_unique<ProbeStream>(*this, load::now_ns());
+        auto probe = std::make_unique<SmallRequest>(
+            load::now_ns(), [this](SmallRequest& p, bool ok, const std::string&) { probe_done(p, ok); });
         const std::int64_t id = client_->ready() ? client_->open_tcp(spec_.sink, *probe) : -1;
         if (id < 0) {
             ++result_.probes_failed;  // no tunnel (or no stream credit) at this moment
             return;
         }
-        probe->id = id;
-        client_->send(id, "GET /small HTTP/1.1\r\nHost: sink\r\nConnection: close\r\n\r\n", false);
+        probe->stream_id = id;
+        client_->send(id, kSmallRequest, false);
         probes_.push_back(std::move(probe));
     }
 
     void expire_probes() {
         const std::int64_t now = load::now_ns();
         for (auto& p : probes_)
-            if (!p->finished && now - p->started() > spec_.probe_timeout.count()) probe_done(*p, false);
+            if (!p->finished() && now - p->started() > spec_.probe_timeout.count()) p->fail("timeout");
         // Keep only the unfinished ones (finished ones have no pending events:
         // their streams were closed, which detaches them).
-        probes_.erase(std::remove_if(probes_.begin(), probes_.end(), [](const auto& p) { return p->finished; }),
+        probes_.erase(std::remove_if(probes_.begin(), probes_.end(), [](const auto& p) { return p->finished(); }),
                       probes_.end());
     }
 
@@ -294,8 +239,7 @@ private:
         probe_timer_.cancel();
         tick_timer_.cancel();
         end_timer_.cancel();
-        for (auto& p : probes_)
-            if (!p->finished) probe_done(*p, false);
+        for (auto& p : probes_) p->fail("the window closed");
         std::vector<ZeroStream*> zeros;
         for (auto& [id, z] : zeros_) zeros.push_back(z);
         for (auto* z : zeros) client_->close_stream(z->id);
@@ -318,14 +262,12 @@ private:
     asio::steady_timer probe_timer_;
     asio::steady_timer tick_timer_;
     asio::steady_timer end_timer_;
-    std::unique_ptr<quic::QuicTlsContext> tls_;
-    std::unique_ptr<hysteria::Salamander> obfuscator_;
-    quic::QuicOptions options_;
+    ClientSetup setup_;
     std::unique_ptr<hysteria::HysteriaClient> client_;
     std::unordered_map<std::int64_t, ZeroStream*> zeros_;
     std::unordered_map<ZeroStream*, std::unique_ptr<ZeroStream>> owned_zeros_;
     std::vector<std::unique_ptr<ZeroStream>> retired_;  // ended; freed with the run
-    std::vector<std::unique_ptr<ProbeStream>> probes_;
+    std::vector<std::unique_ptr<SmallRequest>> probes_;
     std::vector<std::uint64_t> bytes_by_second_;
     std::int64_t start_ = 0;
     std::int64_t window_end_ = 0;
@@ -341,27 +283,6 @@ void ZeroStream::on_open(bool ok, const std::string&) {
 void ZeroStream::on_data(const std::uint8_t*, std::size_t len) { run_.add_bytes(len); }
 void ZeroStream::on_end(StreamEnd how, const std::string&) { run_.zero_ended(*this, how); }
 
-void ProbeStream::on_open(bool ok, const std::string&) {
-    if (!ok) run_.probe_done(*this, false);
-}
-void ProbeStream::on_data(const std::uint8_t* data, std::size_t len) {
-    if (finished) return;
-    pending_.append(reinterpret_cast<const char*>(data), len);
-    std::size_t used = 0;
-    auto r = parser_.feed(pending_.data(), pending_.size(), used);
-    pending_.erase(0, used);
-    if (r == load::ResponseParser::Result::done) run_.probe_done(*this, parser_.status() == 200);
-    else if (r == load::ResponseParser::Result::error) run_.probe_done(*this, false);
-}
-void ProbeStream::on_end(StreamEnd how, const std::string&) {
-    if (finished) return;
-    if (how == StreamEnd::fin && parser_.eof() == load::ResponseParser::Result::done) {
-        run_.probe_done(*this, parser_.status() == 200);
-        return;
-    }
-    run_.probe_done(*this, false);
-}
-
 double median(std::vector<double> v) {
     if (v.empty()) return 0;
     std::sort(v.begin(), v.end());
@@ -373,7 +294,8 @@ double median(std::vector<double> v) {
 
 TunnelResult run_tunnel(const TunnelSpec& spec, const TunnelHooks& hooks) {
     spec.validate();
-    const auto server = resolve_server(spec);
+    ClientSetup setup = make_client_setup(spec.link, spec.ca_file, spec.congestion_control, spec.handshake_timeout,
+                                          spec.allow_remote);
     TunnelResult result;
     result.server = spec.link.host + ":" + std::to_string(spec.link.port);
     result.sink = spec.sink;
@@ -383,7 +305,7 @@ TunnelResult run_tunnel(const TunnelSpec& spec, const TunnelHooks& hooks) {
     result.congestion_control = spec.congestion_control;
     result.obfs = !spec.link.obfs.empty();
     {
-        Run run(spec, hooks, server, result);
+        Run run(spec, hooks, std::move(setup), result);
         run.run();
     }
     result.mbit_mean = result.window_s > 0 ? static_cast<double>(result.bytes) * 8 / 1e6 / result.window_s : 0;

@@ -1,0 +1,30 @@
+// What a Hysteria 2 client needs from a link: the server's address
+// (resolved; loopback only unless allowed), the TLS context (SNI, name,
+// insecure, pin, extra CA), Salamander when the link asks for it, and the
+// QUIC options (congestion control, timeouts, keep-alive 10 s as the Go
+// client). One per link; shared by every connection made from it.
+#pragma once
+
+#include "hysteria/hysteria_link.hpp"
+#include "hysteria/salamander.hpp"
+#include "quic/quic_connection.hpp"
+#include "quic/quic_tls.hpp"
+
+#include <chrono>
+#include <memory>
+#include <string>
+
+namespace stand::tunnel {
+
+struct ClientSetup {
+    std::unique_ptr<quic::QuicTlsContext> tls;
+    std::unique_ptr<hysteria::Salamander> obfuscator;
+    quic::QuicOptions options;
+};
+
+// Throws TunnelSpecError: unresolvable or non-local server, bad CA file or
+// pin, unknown congestion control.
+ClientSetup make_client_setup(const hysteria::HysteriaLink& link, const std::string& ca_file, const std::string& cc,
+                              std::chrono::nanoseconds handshake_timeout, bool allow_remote);
+
+}  // namespace stand::tunnel
