@@ -363,7 +363,8 @@ TEST_CASE("scenario parser: missing required keys") {
           "t.json: $.phases[0].steps[0].job: expected a non-empty string, got nothing");
     CHECK(error_of(with_steps(R"({"name": "x"})")) ==
           "t.json: $.phases[0].steps[0].step: expected one of install, start, stop, wipe, wait_ready, sleep, idle, "
-          "restart, load, run_probe, bootstrap, create_users, disk_usage, configure, websocket, hold_idle, got nothing");
+          "restart, load, run_probe, bootstrap, create_users, disk_usage, configure, websocket, hold_idle, "
+          "tunnel_throughput, many_clients, got nothing");
     CHECK(error_of(R"({"schema_version": 1, "name": "t", "plugins": ["nginx"], "phases": [{"steps": []}]})") ==
           "t.json: $.phases[0].name: expected a name of letters, digits, '_' and '-' (at most 64), got nothing");
     CHECK(error_of(with_top(R"("plugins": [{"config": {}}])")) == "t.json: $.plugins[0].id: expected a plugin id, got nothing");
@@ -374,7 +375,8 @@ TEST_CASE("scenario parser: missing required keys") {
 TEST_CASE("scenario parser: unknown step kind") {
     CHECK(error_of(with_steps(R"({"step": "lod"})")) ==
           R"(t.json: $.phases[0].steps[0].step: expected one of install, start, stop, wipe, wait_ready, sleep, idle, )"
-          R"(restart, load, run_probe, bootstrap, create_users, disk_usage, configure, websocket, hold_idle, got "lod")");
+          R"(restart, load, run_probe, bootstrap, create_users, disk_usage, configure, websocket, hold_idle, )"
+          R"(tunnel_throughput, many_clients, got "lod")");
 }
 
 TEST_CASE("scenario parser: duplicate phase, step and plugin names") {
@@ -567,4 +569,44 @@ TEST_CASE("scenario files: quickstart is the short proxy comparison") {
         }
     CHECK(us_per_req_rows == 3);
     CHECK(conns_rows == 2);
+}
+
+TEST_CASE("scenario parser: tunnel steps, a step alongside, and what they refuse") {
+    const std::string link = "hysteria2://a@127.0.0.1:4443/?insecure=1";
+    const Scenario s = parse_scenario_text(
+        with_steps(R"({"step": "tunnel_throughput", "name": "E", "server": ")" + link +
+                   R"(", "streams": 64, "duration_s": 60, "probe_interval_ms": 97, "below_mbit": 1,
+                      "during_after_s": 20, "during": {"step": "restart", "name": "E_restart", "admin_api": true}},
+                   {"step": "many_clients", "name": "C", "clients": 400, "duration_s": 60, "ramp_s": 20, "every_s": 2})"),
+        "t.json");
+    const auto& tunnel = std::get<TunnelStep>(s.phases[0].steps[0].action);
+    CHECK(tunnel.streams == 64);
+    CHECK(tunnel.source.server == link);
+    CHECK(tunnel.source.cc == "bbr");
+    CHECK(tunnel.below_mbit == 1);
+    CHECK(tunnel.during_after.count() == 20);
+    REQUIRE(tunnel.during);
+    CHECK(tunnel.during->name == "E_restart");
+    // The step outlasts the longer of the tunnel and the step alongside.
+    CHECK(s.phases[0].steps[0].timeout >= milliseconds(20'000) + tunnel.during->timeout);
+    CHECK(produces_metric(s.phases[0].steps[0], "E.streams_dropped"));
+    CHECK(produces_metric(s.phases[0].steps[0], "E_restart.admin_api_seconds"));
+    CHECK_FALSE(produces_metric(s.phases[0].steps[0], "E.nonsense"));
+    const auto& many = std::get<ManyClientsStep>(s.phases[0].steps[1].action);
+    CHECK(many.clients == 400);
+    CHECK(many.every.count() == 2);
+
+    CHECK(error_of(with_steps(R"({"step": "tunnel_throughput", "server": "vless://x@h:1"})"))
+              .find("$.phases[0].steps[0].server: expected a hysteria2:// link") != std::string::npos);
+    CHECK(error_of(with_steps(R"({"step": "tunnel_throughput", "duration_s": 5, "during_after_s": 5,
+                                  "during": {"step": "sleep", "duration_s": 1}})"))
+              .find("during_after_s: expected a number of seconds less than duration_s") != std::string::npos);
+    CHECK(error_of(with_steps(R"({"step": "tunnel_throughput", "during": {"step": "tunnel_throughput"}})"))
+              .find("during.step: expected a step that is not a tunnel") != std::string::npos);
+    CHECK(error_of(with_steps(R"({"step": "tunnel_throughput", "cc": "brutal"})"))
+              .find("cc: expected one of bbr, cubic, bbr2, reno") != std::string::npos);
+    CHECK(error_of(with_steps(R"({"step": "many_clients", "duration_s": 10, "ramp_s": 10})"))
+              .find("ramp_s: expected a number of seconds less than duration_s") != std::string::npos);
+    CHECK(error_of(with_steps(R"({"step": "many_clients", "user": 1})"))
+              .find("many_clients step") != std::string::npos);
 }

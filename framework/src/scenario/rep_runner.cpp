@@ -12,6 +12,8 @@
 #include "scenario/proxy_setup.hpp"
 #include "tls/peer_certificate.hpp"
 #include "scenario/readiness_poll.hpp"
+#include "scenario/tunnel_steps.hpp"
+#include "tunnel/tunnel_run.hpp"
 
 #include <stand/stand.h>
 
@@ -402,6 +404,130 @@ struct Rep {
                                    .to_json());
     }
 
+    hysteria::HysteriaLink tunnel_link(const Step& s, const TunnelSource& source, std::uint32_t user) {
+        try {
+            if (!source.server.empty()) return hysteria::parse_hysteria_link(source.server);
+            if (user >= users.size())
+                throw StepFailure("step " + s.name + " uses user " + std::to_string(user) + " but " +
+                                  std::to_string(users.size()) +
+                                  " users exist: add a create_users step before it, or give \"server\"");
+            return hysteria_link_of(http, users[user].subscription, "user " + std::to_string(user) + " (" + users[user].id + ")");
+        } catch (const StepFailure&) {
+            throw;
+        } catch (const std::exception& e) {
+            throw StepFailure("step " + s.name + ": " + e.what());
+        }
+    }
+
+    std::string tunnel_sink(const Step& s, const TunnelSource& source) {
+        if (!source.sink.empty()) return source.sink;
+        if (env.backend == nullptr)
+            throw StepFailure("step " + s.name + " needs a sink: give \"sink\" or a top-level \"backend\" (its /zero and /small)");
+        return env.backend->host() + ":" + std::to_string(env.backend->port());
+    }
+
+    void tunnel_window_metrics(const Step& s, Clock::time_point t0, Clock::time_point t1, double mbit) {
+        auto w = window(t0, t1, s.name);
+        if (!w) return;
+        if (w->cpu_pct) {
+            put(s.name + ".box_cpu_pct", *w->cpu_pct);
+            if (mbit > 0 && *w->cpu_pct > 0) put(s.name + ".mbit_per_cpu_s", mbit / (*w->cpu_pct / 100.0));
+        }
+        if (w->anon) put(s.name + ".anon_mean_mib", w->anon->mean / 1048576.0);
+        if (w->mem_current) put(s.name + ".mem_max_mib", static_cast<double>(w->mem_current->max) / 1048576.0);
+    }
+
+    // The tunnel runs on its own thread; a `during` step runs here alongside
+    // it. A failure of either is reported after both ended, with the other's
+    // metrics kept.
+    void run_tunnel_step(const Step& s, const TunnelStep& a) {
+        tunnel::TunnelSpec spec;
+        spec.link = tunnel_link(s, a.source, a.source.user);
+        spec.sink = tunnel_sink(s, a.source);
+        spec.streams = a.streams;
+        spec.duration = std::chrono::duration_cast<std::chrono::nanoseconds>(a.duration);
+        spec.probe_interval = a.probe_interval;
+        spec.below_mbit = a.below_mbit;
+        spec.congestion_control = a.source.cc;
+        spec.allow_remote = env.scenario.allow_remote;
+        tunnel::TunnelHooks hooks;
+        hooks.stop = &env.interrupted;
+        std::optional<tunnel::TunnelResult> result;
+        std::string tunnel_error;
+        const auto t0 = Clock::now();
+        std::thread runner([&] {
+            try {
+                result = tunnel::run_tunnel(spec, hooks);
+            } catch (const std::exception& e) {
+                tunnel_error = e.what();
+            }
+        });
+        std::optional<StepFailure> inner_failure;
+        if (a.during) {
+            try {
+                sleep_for(a.during_after);
+                run_step(*a.during);
+            } catch (const StepFailure& e) {
+                inner_failure = e;
+            }
+        }
+        runner.join();
+        const auto t1 = Clock::now();
+        if (!tunnel_error.empty()) throw StepFailure("step " + s.name + ": " + tunnel_error);
+        loads[s.name] = result->to_json();
+        put_tunnel_metrics([this](const std::string& k, double v) { put(k, v); }, s.name, *result);
+        tunnel_window_metrics(s, t0, t1, result->mbit_mean);
+        if (result->streams_dropped > 0 || result->reconnects > 0 || result->connection_losses > 0)
+            findings.push_back(detect::Finding{"tunnel-disrupted", scope(s),
+                                               std::to_string(result->streams_dropped) + " stream(s) dropped, " +
+                                                   std::to_string(result->connection_losses) + " connection loss(es), " +
+                                                   std::to_string(result->reconnects) + " reconnect(s)" +
+                                                   (result->loss_reasons.empty() ? std::string()
+                                                                                 : "; first: " + result->loss_reasons.front())}
+                                   .to_json());
+        if (result->bytes == 0)
+            throw StepFailure("step " + s.name + ": no byte came through the tunnel" +
+                              (result->warnings.empty() ? std::string() : " (" + result->warnings.front() + ")"));
+        if (inner_failure) throw *inner_failure;
+    }
+
+    void run_many_clients_step(const Step& s, const ManyClientsStep& a) {
+        tunnel::ManyClientsSpec spec;
+        for (std::uint32_t i = 0; i < a.clients; ++i) {
+            if (!a.source.server.empty()) {
+                spec.links.push_back(tunnel_link(s, a.source, i));
+                continue;
+            }
+            if (i >= users.size())
+                throw StepFailure("step " + s.name + " wants " + std::to_string(a.clients) + " clients, each with its own user, but " +
+                                  std::to_string(users.size()) + " users exist");
+            spec.links.push_back(tunnel_link(s, a.source, i));
+        }
+        spec.sink = tunnel_sink(s, a.source);
+        spec.duration = std::chrono::duration_cast<std::chrono::nanoseconds>(a.duration);
+        spec.ramp = std::chrono::duration_cast<std::chrono::nanoseconds>(a.ramp);
+        spec.every = std::chrono::duration_cast<std::chrono::nanoseconds>(a.every);
+        spec.congestion_control = a.source.cc;
+        spec.allow_remote = env.scenario.allow_remote;
+        const auto t0 = Clock::now();
+        tunnel::ManyClientsResult r;
+        try {
+            r = tunnel::run_many_clients(spec, &env.interrupted);
+        } catch (const std::exception& e) {
+            throw StepFailure("step " + s.name + ": " + e.what());
+        }
+        loads[s.name] = r.to_json();
+        put_many_clients_metrics([this](const std::string& k, double v) { put(k, v); }, s.name, r);
+        tunnel_window_metrics(s, t0, Clock::now(), 0);
+        if (r.handshake_failures > 0 || r.requests_failed > 0 || r.disconnects > 0)
+            findings.push_back(detect::Finding{"tunnel-clients-failed", scope(s),
+                                               std::to_string(r.handshake_failures) + " of " + std::to_string(r.clients) +
+                                                   " clients failed to connect, " + std::to_string(r.requests_failed) +
+                                                   " requests failed, " + std::to_string(r.disconnects) + " disconnects" +
+                                                   (r.errors.empty() ? std::string() : "; first: " + r.errors.front())}
+                                   .to_json());
+    }
+
     void configure_proxy(const Step& s, const ConfigureStep& a) {
         std::optional<UpstreamAddress> upstream;
         if (env.backend != nullptr) upstream = UpstreamAddress{env.backend->host(), env.backend->port()};
@@ -605,6 +731,8 @@ struct Rep {
                 else if constexpr (std::is_same_v<A, ConfigureStep>) configure_proxy(s, a);
                 else if constexpr (std::is_same_v<A, WebsocketStep>) run_websocket(s, a);
                 else if constexpr (std::is_same_v<A, HoldIdleStep>) run_hold_idle(s, a);
+                else if constexpr (std::is_same_v<A, TunnelStep>) run_tunnel_step(s, a);
+                else if constexpr (std::is_same_v<A, ManyClientsStep>) run_many_clients_step(s, a);
             },
             s.action);
         if (Clock::now() > deadline)

@@ -35,6 +35,15 @@ std::vector<std::string_view> suffixes(const StepAction& action) {
     if (std::holds_alternative<HoldIdleStep>(action))
         return {"idle_opened", "idle_failed", "idle_closed", "idle_held", "idle_open_s", "mem_max_mib",
                 "box_cpu_pct"};
+    if (std::holds_alternative<TunnelStep>(action))
+        return {"gbit_s", "mbit_mean", "seconds_below", "probe_p50_ms", "probe_p95_ms", "probe_p99_ms",
+                "probes_failed", "streams_dropped", "reconnects", "reconnect_gap_max_ms", "connection_losses",
+                "handshake_ms", "client_cpu_pct", "box_cpu_pct", "mbit_per_cpu_s", "anon_mean_mib",
+                "mem_max_mib"};
+    if (std::holds_alternative<ManyClientsStep>(action))
+        return {"connected", "handshake_failures", "handshake_p50_ms", "handshake_p95_ms", "requests_ok",
+                "request_failures", "request_p95_ms", "disconnects", "box_cpu_pct", "anon_mean_mib",
+                "client_cpu_pct"};
     if (std::holds_alternative<ProbeStep>(action)) return {"*"};
     if (std::holds_alternative<BootstrapStep>(action)) return {"seconds"};
     if (std::holds_alternative<CreateUsersStep>(action))
@@ -49,10 +58,15 @@ std::vector<std::string_view> suffixes(const StepAction& action) {
 std::vector<std::string> metrics_produced(const Step& step) {
     std::vector<std::string> out;
     for (std::string_view suffix : suffixes(step.action)) out.push_back(step.name + "." + std::string(suffix));
+    if (const auto* tunnel = std::get_if<TunnelStep>(&step.action); tunnel && tunnel->during)
+        for (auto& m : metrics_produced(*tunnel->during)) out.push_back(std::move(m));
     return out;
 }
 
 bool produces_metric(const Step& step, std::string_view metric) {
+    if (const auto* tunnel = std::get_if<TunnelStep>(&step.action);
+        tunnel && tunnel->during && produces_metric(*tunnel->during, metric))
+        return true;
     if (metric.size() <= step.name.size() + 1 || !metric.starts_with(step.name) || metric[step.name.size()] != '.')
         return false;
     const std::string_view suffix = metric.substr(step.name.size() + 1);

@@ -2,6 +2,7 @@
 
 #include "host/http/target_resolver.hpp"
 #include "host/http/url.hpp"
+#include "hysteria/hysteria_link.hpp"
 #include "scenario/value_syntax.hpp"
 #include "tls/test_certificates.hpp"
 
@@ -29,7 +30,7 @@ constexpr double kMaxRate = 10'000'000;
 
 constexpr std::string_view kKinds =
     "install, start, stop, wipe, wait_ready, sleep, idle, restart, load, run_probe, bootstrap, create_users, disk_usage, "
-    "configure, websocket, hold_idle";
+    "configure, websocket, hold_idle, tunnel_throughput, many_clients";
 constexpr std::uint64_t kMaxUsers = 100000;
 
 // Keys of each kind besides "step", "name" and "timeout_s"; nullptr for an unknown kind.
@@ -52,6 +53,9 @@ const std::vector<std::string_view>* kind_keys(std::string_view kind) {
         {"configure", {"knobs", "upstream_keepalive", "tls", "websocket"}},
         {"websocket", {"duration_s", "connections", "message_bytes", "path"}},
         {"hold_idle", {"connections", "hold_s"}},
+        {"tunnel_throughput", {"streams", "duration_s", "probe_interval_ms", "below_mbit", "server", "user", "sink",
+                               "cc", "during", "during_after_s"}},
+        {"many_clients", {"clients", "duration_s", "ramp_s", "every_s", "server", "sink", "cc"}},
     };
     auto it = keys.find(kind);
     return it == keys.end() ? nullptr : &it->second;
@@ -205,6 +209,56 @@ HoldIdleStep read_hold_idle(const ObjectReader& r) {
     return step;
 }
 
+TunnelSource read_tunnel_source(const ObjectReader& r) {
+    TunnelSource source;
+    if (auto v = r.string("server")) {
+        try {
+            hysteria::parse_hysteria_link(*v);
+        } catch (const hysteria::LinkError& e) {
+            r.at("server").fail(std::string("a hysteria2:// link (") + e.what() + ")", r.find("server"));
+        }
+        source.server = *v;
+    }
+    if (auto v = r.string("sink")) {
+        if (v->find(':') == std::string::npos) r.at("sink").fail("host:port", r.find("sink"));
+        source.sink = *v;
+    }
+    if (auto v = r.string("cc")) {
+        if (*v != "bbr" && *v != "cubic" && *v != "bbr2" && *v != "reno")
+            r.at("cc").fail("one of bbr, cubic, bbr2, reno", r.find("cc"));
+        source.cc = *v;
+    }
+    return source;
+}
+
+TunnelStep read_tunnel(const ObjectReader& r) {
+    TunnelStep step;
+    step.source = read_tunnel_source(r);
+    if (auto v = r.uint("user", 0, kMaxUsers - 1)) step.source.user = static_cast<std::uint32_t>(*v);
+    if (auto v = r.uint("streams", 1, 1024)) step.streams = static_cast<std::uint32_t>(*v);
+    if (r.find("duration_s")) step.duration = read_duration(r);
+    if (auto v = r.uint("probe_interval_ms", 1, kMaxIntervalMs)) step.probe_interval = milliseconds(*v);
+    if (auto v = r.positive("below_mbit", 1e6)) step.below_mbit = *v;
+    if (auto v = r.positive("during_after_s", kMaxDurationS)) {
+        if (!r.find("during")) r.at("during_after_s").fail("no during_after_s without \"during\"", r.find("during_after_s"));
+        if (*v >= step.duration.count())
+            r.at("during_after_s").fail("a number of seconds less than duration_s", r.find("during_after_s"));
+        step.during_after = Seconds(*v);
+    }
+    return step;
+}
+
+ManyClientsStep read_many_clients(const ObjectReader& r) {
+    ManyClientsStep step;
+    step.source = read_tunnel_source(r);
+    if (auto v = r.uint("clients", 1, kMaxUsers)) step.clients = static_cast<std::uint32_t>(*v);
+    if (r.find("duration_s")) step.duration = read_duration(r);
+    if (auto v = r.positive("ramp_s", kMaxDurationS)) step.ramp = Seconds(*v);
+    if (auto v = r.positive("every_s", kMaxDurationS)) step.every = Seconds(*v);
+    if (step.ramp >= step.duration) r.at("ramp_s").fail("a number of seconds less than duration_s", r.find("ramp_s"));
+    return step;
+}
+
 StepAction read_action(std::string_view kind, const ObjectReader& r, bool allow_remote) {
     if (kind == "install") return InstallStep{};
     if (kind == "start") return StartStep{};
@@ -225,6 +279,8 @@ StepAction read_action(std::string_view kind, const ObjectReader& r, bool allow_
     if (kind == "configure") return read_configure(r);
     if (kind == "websocket") return read_websocket(r);
     if (kind == "hold_idle") return read_hold_idle(r);
+    if (kind == "tunnel_throughput") return read_tunnel(r);
+    if (kind == "many_clients") return read_many_clients(r);
     return read_probe(r);
 }
 
@@ -235,6 +291,8 @@ std::optional<Seconds> duration_of(const StepAction& action) {
     if (auto* s = std::get_if<LoadStep>(&action)) return s->duration;
     if (auto* s = std::get_if<WebsocketStep>(&action)) return s->duration;
     if (auto* s = std::get_if<HoldIdleStep>(&action)) return s->hold;
+    if (auto* s = std::get_if<TunnelStep>(&action)) return s->duration;
+    if (auto* s = std::get_if<ManyClientsStep>(&action)) return s->duration;
     return std::nullopt;
 }
 
@@ -272,8 +330,20 @@ Step parse_step(const json::value& v, const JsonPlace& place, KindCounter& count
     }
     if (auto plugin = r.string("plugin")) step.plugin = *plugin;
     step.action = read_action(step.kind, r, allow_remote);
+    if (auto* tunnel = std::get_if<TunnelStep>(&step.action); tunnel && r.find("during")) {
+        Step inner = parse_step(*r.find("during"), r.at("during"), counter, allow_remote);
+        if (std::holds_alternative<TunnelStep>(inner.action) || std::holds_alternative<ManyClientsStep>(inner.action))
+            r.at("during").key("step").fail("a step that is not a tunnel (one tunnel at a time)",
+                                            r.find("during")->as_object().if_contains("step"));
+        tunnel->during = std::make_shared<const Step>(std::move(inner));
+    }
     const auto duration = duration_of(step.action);
     step.timeout = default_timeout(step.kind, duration);
+    if (auto* tunnel = std::get_if<TunnelStep>(&step.action); tunnel && tunnel->during) {
+        // The step lasts as long as the longer of the two.
+        const auto inner_end = std::chrono::duration_cast<milliseconds>(tunnel->during_after) + tunnel->during->timeout;
+        step.timeout = std::max(step.timeout, inner_end + milliseconds(30'000));
+    }
     if (auto timeout = r.positive("timeout_s", kMaxTimeoutS)) {
         if (duration && *timeout <= duration->count())
             r.at("timeout_s").fail("a number of seconds greater than duration_s (" +

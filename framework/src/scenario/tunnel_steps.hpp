@@ -1,0 +1,31 @@
+// What the tunnel steps (tunnel_throughput, many_clients) need besides the
+// runner: the Hysteria 2 link of a created user (fetched from its
+// subscription) and the metrics of a result.
+#pragma once
+
+#include "host/http/http_service.hpp"
+#include "hysteria/hysteria_link.hpp"
+#include "tunnel/many_clients.hpp"
+#include "tunnel/tunnel_result.hpp"
+
+#include <boost/json/object.hpp>
+
+#include <functional>
+#include <string>
+
+namespace stand::scenario {
+
+// The first hysteria2:// (or hy2://) link in the subscription {method, url,
+// headers} of `who`. Throws std::runtime_error naming the user, the URL and
+// what was wrong (status, body, no such link).
+hysteria::HysteriaLink hysteria_link_of(host::HttpService& http, const boost::json::object& subscription,
+                                        const std::string& who);
+
+using PutMetric = std::function<void(const std::string& key, double value)>;
+
+// <name>.gbit_s, .probe_p95_ms, .streams_dropped, .reconnects, ... (the
+// box-window metrics are the runner's).
+void put_tunnel_metrics(const PutMetric& put, const std::string& name, const tunnel::TunnelResult& r);
+void put_many_clients_metrics(const PutMetric& put, const std::string& name, const tunnel::ManyClientsResult& r);
+
+}  // namespace stand::scenario
