@@ -38,32 +38,14 @@ caddy_pid=
 cleanup() { [[ -n $caddy_pid ]] && kill "$caddy_pid" 2>/dev/null; wait 2>/dev/null; rm -rf "$dir"; }
 trap cleanup EXIT
 port=$("$here/../quic/free_port.py")
-openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes -keyout "$dir/key.pem" -out "$dir/cert.pem" \
-  -days 2 -subj /CN=localhost -addext "subjectAltName=DNS:localhost" 2>/dev/null
-cat > "$dir/Caddyfile" <<CADDY
-{
-  admin off
-  auto_https off
-  storage file_system $dir/storage
-  servers {
-    protocols h1 h2 h3
-  }
-}
-https://localhost:$port {
-  tls $dir/cert.pem $dir/key.pem
-  respond "hello" 200
-}
-CADDY
 client_cpus=() server_cpus=()
 if [[ -n $PIN ]]; then
   others=$(python3 -c "import os; print(','.join(str(c) for c in sorted(os.sched_getaffinity(0)) if str(c) != '$PIN'))")
   client_cpus=(taskset -c "$PIN")
   [[ -n $others ]] && server_cpus=(taskset -c "$others")
 fi
-HOME=$dir XDG_CONFIG_HOME=$dir XDG_DATA_HOME=$dir "${server_cpus[@]}" caddy run --config "$dir/Caddyfile" \
-  --adapter caddyfile >"$dir/caddy.log" 2>&1 &
-caddy_pid=$!
-for _ in $(seq 50); do ss -uln | grep -q ":$port " && break; sleep 0.1; done
+source "$here/../quic/caddy_h3.sh"
+start_caddy_h3 "$dir" "$port" "hello" "${server_cpus[@]}"
 url=https://localhost:$port/
 
 if h2load --npn-list h3 -n 10 -c 1 "$url" 2>&1 | grep -q '10 succeeded'; then

@@ -13,26 +13,8 @@ caddy_pid=
 cleanup() { [[ -n $caddy_pid ]] && kill "$caddy_pid" 2>/dev/null; wait 2>/dev/null; rm -rf "$dir"; }
 trap cleanup EXIT
 port=$("$here/free_port.py")
-openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes -keyout "$dir/key.pem" -out "$dir/cert.pem" \
-  -days 2 -subj /CN=localhost -addext "subjectAltName=DNS:localhost,IP:127.0.0.1" 2>/dev/null
-cat > "$dir/Caddyfile" <<CADDY
-{
-  admin off
-  auto_https off
-  storage file_system $dir/storage
-  servers {
-    protocols h1 h2 h3
-  }
-}
-https://localhost:$port {
-  tls $dir/cert.pem $dir/key.pem
-  respond "hello over h3" 200
-}
-CADDY
-HOME=$dir XDG_CONFIG_HOME=$dir XDG_DATA_HOME=$dir caddy run --config "$dir/Caddyfile" --adapter caddyfile >"$dir/caddy.log" 2>&1 &
-caddy_pid=$!
-for _ in $(seq 50); do ss -uln | grep -q ":$port " && break; sleep 0.1; done
-ss -uln | grep -q ":$port " || { echo "caddy did not open UDP $port"; cat "$dir/caddy.log"; exit 1; }
+source "$here/caddy_h3.sh"
+start_caddy_h3 "$dir" "$port" "hello over h3"
 
 url=https://localhost:$port/
 "$stand" load --http3 --cacert "$dir/cert.pem" -t 1 -c 2 --streams 4 -d 2s --json "$url" >"$dir/kept.json"

@@ -1,10 +1,11 @@
-// The load generator's clocks: steady nanoseconds for timing requests and a
-// thread's own CPU time.
+// The load generator's clocks: steady nanoseconds for timing requests, a
+// thread's own CPU time and the process's.
 #pragma once
 
 #include <chrono>
 #include <cstdint>
 
+#include <sys/resource.h>
 #include <time.h>
 
 namespace stand::load {
@@ -18,6 +19,14 @@ inline std::int64_t now_ns() noexcept {
 inline std::chrono::steady_clock::time_point time_point_of(std::int64_t ns) noexcept {
     return std::chrono::steady_clock::time_point(
         std::chrono::duration_cast<std::chrono::steady_clock::duration>(std::chrono::nanoseconds(ns)));
+}
+
+// User + system CPU of the whole process, in seconds.
+inline double process_cpu_seconds() noexcept {
+    rusage r{};
+    getrusage(RUSAGE_SELF, &r);
+    return static_cast<double>(r.ru_utime.tv_sec + r.ru_stime.tv_sec) +
+           static_cast<double>(r.ru_utime.tv_usec + r.ru_stime.tv_usec) / 1e6;
 }
 
 inline std::int64_t thread_cpu_ns() noexcept {

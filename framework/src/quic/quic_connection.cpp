@@ -195,6 +195,7 @@ void QuicConnection::start() {
     ngtcp2_settings_default(&settings);
     settings.initial_ts = started_ts_;
     settings.cc_algo = algo_of(options_.cc);
+    settings.initial_rtt = static_cast<ngtcp2_duration>(options_.initial_rtt.count());
     settings.handshake_timeout = static_cast<ngtcp2_duration>(options_.handshake_timeout.count());
     settings.max_window = options_.max_data * 2;
     settings.max_stream_window = options_.max_stream_data * 2;

@@ -11,25 +11,17 @@
 
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/steady_timer.hpp>
-#include <boost/json/array.hpp>
+#include <boost/json/value_from.hpp>
 
 #include <map>
 #include <memory>
 
-#include <sys/resource.h>
 
 namespace stand::tunnel {
 
 namespace asio = boost::asio;
 
 namespace {
-
-double cpu_seconds() {
-    rusage r{};
-    getrusage(RUSAGE_SELF, &r);
-    return static_cast<double>(r.ru_utime.tv_sec + r.ru_stime.tv_sec) +
-           static_cast<double>(r.ru_utime.tv_usec + r.ru_stime.tv_usec) / 1e6;
-}
 
 class Crowd;
 
@@ -212,9 +204,7 @@ boost::json::object ManyClientsResult::to_json() const {
     o["request_us"] = load::summarize_us(request_us);
     o["elapsed_s"] = elapsed_s;
     o["cpu_s"] = cpu_s;
-    boost::json::array e;
-    for (const auto& s : errors) e.push_back(boost::json::string(s));
-    o["errors"] = std::move(e);
+    o["errors"] = boost::json::value_from(errors);
     return o;
 }
 
@@ -239,12 +229,12 @@ ManyClientsResult run_many_clients(const ManyClientsSpec& spec, const std::atomi
     }
     ManyClientsResult result;
     result.clients = spec.links.size();
-    const double cpu_before = cpu_seconds();
+    const double cpu_before = load::process_cpu_seconds();
     {
         Crowd crowd(spec, result);
         crowd.run(setups, index, stop);
     }
-    result.cpu_s = cpu_seconds() - cpu_before;
+    result.cpu_s = load::process_cpu_seconds() - cpu_before;
     return result;
 }
 

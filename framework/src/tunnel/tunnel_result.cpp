@@ -2,7 +2,7 @@
 
 #include "load/load_result.hpp"
 
-#include <boost/json/array.hpp>
+#include <boost/json/value_from.hpp>
 
 namespace stand::tunnel {
 
@@ -23,9 +23,7 @@ boost::json::object TunnelResult::to_json() const {
     o["window_s"] = window_s;
     o["bytes"] = bytes;
     o["mbit_mean"] = mbit_mean;
-    boost::json::array series;
-    for (double m : mbit_per_second) series.push_back(m);
-    o["mbit_per_second"] = std::move(series);
+    o["mbit_per_second"] = boost::json::value_from(mbit_per_second);
     o["below_mbit"] = below_mbit;
     o["seconds_below"] = seconds_below;
     boost::json::object probes;
@@ -38,17 +36,11 @@ boost::json::object TunnelResult::to_json() const {
     o["streams_dropped"] = streams_dropped;
     o["connection_losses"] = connection_losses;
     o["reconnects"] = reconnects;
-    boost::json::array gaps;
-    for (double g : reconnect_gaps_ms) gaps.push_back(g);
-    o["reconnect_gaps_ms"] = std::move(gaps);
-    boost::json::array reasons;
-    for (const auto& r : loss_reasons) reasons.push_back(boost::json::string(r));
-    o["loss_reasons"] = std::move(reasons);
+    o["reconnect_gaps_ms"] = boost::json::value_from(reconnect_gaps_ms);
+    o["loss_reasons"] = boost::json::value_from(loss_reasons);
     o["cpu_s"] = cpu_s;
     o["mbit_per_cpu_s"] = mbit_per_cpu_s;
-    boost::json::array w;
-    for (const auto& s : warnings) w.push_back(boost::json::string(s));
-    o["warnings"] = std::move(w);
+    o["warnings"] = boost::json::value_from(warnings);
     return o;
 }
 

@@ -15,7 +15,6 @@
 #include <memory>
 #include <unordered_map>
 
-#include <sys/resource.h>
 
 namespace stand::tunnel {
 
@@ -34,13 +33,6 @@ void TunnelSpec::validate() const {
 }
 
 namespace {
-
-double cpu_seconds() {
-    rusage r{};
-    getrusage(RUSAGE_SELF, &r);
-    return static_cast<double>(r.ru_utime.tv_sec + r.ru_stime.tv_sec) +
-           static_cast<double>(r.ru_utime.tv_usec + r.ru_stime.tv_usec) / 1e6;
-}
 
 class Run;
 
@@ -72,7 +64,7 @@ public:
 
     void run() {
         start_ = load::now_ns();
-        const double cpu_before = cpu_seconds();
+        const double cpu_before = load::process_cpu_seconds();
         end_timer_.expires_after(spec_.duration);
         end_timer_.async_wait([this](boost::system::error_code ec) {
             if (!ec) close_window();
@@ -82,7 +74,7 @@ public:
         connect();
         io_.run();
         result_.window_s = static_cast<double>(window_end_ - start_) / 1e9;
-        result_.cpu_s = cpu_seconds() - cpu_before;
+        result_.cpu_s = load::process_cpu_seconds() - cpu_before;
     }
 
     // For the stream handlers.
