@@ -431,7 +431,18 @@ struct Rep {
         if (!w) return;
         if (w->cpu_pct) {
             put(s.name + ".box_cpu_pct", *w->cpu_pct);
-            if (mbit > 0 && *w->cpu_pct > 0) put(s.name + ".mbit_per_cpu_s", mbit / (*w->cpu_pct / 100.0));
+            // Below 1 % of a core the box did not carry the tunnel; a ratio
+            // over that would be a huge, meaningless number.
+            if (mbit > 0 && *w->cpu_pct >= 1.0) {
+                put(s.name + ".mbit_per_cpu_s", mbit / (*w->cpu_pct / 100.0));
+            } else if (mbit > 0) {
+                findings.push_back(detect::Finding{"tunnel-outside-box", scope(s),
+                                                   "the box used " + std::to_string(*w->cpu_pct).substr(0, 4) +
+                                                       " % of a core while " + std::to_string(std::lround(mbit)) +
+                                                       " Mbit/s went through the tunnel: the Hysteria server is not "
+                                                       "in the box, so there is no Mbit per box CPU-second"}
+                                       .to_json());
+            }
         }
         if (w->anon) put(s.name + ".anon_mean_mib", w->anon->mean / 1048576.0);
         if (w->mem_current) put(s.name + ".mem_max_mib", static_cast<double>(w->mem_current->max) / 1048576.0);

@@ -211,13 +211,16 @@ HoldIdleStep read_hold_idle(const ObjectReader& r) {
 
 TunnelSource read_tunnel_source(const ObjectReader& r) {
     TunnelSource source;
-    if (auto v = r.string("server")) {
+    // "" (as a parameter's default) means the same as no "server": the link
+    // comes from a user's subscription.
+    if (const auto* v = r.find("server"); v != nullptr && !(v->is_string() && v->as_string().empty())) {
+        const std::string text = expect_string(*v, r.at("server"), true);
         try {
-            hysteria::parse_hysteria_link(*v);
+            hysteria::parse_hysteria_link(text);
         } catch (const hysteria::LinkError& e) {
-            r.at("server").fail(std::string("a hysteria2:// link (") + e.what() + ")", r.find("server"));
+            r.at("server").fail(std::string("a hysteria2:// link (") + e.what() + ")", v);
         }
-        source.server = *v;
+        source.server = text;
     }
     if (auto v = r.string("sink")) {
         if (v->find(':') == std::string::npos) r.at("sink").fail("host:port", r.find("sink"));
