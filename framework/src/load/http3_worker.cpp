@@ -255,11 +255,12 @@ private:
 };
 
 Http3Worker::Http3Worker(Http3Shared& shared, unsigned connections)
-    : shared_(shared),
+    : WorkerProgress(shared.plan->links.size(),
+                     static_cast<std::size_t>(std::min<std::int64_t>(shared.spec->duration.count() / 1'000'000'000 + 2, 3600)),
+                     ns_to_us(shared.spec->slow_threshold.count()), false),
+      shared_(shared),
       sweep_timer_(ioc_),
-      end_timer_(ioc_),
-      stats_(shared.plan->links.size(), static_cast<std::size_t>(shared.spec->duration.count() / 1'000'000'000) + 2,
-             ns_to_us(shared.spec->slow_threshold.count()), false) {
+      end_timer_(ioc_) {
     quic::QuicTlsOptions tls;
     const PreparedLink& first = shared.plan->links.front();
     tls.sni = first.sni;
@@ -284,12 +285,6 @@ bool Http3Worker::take_link(std::uint32_t& link) noexcept {
     }
     link = static_cast<std::uint32_t>(n % shared_.plan->links.size());
     return true;
-}
-
-void Http3Worker::publish() noexcept {
-    progress_sent.store(stats_.sent, std::memory_order_relaxed);
-    progress_completed.store(stats_.completed, std::memory_order_relaxed);
-    progress_errors.store(stats_.error_total, std::memory_order_relaxed);
 }
 
 void Http3Worker::close_window() {

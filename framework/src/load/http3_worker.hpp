@@ -10,6 +10,7 @@
 #include "load/load_engine.hpp"
 #include "load/load_stats.hpp"
 #include "load/pass_runner.hpp"
+#include "load/worker_progress.hpp"
 #include "quic/http3_layer.hpp"
 #include "quic/quic_connection.hpp"
 
@@ -34,7 +35,7 @@ struct Http3Shared {
     alignas(64) std::atomic<std::uint64_t> next{0};
 };
 
-class Http3Worker {
+class Http3Worker : public WorkerProgress {
 public:
     Http3Worker(Http3Shared& shared, unsigned connections);
     ~Http3Worker();
@@ -42,15 +43,6 @@ public:
     Http3Worker& operator=(const Http3Worker&) = delete;
 
     void run(std::int64_t start_ns, std::int64_t end_ns);
-
-    ThreadStats& stats() noexcept { return stats_; }
-    std::int64_t cpu_ns() const noexcept { return cpu_ns_; }
-    std::int64_t window_closed_ns() const noexcept { return window_closed_; }
-    std::int64_t finished_ns() const noexcept { return finished_at_; }
-
-    std::atomic<std::uint64_t> progress_sent{0};
-    std::atomic<std::uint64_t> progress_completed{0};
-    std::atomic<std::uint64_t> progress_errors{0};
 
     // For the clients (http3_worker.cpp).
     boost::asio::io_context& io() noexcept { return ioc_; }
@@ -62,7 +54,6 @@ public:
     }
     const quic::QuicTlsContext& tls() const noexcept { return *tls_; }
     void client_idle();
-    void publish() noexcept;
     // The first reason a connection failed, for the result's warnings.
     void note_failure(const std::string& reason) {
         if (first_failure_.empty()) first_failure_ = reason;
@@ -81,11 +72,7 @@ private:
     boost::asio::steady_timer end_timer_;
     std::unique_ptr<quic::QuicTlsContext> tls_;
     std::vector<std::unique_ptr<Client>> clients_;
-    ThreadStats stats_;
     std::int64_t start_ = 0;
-    std::int64_t cpu_ns_ = 0;
-    std::int64_t window_closed_ = 0;
-    std::int64_t finished_at_ = 0;
     bool window_closed_flag_ = false;
     std::string first_failure_;
 };

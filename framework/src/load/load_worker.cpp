@@ -18,12 +18,11 @@ std::chrono::nanoseconds sweep_period_for(std::int64_t timeout_ns) {
 }  // namespace
 
 Worker::Worker(RunShared& shared, unsigned index, unsigned connections)
-    : shared_(shared), index_(index), ioc_(BOOST_ASIO_CONCURRENCY_HINT_UNSAFE), pace_timer_(ioc_),
+    : WorkerProgress(shared.plan->links.size(),
+                     static_cast<std::size_t>(std::min<std::int64_t>(shared.spec->duration.count() / 1'000'000'000 + 2, 3600)),
+                     shared.slow_us, shared.open_model),
+      shared_(shared), index_(index), ioc_(BOOST_ASIO_CONCURRENCY_HINT_UNSAFE), pace_timer_(ioc_),
       sweep_timer_(ioc_), end_timer_(ioc_),
-      stats_(shared.plan->links.size(),
-             static_cast<std::size_t>(std::min<std::int64_t>(shared.spec->duration.count() / 1'000'000'000 + 2, 3600)),
-             shared.slow_us,
-             shared.open_model),
       sweep_period_(sweep_period_for(shared.timeout_ns)) {
     if (shared.tls != nullptr && shared.tls->resume()) sessions_.assign(shared.plan->routes, nullptr);
     connections_.reserve(connections);
@@ -218,12 +217,6 @@ void Worker::maybe_finish() {
     end_timer_.cancel();
     for (auto& c : connections_) c->close();
     ioc_.stop();
-}
-
-void Worker::publish() noexcept {
-    progress_sent.store(stats_.sent, std::memory_order_relaxed);
-    progress_completed.store(stats_.completed, std::memory_order_relaxed);
-    progress_errors.store(stats_.error_total, std::memory_order_relaxed);
 }
 
 }  // namespace stand::load

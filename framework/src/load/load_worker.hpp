@@ -15,6 +15,7 @@
 #include "load/load_plan.hpp"
 #include "load/load_spec.hpp"
 #include "load/load_stats.hpp"
+#include "load/worker_progress.hpp"
 #include "load/tls_client.hpp"
 
 #include <boost/asio/io_context.hpp>
@@ -43,7 +44,7 @@ struct RunShared {
     alignas(64) std::atomic<std::uint64_t> next{0};
 };
 
-class Worker {
+class Worker : public WorkerProgress {
 public:
     Worker(RunShared& shared, unsigned index, unsigned connections);
     ~Worker();
@@ -53,16 +54,6 @@ public:
     // Runs in the calling thread: sends from start_ns until end_ns (or the
     // budget, or the stop flag), then waits for the requests in flight.
     void run(std::int64_t start_ns, std::int64_t end_ns);
-
-    ThreadStats& stats() noexcept { return stats_; }
-    std::int64_t cpu_ns() const noexcept { return cpu_ns_; }
-    std::int64_t window_closed_ns() const noexcept { return window_closed_; }
-    std::int64_t finished_ns() const noexcept { return finished_at_; }
-
-    // Published about every 100 ms for progress lines (any thread may read).
-    std::atomic<std::uint64_t> progress_sent{0};
-    std::atomic<std::uint64_t> progress_completed{0};
-    std::atomic<std::uint64_t> progress_errors{0};
 
     // For the connections.
     boost::asio::io_context& io() noexcept { return ioc_; }
@@ -91,7 +82,6 @@ private:
     void sweep();
     void close_window(std::int64_t now);
     void maybe_finish();
-    void publish() noexcept;
 
     RunShared& shared_;
     const unsigned index_;
@@ -99,16 +89,12 @@ private:
     boost::asio::steady_timer pace_timer_;
     boost::asio::steady_timer sweep_timer_;
     boost::asio::steady_timer end_timer_;
-    ThreadStats stats_;
     std::vector<SSL_SESSION*> sessions_;  // --tls-resume: newest session per route
     std::vector<std::unique_ptr<Connection>> connections_;  // destroyed before ioc_
     std::vector<Connection*> idle_;
 
     std::int64_t start_ = 0;
     std::int64_t end_ = 0;
-    std::int64_t window_closed_ = 0;
-    std::int64_t finished_at_ = 0;
-    std::int64_t cpu_ns_ = 0;
     std::chrono::nanoseconds sweep_period_;
     double interval_ns_ = 0;     // open model: time between global ticks
     std::uint64_t due_ = 0;      // ticks due so far (open model)

@@ -1,0 +1,43 @@
+// What every load thread type (Worker, Http3Worker) reports to the pass
+// runner (pass_runner.hpp): its counts, its CPU time, when its window
+// closed and when it finished, and progress counters for the lines printed
+// while it runs.
+#pragma once
+
+#include "load/load_stats.hpp"
+
+#include <atomic>
+#include <cstdint>
+#include <cstddef>
+
+namespace stand::load {
+
+class WorkerProgress {
+public:
+    WorkerProgress(std::size_t links, std::size_t seconds_hint, std::uint64_t slow_us, bool open_model)
+        : stats_(links, seconds_hint, slow_us, open_model) {}
+
+    ThreadStats& stats() noexcept { return stats_; }
+    std::int64_t cpu_ns() const noexcept { return cpu_ns_; }
+    std::int64_t window_closed_ns() const noexcept { return window_closed_; }
+    std::int64_t finished_ns() const noexcept { return finished_at_; }
+
+    // Published about every 100 ms for progress lines (any thread may read).
+    std::atomic<std::uint64_t> progress_sent{0};
+    std::atomic<std::uint64_t> progress_completed{0};
+    std::atomic<std::uint64_t> progress_errors{0};
+
+    void publish() noexcept {
+        progress_sent.store(stats_.sent, std::memory_order_relaxed);
+        progress_completed.store(stats_.completed, std::memory_order_relaxed);
+        progress_errors.store(stats_.error_total, std::memory_order_relaxed);
+    }
+
+protected:
+    ThreadStats stats_;
+    std::int64_t window_closed_ = 0;
+    std::int64_t finished_at_ = 0;
+    std::int64_t cpu_ns_ = 0;
+};
+
+}  // namespace stand::load
