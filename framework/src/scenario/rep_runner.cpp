@@ -436,9 +436,11 @@ struct Rep {
             if (mbit > 0 && *w->cpu_pct >= 1.0) {
                 put(s.name + ".mbit_per_cpu_s", mbit / (*w->cpu_pct / 100.0));
             } else if (mbit > 0) {
+                char pct[32];
+                std::snprintf(pct, sizeof pct, "%.2f", *w->cpu_pct);
                 findings.push_back(detect::Finding{"tunnel-outside-box", scope(s),
-                                                   "the box used " + std::to_string(*w->cpu_pct).substr(0, 4) +
-                                                       " % of a core while " + std::to_string(std::lround(mbit)) +
+                                                   "the box used " + std::string(pct) + " % of a core while " +
+                                                       std::to_string(std::lround(mbit)) +
                                                        " Mbit/s went through the tunnel: the Hysteria server is not "
                                                        "in the box, so there is no Mbit per box CPU-second"}
                                        .to_json());
