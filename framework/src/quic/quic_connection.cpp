@@ -559,16 +559,25 @@ void QuicConnection::write() {
 }
 
 void QuicConnection::arm_timer() {
-    ngtcp2_tstamp expiry = ngtcp2_conn_get_expiry(conn_);
+    const ngtcp2_tstamp expiry = ngtcp2_conn_get_expiry(conn_);
+    // Re-arming moves the reactor's timerfd (a syscall), and most events
+    // move the deadline later (the ACK delay starts again): keep the earlier
+    // wait then. Handling expiry early is harmless; it re-arms for the rest.
+    if (timer_pending_ && expiry >= armed_expiry_) return;
+    const std::uint64_t generation = ++timer_generation_;
+    armed_expiry_ = expiry;
     if (expiry == UINT64_MAX) {
+        timer_pending_ = false;
         timer_.cancel();
         return;
     }
-    auto at = std::chrono::steady_clock::time_point(
-        std::chrono::duration_cast<std::chrono::steady_clock::duration>(std::chrono::nanoseconds(expiry)));
-    timer_.expires_at(at);
-    // expires_at cancels the previous wait; handling expiry early is harmless.
-    timer_.async_wait([self = shared_from_this()](boost::system::error_code ec) {
+    timer_pending_ = true;
+    timer_.expires_at(std::chrono::steady_clock::time_point(
+        std::chrono::duration_cast<std::chrono::steady_clock::duration>(std::chrono::nanoseconds(expiry))));
+    // expires_at cancels the previous wait; its handler sees an old generation.
+    timer_.async_wait([self = shared_from_this(), generation](boost::system::error_code ec) {
+        if (generation != self->timer_generation_) return;
+        self->timer_pending_ = false;
         if (ec || self->closed_) return;
         self->on_timer();
     });

@@ -147,6 +147,9 @@ private:
     bool write_posted_ = false;
     bool in_write_ = false;
     bool stateless_reset_ = false;
+    bool timer_pending_ = false;            // a wait for armed_expiry_ is outstanding
+    std::uint64_t armed_expiry_ = 0;
+    std::uint64_t timer_generation_ = 0;
     bool waiting_writable_ = false;
     std::uint64_t started_ts_ = 0;
     std::uint64_t handshake_ts_ = 0;
