@@ -320,13 +320,8 @@ void QuicConnection::receive() {
     socket_.async_receive(asio::buffer(rx_), [self = shared_from_this()](boost::system::error_code ec, std::size_t n) {
         if (self->closed_) return;
         if (ec) {
-            // ICMP port unreachable arrives here as ECONNREFUSED on a connected socket.
             if (ec == asio::error::connection_refused) {
-                CloseInfo info;
-                info.cause = CloseCause::refused;
-                info.reason = "nobody listens on UDP " + self->options_.remote.address().to_string() + ":" +
-                              std::to_string(self->options_.remote.port()) + " (ICMP port unreachable)";
-                self->finish(std::move(info));
+                self->refused();
                 return;
             }
             if (ec == asio::error::operation_aborted) return;
@@ -419,11 +414,7 @@ bool QuicConnection::send_packet(const std::uint8_t* data, std::size_t len) {
         return false;
     }
     if (ec == asio::error::connection_refused) {
-        CloseInfo info;
-        info.cause = CloseCause::refused;
-        info.reason = "nobody listens on UDP " + options_.remote.address().to_string() + ":" +
-                      std::to_string(options_.remote.port()) + " (ICMP port unreachable)";
-        finish(std::move(info));
+        refused();
         return false;
     }
     if (ec) {
@@ -608,6 +599,15 @@ void QuicConnection::on_timer() {
         return;
     }
     write();
+}
+
+// ICMP port unreachable arrives as ECONNREFUSED on a connected UDP socket.
+void QuicConnection::refused() {
+    CloseInfo info;
+    info.cause = CloseCause::refused;
+    info.reason = "nobody listens on UDP " + options_.remote.address().to_string() + ":" +
+                  std::to_string(options_.remote.port()) + " (ICMP port unreachable)";
+    finish(std::move(info));
 }
 
 void QuicConnection::fail(int liberr, const std::string& what) {

@@ -120,6 +120,7 @@ private:
     void wait_writable();
     void arm_timer();
     void on_timer();
+    void refused();
     void fail(int liberr, const std::string& what);
     void finish(CloseInfo info);
     void close_with(const ngtcp2_connection_close_error& error, CloseInfo info);

@@ -2,6 +2,7 @@
 
 #include "hysteria/hysteria_client.hpp"
 #include "quic/quic_error.hpp"
+#include "stats/descriptive.hpp"
 #include "tunnel/client_setup.hpp"
 #include "tunnel/small_request.hpp"
 #include "load/load_clock.hpp"
@@ -87,8 +88,6 @@ public:
     void zero_ended(ZeroStream& s, StreamEnd how) {
         if (how != StreamEnd::closed_locally) ++result_.streams_dropped;
         zeros_.erase(s.id);
-        retired_.emplace_back(std::move(owned_zeros_[&s]));
-        owned_zeros_.erase(&s);
         if (open_) top_up();
     }
     void probe_done(SmallRequest& p, bool ok) {
@@ -162,7 +161,7 @@ private:
             stream->id = id;
             client_->send(id, kZeroRequest, false);
             zeros_[id] = stream.get();
-            owned_zeros_[stream.get()] = std::move(stream);
+            owned_zeros_.push_back(std::move(stream));
             ++result_.streams_opened;
         }
     }
@@ -256,9 +255,8 @@ private:
     asio::steady_timer end_timer_;
     ClientSetup setup_;
     std::unique_ptr<hysteria::HysteriaClient> client_;
-    std::unordered_map<std::int64_t, ZeroStream*> zeros_;
-    std::unordered_map<ZeroStream*, std::unique_ptr<ZeroStream>> owned_zeros_;
-    std::vector<std::unique_ptr<ZeroStream>> retired_;  // ended; freed with the run
+    std::unordered_map<std::int64_t, ZeroStream*> zeros_;   // open, by stream id
+    std::vector<std::unique_ptr<ZeroStream>> owned_zeros_;  // every one opened; freed with the run
     std::vector<std::unique_ptr<SmallRequest>> probes_;
     std::vector<std::uint64_t> bytes_by_second_;
     std::int64_t start_ = 0;
@@ -274,13 +272,6 @@ void ZeroStream::on_open(bool ok, const std::string&) {
 }
 void ZeroStream::on_data(const std::uint8_t*, std::size_t len) { run_.add_bytes(len); }
 void ZeroStream::on_end(StreamEnd how, const std::string&) { run_.zero_ended(*this, how); }
-
-double median(std::vector<double> v) {
-    if (v.empty()) return 0;
-    std::sort(v.begin(), v.end());
-    const std::size_t n = v.size();
-    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-}
 
 }  // namespace
 
@@ -301,7 +292,10 @@ TunnelResult run_tunnel(const TunnelSpec& spec, const TunnelHooks& hooks) {
         run.run();
     }
     result.mbit_mean = result.window_s > 0 ? static_cast<double>(result.bytes) * 8 / 1e6 / result.window_s : 0;
-    result.below_mbit = spec.below_mbit > 0 ? spec.below_mbit : median(result.mbit_per_second) / 2;
+    // A window shorter than a second has no whole second: no threshold then.
+    result.below_mbit = spec.below_mbit > 0             ? spec.below_mbit
+                        : result.mbit_per_second.empty() ? 0
+                                                          : stats::median(result.mbit_per_second) / 2;
     for (double m : result.mbit_per_second)
         if (m < result.below_mbit) ++result.seconds_below;
     result.mbit_per_cpu_s = result.cpu_s > 0 ? static_cast<double>(result.bytes) * 8 / 1e6 / result.cpu_s : 0;
