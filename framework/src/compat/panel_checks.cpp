@@ -2,14 +2,22 @@
 
 #include "box/box.hpp"
 #include "box/group_name.hpp"
+#include "compat/box_sockets.hpp"
+#include "compat/share_link.hpp"
 #include "compat/subscription_links.hpp"
+#include "host/http/tcp_reach.hpp"
+#include "host/http/url.hpp"
 #include "host/plugin_host.hpp"
 #include "isolation/interface_calls.hpp"
 #include "scenario/readiness_poll.hpp"
 
 #include <stand/stand.h>
 
+#include <boost/asio/ip/address.hpp>
+#include <boost/asio/ip/tcp.hpp>
+
 #include <cstdio>
+#include <map>
 #include <set>
 #include <thread>
 
@@ -23,6 +31,19 @@ using Clock = std::chrono::steady_clock;
 struct CheckFailure : std::runtime_error {
     using std::runtime_error::runtime_error;
 };
+// The check cannot look here and the target says why that is expected.
+struct Skipped : std::runtime_error {
+    using std::runtime_error::runtime_error;
+};
+
+// scheme://host:port of a URL: a subscription URL's path holds the user's token.
+std::string origin_of(const std::string& url) {
+    try {
+        return host::http::parse_url(url).origin();
+    } catch (const std::exception&) {
+        return "(an unparsable URL)";
+    }
+}
 
 json::object merged(json::object base, const json::object& over) {
     for (const auto& [k, v] : over) base[k] = v;
@@ -88,11 +109,18 @@ public:
     double wait_ready(Clock::time_point origin) {
         auto readiness = call("lifecycle.readiness");
         if (!readiness.is_object()) throw CheckFailure("lifecycle.readiness returned no request");
+        readiness_ = readiness.as_object();
+        budget_end_ = origin + target_.ready_timeout;
         static const std::atomic<bool> never{false};
         try {
             return scenario::poll_until_ready(host_->http(), readiness.as_object(), origin, std::chrono::milliseconds(50),
-                                              std::chrono::milliseconds(2000), origin + target_.ready_timeout, never)
+                                              std::chrono::milliseconds(2000), origin + target_.ready_timeout, never,
+                                              [this] { return host_->processes().ended(); })
                 .seconds;
+        } catch (const scenario::ReadinessTimeout& e) {
+            throw CheckFailure(e.what());
+        } catch (const scenario::ReadinessExited& e) {
+            throw CheckFailure(e.what());
         } catch (const std::exception& e) {
             throw CheckFailure(std::string("not ready: ") + e.what());
         }
@@ -100,19 +128,24 @@ public:
 
     double start_ready() {
         call("lifecycle.install");
-        auto t0 = Clock::now();
+        started_at_ = Clock::now();
         call("lifecycle.start");
         started_ = true;
-        return wait_ready(t0);
+        return wait_ready(started_at_);
     }
+
+    double since_start() const { return std::chrono::duration<double>(Clock::now() - started_at_).count(); }
 
     struct User {
         std::string name, id;
         json::object subscription;
+        std::string tunnel_auth;  // "" when create_user returned none
     };
 
     User create_user(const std::string& name) {
         auto v = call("panel.create_user", {{"name", name}});
+        if (const auto* o = v.if_object(); o && o->contains("tunnel_auth") && !o->at("tunnel_auth").is_string())
+            throw CheckFailure("panel.create_user(" + name + "): tunnel_auth is not a string");
         const auto* o = v.if_object();
         if (o == nullptr || !o->contains("id") || !o->contains("subscription") || !o->at("subscription").is_object())
             throw CheckFailure("panel.create_user(" + name + ") did not return {id, subscription}: " + json::serialize(v));
@@ -120,7 +153,9 @@ public:
         if (!sub.contains("url") || !sub.at("url").is_string() ||
             std::string(sub.at("url").as_string()).find("://") == std::string::npos)
             throw CheckFailure("panel.create_user(" + name + "): subscription.url is not absolute: " + json::serialize(sub));
-        return {name, std::string(o->at("id").as_string()), sub};
+        std::string auth;
+        if (auto* a = o->if_contains("tunnel_auth")) auth = std::string(a->as_string());
+        return {name, std::string(o->at("id").as_string()), sub, auth};
     }
 
     struct Fetch {
@@ -128,7 +163,21 @@ public:
         std::string body;
     };
 
+    // A subscription server may come up after the readiness answer: every
+    // check but start-ready (which judges exactly that) waits for it within
+    // the readiness budget of the last start.
     Fetch fetch(const json::object& subscription) {
+        while (true) {
+            try {
+                return fetch_once(subscription);
+            } catch (const CheckFailure&) {
+                if (Clock::now() >= budget_end_) throw;
+            }
+            std::this_thread::sleep_for(std::chrono::milliseconds(100));
+        }
+    }
+
+    Fetch fetch_once(const json::object& subscription) {
         if (session_ == 0) session_ = host_->http().open_session({{"cookies", false}, {"timeout_ms", 10000}});
         json::object request{{"method", subscription.contains("method") ? subscription.at("method") : json::value("GET")},
                              {"url", subscription.at("url")},
@@ -141,20 +190,34 @@ public:
             if (auto* b = r.if_contains("body"); b && b->is_string()) f.body = std::string(b->as_string());
             return f;
         } catch (const std::exception& e) {
-            throw CheckFailure("subscription " + std::string(subscription.at("url").as_string()) + ": " + e.what());
+            throw CheckFailure("subscription at " + origin_of(std::string(subscription.at("url").as_string())) + ": " +
+                               e.what());
         }
     }
 
-    void expect_links(const User& u) {
+    // The user's links, each parsed; throws when the subscription does not answer 200 with links.
+    std::vector<ShareLink> expect_links(const User& u) {
         auto f = fetch(u.subscription);
-        const std::string url(u.subscription.at("url").as_string());
-        if (f.status != 200)
-            throw CheckFailure("subscription of " + u.name + " (" + url + ") answered " + std::to_string(f.status));
-        if (f.body.empty()) throw CheckFailure("subscription of " + u.name + " (" + url + ") has an empty body");
+        const std::string where = "subscription of " + u.name;
+        if (f.status != 200) throw CheckFailure(where + " answered " + std::to_string(f.status));
+        if (f.body.empty()) throw CheckFailure(where + " has an empty body");
         auto links = parse_subscription_body(f.body);
-        if (!links.problem.empty())
-            throw CheckFailure("subscription of " + u.name + " (" + url + "): " + links.problem);
+        if (!links.problem.empty()) throw CheckFailure(where + ": " + links.problem);
+        std::vector<ShareLink> out;
+        for (std::size_t i = 0; i < links.links.size(); ++i) {
+            auto parsed = parse_share_link(links.links[i]);
+            if (!parsed.link)
+                throw CheckFailure(where + ": link " + std::to_string(i + 1) + " (" +
+                                   links.links[i].substr(0, links.links[i].find("://")) + "://): " + parsed.problem);
+            out.push_back(*parsed.link);
+        }
+        return out;
     }
+
+    const json::object& readiness() const { return readiness_; }
+    Clock::time_point budget_end() const { return budget_end_; }
+    bool allows_remote() const { return host_->http().allows_remote_targets(); }
+    const box::Box* measured_box() const { return box_.get(); }
 
     // 429 answers the host waited out for this plugin so far.
     std::string waits_text() const {
@@ -174,6 +237,9 @@ private:
     std::vector<stand_instance*> extra_;
     std::uint64_t session_ = 0;
     bool started_ = false;
+    json::object readiness_;
+    Clock::time_point budget_end_ = Clock::now();
+    Clock::time_point started_at_ = Clock::now();
 };
 
 ChildResult pass(std::string m) { return {true, false, std::move(m), 0}; }
@@ -183,6 +249,8 @@ template <class Body>
 ChildResult guarded(Body body) {
     try {
         return pass(body());
+    } catch (const Skipped& e) {
+        return {false, true, std::string("skipped: ") + e.what(), 0};
     } catch (const CheckFailure& e) {
         return fail(e.what());
     } catch (const std::exception& e) {
@@ -202,6 +270,62 @@ std::string secs(double s) {
     return buf;
 }
 
+std::string host_port(const std::string& host, int port) {
+    const bool v6 = host.find(':') != std::string::npos;
+    return (v6 ? "[" + host + "]" : host) + ":" + std::to_string(port);
+}
+
+std::string endpoint_text(const ShareLink& l) { return l.scheme + " " + host_port(l.host, l.port); }
+
+std::string joined(const std::vector<std::string>& items, const std::string& sep = ", ") {
+    std::string out;
+    for (const auto& i : items) out += (out.empty() ? "" : sep) + i;
+    return out;
+}
+
+// The addresses the panel was told to serve on: the hosts of the readiness
+// request and its "also" checks, of the subscription URLs and of the links.
+// Names are looked up only when they are localhost names or remote targets
+// are allowed (as the HTTP client does).
+std::set<std::string> configured_addresses(const Rig& rig, const std::vector<std::string>& hosts) {
+    std::set<std::string> out;
+    for (const auto& h : hosts) {
+        boost::system::error_code ec;
+        auto a = boost::asio::ip::make_address(h, ec);
+        if (!ec) {
+            out.insert(a.to_string());
+            continue;
+        }
+        const bool local = h == "localhost" || (h.size() > 10 && h.compare(h.size() - 10, 10, ".localhost") == 0);
+        if (!local && !rig.allows_remote()) continue;
+        boost::asio::io_context io;
+        boost::asio::ip::tcp::resolver resolver(io);
+        for (const auto& r : resolver.resolve(h, "", ec)) out.insert(r.endpoint().address().to_string());
+    }
+    return out;
+}
+
+std::vector<std::string> readiness_hosts(const json::object& readiness) {
+    std::vector<std::string> hosts;
+    auto add_url = [&](const json::object& o) {
+        if (auto* u = o.if_contains("url"); u && u->is_string()) {
+            try {
+                hosts.push_back(host::http::parse_url(u->as_string()).host);
+            } catch (const std::exception&) {
+            }
+        }
+        if (auto* t = o.if_contains("tcp"); t && t->is_string()) {
+            auto parsed = parse_share_link("tcp://" + std::string(t->as_string()));
+            if (parsed.link) hosts.push_back(parsed.link->host);
+        }
+    };
+    add_url(readiness);
+    if (auto* also = readiness.if_contains("also"); also && also->is_array())
+        for (const auto& item : also->as_array())
+            if (item.is_object()) add_url(item.as_object());
+    return hosts;
+}
+
 }  // namespace
 
 std::vector<Check> panel_checks(const Plugin& p, const CompatOptions& o, const PanelTarget& t) {
@@ -215,9 +339,29 @@ std::vector<Check> panel_checks(const Plugin& p, const CompatOptions& o, const P
                           }});
     };
 
-    add("panel.start-ready", "install and start the panel; readiness answers within ready_timeout_s", [](Rig& rig) {
-        return "ready after " + secs(rig.start_ready());
-    });
+    add("panel.start-ready",
+        "install and start the panel; readiness answers within ready_timeout_s, and the subscription server "
+        "answers at once after it: after bootstrap and one user, one fetch of that user's subscription (no retry) "
+        "must answer 200, so a panel whose subscription server starts after its readiness answer fails",
+        [](Rig& rig) {
+            const double ready = rig.start_ready();
+            rig.call("panel.bootstrap");
+            auto user = rig.create_user("compat-ready");
+            Rig::Fetch f;
+            try {
+                f = rig.fetch_once(user.subscription);
+            } catch (const CheckFailure& e) {
+                throw CheckFailure("readiness answered after " + secs(ready) + ", but " + secs(rig.since_start()) +
+                                   " after the start, past bootstrap and one user, the " + e.what() +
+                                   ": readiness must cover the subscription server (lifecycle.h \"also\")");
+            }
+            if (f.status != 200)
+                throw CheckFailure("readiness answered after " + secs(ready) + ", but the first user's subscription "
+                                   "answered " + std::to_string(f.status) + " " + secs(rig.since_start()) +
+                                   " after the start");
+            return "ready after " + secs(ready) + "; the first user's subscription answered 200 " +
+                   secs(rig.since_start()) + " after the start";
+        });
 
     add("panel.bootstrap-idempotent", "bootstrap twice, and again from a second instance, then an admin call",
         [t](Rig& rig) {
@@ -243,18 +387,44 @@ std::vector<Check> panel_checks(const Plugin& p, const CompatOptions& o, const P
         return std::to_string(users.size()) + " users, unique ids and URLs; " + rig.waits_text();
     });
 
-    add("panel.subscriptions-decode", "every subscription answers 200 with links whose scheme parses", [t](Rig& rig) {
-        rig.start_ready();
-        rig.call("panel.bootstrap");
-        auto users = create_users(rig, t.users, "compat");
-        for (const auto& u : users) rig.expect_links(u);
-        // subscription_request describes the same fetch for a user id
-        auto again = rig.call("panel.subscription_request", {{"id", users.front().id}});
-        if (!again.is_object() || again.as_object().at("url") != users.front().subscription.at("url"))
-            throw CheckFailure("subscription_request(" + users.front().id + ") differs from create_user's: " +
-                               json::serialize(again));
-        return std::to_string(users.size()) + " subscriptions decoded to links; " + rig.waits_text();
-    });
+    add("panel.subscriptions-decode",
+        "every subscription answers 200 with links that parse, each naming a real endpoint (no wildcard address, "
+        "no port 0, no placeholder host); where create_user returns tunnel_auth, one of the user's links carries it",
+        [t](Rig& rig) {
+            rig.start_ready();
+            rig.call("panel.bootstrap");
+            auto users = create_users(rig, t.users, "compat");
+            std::size_t links = 0, with_auth = 0;
+            std::set<std::string> endpoints;
+            for (const auto& u : users) {
+                auto parsed = rig.expect_links(u);
+                links += parsed.size();
+                for (std::size_t i = 0; i < parsed.size(); ++i) {
+                    if (auto problem = endpoint_problem(parsed[i]); !problem.empty())
+                        throw CheckFailure("subscription of " + u.name + ": link " + std::to_string(i + 1) + " (" +
+                                           endpoint_text(parsed[i]) + ") is not a real endpoint: " + problem);
+                    endpoints.insert(endpoint_text(parsed[i]));
+                }
+                if (u.tunnel_auth.empty()) continue;
+                ++with_auth;
+                bool carried = false;
+                for (const auto& l : parsed) carried = carried || carries_credential(l, u.tunnel_auth);
+                if (!carried)
+                    throw CheckFailure("subscription of " + u.name + ": none of its " + std::to_string(parsed.size()) +
+                                       " link(s) carries the tunnel_auth create_user returned (looked in the "
+                                       "userinfo, ss's password, vmess's id, password/auth parameters)");
+            }
+            // subscription_request describes the same fetch for a user id
+            auto again = rig.call("panel.subscription_request", {{"id", users.front().id}});
+            if (!again.is_object() || again.as_object().at("url") != users.front().subscription.at("url"))
+                throw CheckFailure("subscription_request(" + users.front().id + ") differs from create_user's URL");
+            std::vector<std::string> list(endpoints.begin(), endpoints.end());
+            return std::to_string(users.size()) + " subscriptions decoded to " + std::to_string(links) +
+                   " links naming " + joined(list) + "; " +
+                   (with_auth == 0 ? std::string("create_user returned no tunnel_auth, credentials not checked")
+                                   : "tunnel_auth carried for " + std::to_string(with_auth) + " user(s)") +
+                   "; " + rig.waits_text();
+        });
 
     add("panel.delete-user-revokes", "a deleted user's subscription stops working, the others keep working",
         [](Rig& rig) {
@@ -296,7 +466,9 @@ std::vector<Check> panel_checks(const Plugin& p, const CompatOptions& o, const P
         return std::string(stand_result_name(r.code)) + ": " + r.error;
     });
 
-    add("panel.restart-keeps-users", "after a restart the panel is ready in time and the users still work",
+    add("panel.restart-keeps-users",
+        "after a restart the panel is ready in time, the users still work, and the core serves again: every "
+        "TCP link endpoint accepts a connection within the readiness budget (UDP endpoints are named, not checked)",
         [t](Rig& rig) {
             rig.start_ready();
             rig.call("panel.bootstrap");
@@ -305,10 +477,35 @@ std::vector<Check> panel_checks(const Plugin& p, const CompatOptions& o, const P
             rig.call("lifecycle.restart");
             double ready = rig.wait_ready(t0);
             rig.call("panel.admin_call");
-            for (const auto& u : users) rig.expect_links(u);
+            std::map<std::string, ShareLink> endpoints;
+            for (const auto& u : users)
+                for (const auto& l : rig.expect_links(u))
+                    if (endpoint_problem(l).empty()) endpoints.emplace(endpoint_text(l), l);
+            std::vector<std::string> served, udp;
+            for (const auto& [text, l] : endpoints) {
+                if (l.udp) {
+                    udp.push_back(text);
+                    continue;
+                }
+                if (!t.unserved_links.empty()) continue;
+                std::string problem;
+                while (!(problem = host::http::tcp_connect_problem(l.host, static_cast<std::uint16_t>(l.port),
+                                                                   rig.allows_remote(), std::chrono::seconds(2)))
+                            .empty() &&
+                       Clock::now() < rig.budget_end())
+                    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+                if (!problem.empty())
+                    throw CheckFailure("after the restart the link endpoint " + text + " accepts no connection (" +
+                                       problem + "): the core does not serve again");
+                served.push_back(text);
+            }
             rig.create_user("compat-after-restart");
+            std::string core = !t.unserved_links.empty() ? "link endpoints not checked: " + t.unserved_links
+                               : served.empty()           ? std::string("no TCP link endpoint to check")
+                                                          : "link endpoints accept connections again: " + joined(served);
+            if (!udp.empty()) core += "; not checked (UDP): " + joined(udp);
             return std::string("ready again after ") + secs(ready) + ", " + std::to_string(users.size()) +
-                   " users still served, a new user created; " + rig.waits_text();
+                   " users still served, a new user created; " + core + "; " + rig.waits_text();
         });
 
     add("panel.admin-burst-429-waited", "250 admin calls in a row all succeed; 429s are waited out and counted",
@@ -317,6 +514,58 @@ std::vector<Check> panel_checks(const Plugin& p, const CompatOptions& o, const P
             rig.call("panel.bootstrap");
             for (int i = 0; i < 250; ++i) rig.call("panel.admin_call");
             return "250 admin calls succeeded; " + rig.waits_text();
+        });
+
+    add("panel.listens-only-configured",
+        "after bootstrap and one user, no process of the measured box (panel, subscription server, core) listens on "
+        "a wildcard address (0.0.0.0, ::) or on an address other than the hosts of the readiness request, the "
+        "subscription URL and the links; sockets in a container's own network namespace are named, not judged",
+        [t](Rig& rig) -> std::string {
+            rig.start_ready();
+            rig.call("panel.bootstrap");
+            auto user = rig.create_user("compat-listen");
+            auto links = rig.expect_links(user);
+            auto cannot = [&](const std::string& why) -> std::string {
+                if (!t.unchecked_listeners.empty())
+                    throw Skipped(why + "; the target says: " + t.unchecked_listeners);
+                throw CheckFailure(why + " (set $.unchecked_listeners in " + t.file +
+                                   " to the reason when that is expected)");
+            };
+            if (rig.measured_box() == nullptr)
+                return cannot("no measured box: cgroups are not usable here, so the panel's processes cannot be found");
+            auto found = box_sockets(rig.measured_box()->dirs());
+            if (found.processes == 0)
+                return cannot("the measured box holds no process (a docker-mode panel whose containers do not take "
+                              "the box as cgroup parent?)");
+            std::vector<std::string> hosts = readiness_hosts(rig.readiness());
+            hosts.push_back(host::http::parse_url(std::string(user.subscription.at("url").as_string())).host);
+            for (const auto& l : links)
+                if (endpoint_problem(l).empty()) hosts.push_back(l.host);
+            const auto allowed = configured_addresses(rig, hosts);
+            std::vector<std::string> offending, own_network, fine;
+            for (const auto& sock : found.sockets) {
+                if (sock.own_network) {
+                    own_network.push_back(sock.describe());
+                } else if (sock.address == "0.0.0.0" || sock.address == "::") {
+                    offending.push_back(sock.describe() + " (all interfaces)");
+                } else if (!allowed.count(sock.address)) {
+                    offending.push_back(sock.describe() + " (not a configured address)");
+                } else {
+                    fine.push_back(sock.describe());
+                }
+            }
+            const std::vector<std::string> allowed_list(allowed.begin(), allowed.end());
+            if (!offending.empty())
+                throw CheckFailure("listening beyond the configured address(es) " + joined(allowed_list) + ": " +
+                                   joined(offending, "; "));
+            if (fine.empty() && !own_network.empty())
+                return cannot("every socket of the box is in a container's own network namespace (" +
+                              joined(own_network, "; ") + "): its published ports decide what is reachable");
+            if (fine.empty()) throw CheckFailure("no process of the measured box listens on any socket");
+            std::string out = std::to_string(fine.size()) + " socket(s) on " + joined(allowed_list) + ": " +
+                              joined(fine, "; ");
+            if (!own_network.empty()) out += "; not judged (own network namespace): " + joined(own_network, "; ");
+            return out;
         });
 
     for (auto& c : checks) c.timeout = std::chrono::duration_cast<std::chrono::milliseconds>(t.check_timeout);

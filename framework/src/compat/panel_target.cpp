@@ -41,8 +41,12 @@ PanelTarget load_panel_target(const std::filesystem::path& file) {
             t.ready_timeout = seconds(1, 3600);
         } else if (key == "check_timeout_s") {
             t.check_timeout = seconds(1, 7200);
+        } else if (key == "unserved_links" || key == "unchecked_listeners") {
+            if (!value.is_string() || value.as_string().empty()) throw fail(path, "expected a non-empty reason");
+            (key == "unserved_links" ? t.unserved_links : t.unchecked_listeners) = std::string(value.as_string());
         } else {
-            throw fail(path, "unknown key (expected config, wrong_credentials, users, ready_timeout_s, check_timeout_s)");
+            throw fail(path, "unknown key (expected config, wrong_credentials, users, ready_timeout_s, check_timeout_s, "
+                             "unserved_links, unchecked_listeners)");
         }
     }
     if (!v.as_object().contains("config")) throw fail("$.config", "missing: the plugin config for this target");

@@ -108,7 +108,12 @@ public:
         static const std::atomic<bool> never{false};
         try {
             scenario::poll_until_ready(host_->http(), readiness.as_object(), t0, std::chrono::milliseconds(50),
-                                       std::chrono::milliseconds(2000), t0 + std::chrono::seconds(20), never);
+                                       std::chrono::milliseconds(2000), t0 + std::chrono::seconds(20), never,
+                                       [this] { return host_->processes().ended(); });
+        } catch (const scenario::ReadinessTimeout& e) {
+            throw CheckFailure(e.what());
+        } catch (const scenario::ReadinessExited& e) {
+            throw CheckFailure(e.what());
         } catch (const std::exception& e) {
             throw CheckFailure(std::string("not ready: ") + e.what());
         }

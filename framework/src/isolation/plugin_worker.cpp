@@ -193,6 +193,10 @@ WorkerReply PluginWorker::http_calls(std::chrono::milliseconds timeout) {
     return round_trip({{"op", "http_calls"}}, "http_calls", timeout);
 }
 
+WorkerReply PluginWorker::ended_processes(std::chrono::milliseconds timeout) {
+    return round_trip({{"op", "ended_processes"}}, "ended_processes", timeout);
+}
+
 WorkerReply PluginWorker::shutdown(std::chrono::milliseconds timeout) {
     WorkerReply r = round_trip({{"op", "destroy"}}, "destroy", timeout);
     if (!dead_) {

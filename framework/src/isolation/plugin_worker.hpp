@@ -44,6 +44,9 @@ public:
     WorkerReply call(const std::string& method, const boost::json::object& args, std::chrono::milliseconds timeout);
     // The host's HTTP call log of this instance.
     WorkerReply http_calls(std::chrono::milliseconds timeout);
+    // The instance's processes that ended before it released them
+    // (host::EndedProcess as JSON, see ended_processes_from_json()).
+    WorkerReply ended_processes(std::chrono::milliseconds timeout);
     // destroy() in the worker, then wait for it to exit (killed after `timeout`).
     WorkerReply shutdown(std::chrono::milliseconds timeout);
 

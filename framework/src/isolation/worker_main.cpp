@@ -85,6 +85,12 @@ int run_worker_main() {
             } else if (op == "http_calls") {
                 reply["result"] = 0;
                 reply["output"] = host_ptr ? http_calls(*host_ptr) : boost::json::array{};
+            } else if (op == "ended_processes") {
+                reply["result"] = 0;
+                boost::json::array ended;
+                if (host_ptr)
+                    for (const auto& e : host_ptr->processes().ended()) ended.push_back(host::to_json(e));
+                reply["output"] = std::move(ended);
             } else if (op == "destroy") {
                 if (instance) plugin->entry.destroy(instance);
                 instance = nullptr;

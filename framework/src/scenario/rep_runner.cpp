@@ -116,9 +116,14 @@ struct Rep {
                     std::chrono::milliseconds per_try, Clock::time_point deadline) {
         auto spec = readiness(s.timeout);
         try {
-            auto ready = poll_until_ready(http, spec, origin, interval, per_try, deadline, env.interrupted);
+            // The plugin's processes live in its worker: ask it each round whether one ended.
+            ExitWatch exits = [this] {
+                auto reply = worker.ended_processes(std::chrono::seconds(5));
+                return reply.ok() ? host::ended_processes_from_json(reply.output) : std::vector<host::EndedProcess>{};
+            };
+            auto ready = poll_until_ready(http, spec, origin, interval, per_try, deadline, env.interrupted, exits);
             put(s.name + ".seconds", ready.seconds);
-        } catch (const std::runtime_error& e) {
+        } catch (const std::exception& e) {
             throw StepFailure(e.what());
         }
     }

@@ -18,6 +18,7 @@ import os
 import re
 import secrets
 import sys
+import threading
 import time
 import urllib.parse
 import uuid
@@ -26,6 +27,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 from common.panel_double import (  # noqa: E402
     BadRequest, PanelDouble, Response, empty_response, json_response, run_double,
     text_response)
+from xray_stand_in import InboundListeners  # noqa: E402
 
 HTML = "text/html; charset=utf-8"
 PROTOCOLS = ("vmess", "vless", "trojan", "shadowsocks", "wireguard", "hysteria", "http",
@@ -74,6 +76,13 @@ class XuiDouble(PanelDouble):
         p.add_argument("--login-block-seconds", type=float, default=900)
         p.add_argument("--keep-sessions", action="store_true",
                        help="sessions survive a restart (real cookie store); default: lost")
+        # Fixtures the compat suite must fail (tests/compat): not real-panel behaviour.
+        p.add_argument("--placeholder-links", action="store_true",
+                       help="links name 0.0.0.0:1, what a panel with no hosts returns")
+        p.add_argument("--bind-all", action="store_true",
+                       help="inbounds with listen \"\" bind 0.0.0.0, as real Xray does (use a private netns)")
+        p.add_argument("--late-sub-seconds", type=float, default=0,
+                       help="the subscription server starts this long (>= 1) after the panel")
 
     def setup(self):
         a, st = self.args, self.state
@@ -85,7 +94,14 @@ class XuiDouble(PanelDouble):
         st.setdefault("next_inbound_id", 1)
         self.sessions = st.get("sessions", {}) if a.keep_sessions else {}
         self.login_failures = {}
-        self.add_listener("sub", a.sub_port)
+        if a.late_sub_seconds > 0:
+            threading.Timer(max(a.late_sub_seconds, 1), self.open_late_sub).start()
+        else:
+            self.add_listener("sub", a.sub_port)
+        self.core = InboundListeners(a.bind_all)
+        for inb in st["inbounds"].values():
+            if inb["enable"] and transport(inb) == "tcp":
+                self.core.open(inb)
         self.save_state()
 
         B = re.escape(self.base)
@@ -129,6 +145,12 @@ class XuiDouble(PanelDouble):
         self.api_prefix = self.base + "panel/api/"
         r("GET", re.escape(a.sub_path) + r"(?P<subid>[^/]+)", self.subscription,
           name="subscription", listener="sub")
+
+    def open_late_sub(self):
+        with self.lock:
+            self.add_listener("sub", self.args.sub_port)
+        threading.Thread(target=self.listeners["sub"].serve_forever, daemon=True).start()
+        print("sub listening on %s:%d" % (self.args.host, self.port("sub")), flush=True)
 
     # ------------------------------------------------------------ sessions
     def on_session_lost(self):
@@ -259,7 +281,7 @@ class XuiDouble(PanelDouble):
         return env(True, "", {
             "webListen": "", "webDomain": "", "webPort": self.port(), "webCertFile": "",
             "webKeyFile": "", "webBasePath": self.base, "sessionMaxAge": 360,
-            "subEnable": True, "subListen": "", "subPort": self.port("sub"), "subPath": a.sub_path,
+            "subEnable": True, "subListen": "", "subPort": self.port("sub") if "sub" in self.listeners else a.sub_port, "subPath": a.sub_path,
             "subDomain": "", "subURI": "", "subCertFile": "", "subKeyFile": "",
             "subEncrypt": a.sub_encrypt == "true", "subUpdates": 12,
             "subJsonEnable": False, "subJsonPath": "/json/", "subClashEnable": False,
@@ -358,12 +380,16 @@ class XuiDouble(PanelDouble):
         inb["id"] = self.state["next_inbound_id"]
         self.state["next_inbound_id"] += 1
         self.state["inbounds"][str(inb["id"])] = inb
+        if inb["enable"] and transport(inb) == "tcp":
+            self.core.open(inb)
         self.save_state()
         return env(True, MSG_INBOUND_ADDED, self.out_inbound(inb))
 
     def inbound_del(self, req):
-        if not self.state["inbounds"].pop(req.params["id"], None):
+        inb = self.state["inbounds"].pop(req.params["id"], None)
+        if not inb:
             return fail("record not found")
+        self.core.close(inb)
         self.save_state()
         return env(True, MSG_INBOUND_DELETED, int(req.params["id"]))
 
@@ -544,6 +570,9 @@ class XuiDouble(PanelDouble):
     # ---------------------------------------------------------- subscription
     def link(self, inb, c, host):
         ss = inb["streamSettings"] or {}
+        port = inb["port"]
+        if self.args.placeholder_links:
+            host, port = "0.0.0.0", 1
         remark = urllib.parse.quote("%s-%s" % (inb["remark"], c.get("email", "")))
         if inb["protocol"] == "vless":
             q = [("type", ss.get("network", "tcp")), ("encryption", "none")]
@@ -557,7 +586,7 @@ class XuiDouble(PanelDouble):
                       ("sid", (rs.get("shortIds") or [""])[0]), ("spx", rset.get("spiderX", "/"))]
             if c.get("flow"):
                 q.append(("flow", c["flow"]))
-            return "vless://%s@%s:%d?%s#%s" % (c.get("id", ""), host, inb["port"],
+            return "vless://%s@%s:%d?%s#%s" % (c.get("id", ""), host, port,
                                                urllib.parse.urlencode(q), remark)
         if inb["protocol"] == "hysteria":
             tls = ss.get("tlsSettings", {})
@@ -569,9 +598,9 @@ class XuiDouble(PanelDouble):
                     q += [("obfs", "salamander"),
                           ("obfs-password", (m.get("settings") or {}).get("password", ""))]
             return "hysteria2://%s@%s:%d?%s#%s" % (urllib.parse.quote(c.get("auth", ""), safe=""),
-                                                   host, inb["port"], urllib.parse.urlencode(q), remark)
+                                                   host, port, urllib.parse.urlencode(q), remark)
         if inb["protocol"] == "trojan":
-            return "trojan://%s@%s:%d?security=%s#%s" % (c.get("password", ""), host, inb["port"],
+            return "trojan://%s@%s:%d?security=%s#%s" % (c.get("password", ""), host, port,
                                                          ss.get("security", "none"), remark)
         return None
 

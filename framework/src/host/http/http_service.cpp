@@ -36,6 +36,10 @@ HttpService::HttpService(HttpPolicy policy) : impl_(std::make_unique<Impl>()) {
 
 HttpService::~HttpService() = default;
 
+bool HttpService::allows_remote_targets() const noexcept {
+    return impl_->policy.allow_remote_targets;
+}
+
 std::uint64_t HttpService::open_session(const boost::json::object& options) {
     auto session = std::make_shared<Session>(http::parse_session_options(options), impl_->policy);
     std::lock_guard lock(impl_->mutex);

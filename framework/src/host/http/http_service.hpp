@@ -48,6 +48,8 @@ public:
     boost::json::object request(std::uint64_t session, const boost::json::object& request);
 
     std::vector<HttpCallRecord> calls() const;
+    // Whether targets off this machine may be contacted (also by other probes of the host).
+    bool allows_remote_targets() const noexcept;
 
 private:
     struct Session;

@@ -12,7 +12,9 @@
 namespace stand::host {
 
 struct ProcessManager::Child : TrackedChild {
-    using TrackedChild::TrackedChild;
+    Child(pid_t pid, bool own_group, std::string output, std::string name)
+        : TrackedChild(pid, own_group, std::move(output)), name(std::move(name)) {}
+    const std::string name;  // argv[0]'s file name, for messages
 };
 
 namespace {
@@ -44,6 +46,7 @@ std::uint64_t ProcessManager::spawn(const boost::json::object& spec) {
         std::lock_guard lock(mutex_);
         handle = next_handle_++;
     }
+    std::string name = std::filesystem::path(plan.argv[0]).filename().string();
     std::filesystem::path output;
     if (plan.output) {
         output = *plan.output;
@@ -51,7 +54,6 @@ std::uint64_t ProcessManager::spawn(const boost::json::object& spec) {
         std::error_code ec;
         std::filesystem::create_directories(output_dir_, ec);
         if (ec) throw Error(STAND_E_IO, "cannot create " + output_dir_.string() + ": " + ec.message());
-        std::string name = std::filesystem::path(plan.argv[0]).filename().string();
         output = output_dir_ / ("proc-" + std::to_string(handle) + "-" + (name.empty() ? "process" : name) + ".log");
     }
 
@@ -59,7 +61,7 @@ std::uint64_t ProcessManager::spawn(const boost::json::object& spec) {
     pid_t pid = launch_child(plan, output);
     std::shared_ptr<Child> child;
     try {
-        child = std::make_shared<Child>(pid, plan.new_process_group, std::move(output_name));
+        child = std::make_shared<Child>(pid, plan.new_process_group, std::move(output_name), name);
     } catch (...) {
         if (!plan.new_process_group || ::kill(-pid, SIGKILL) != 0) ::kill(pid, SIGKILL);
         ::waitpid(pid, nullptr, 0);
@@ -92,6 +94,22 @@ void ProcessManager::release(std::uint64_t handle) {
 
 std::string ProcessManager::output_path(std::uint64_t handle) const {
     return find_child(mutex_, children_, handle)->output();
+}
+
+std::vector<EndedProcess> ProcessManager::ended() const {
+    std::vector<std::shared_ptr<Child>> all;
+    {
+        std::lock_guard lock(mutex_);
+        for (const auto& [handle, child] : children_) all.push_back(child);
+    }
+    std::vector<EndedProcess> out;
+    for (const auto& child : all) {
+        stand_process_status status{sizeof(stand_process_status), STAND_PROCESS_RUNNING, 0, 0, 0};
+        if (!child->wait(0, status)) continue;
+        const bool signaled = status.state == STAND_PROCESS_SIGNALED;
+        out.push_back({child->name, status.pid, signaled, signaled ? status.signal : status.exit_code, child->output()});
+    }
+    return out;
 }
 
 // Handles stay valid: a later wait() reports how each child ended.

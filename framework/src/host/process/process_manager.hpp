@@ -4,6 +4,8 @@
 // when the manager is destroyed.
 #pragma once
 
+#include "host/process/ended_process.hpp"
+
 #include <stand/service/process.h>
 
 #include <boost/json.hpp>
@@ -39,6 +41,9 @@ public:
     bool wait(std::uint64_t handle, std::int64_t timeout_ms, stand_process_status& status);
     void release(std::uint64_t handle);
     std::string output_path(std::uint64_t handle) const;
+    // The children not yet released that have ended, in spawn order: servers
+    // that died while the plugin still counted on them.
+    std::vector<EndedProcess> ended() const;
     // Kills and reaps all children (also used on SIGINT/SIGTERM paths).
     void kill_all();
 

@@ -1,0 +1,63 @@
+#!/usr/bin/env python3
+"""`stand compat PLUGIN --target-config TARGET` against a fixture panel must
+fail exactly the check named, with a message holding the given text.
+
+    check_panel_fixture.py STAND PLUGIN TARGET PLUGIN_DIR CHECK TEXT
+                           [--netns] [--max-seconds N] [--contains TEXT]... [--others-may-fail]
+
+--netns: run in a private network namespace with only loopback up, for a
+fixture that binds 0.0.0.0 (nothing outside the machine can reach it).
+--max-seconds: the whole compat run must take less than N seconds.
+"""
+
+import argparse
+import json
+import subprocess
+import sys
+import time
+
+
+def main():
+    p = argparse.ArgumentParser()
+    for name in ("stand", "plugin", "target", "plugin_dir", "check", "text"):
+        p.add_argument(name)
+    p.add_argument("--netns", action="store_true")
+    p.add_argument("--max-seconds", type=float, default=0)
+    p.add_argument("--contains", action="append", default=[], help="more text the message must hold")
+    p.add_argument("--others-may-fail", action="store_true",
+                   help="CHECK must fail with TEXT; other checks may fail too")
+    a = p.parse_args()
+    cmd = [a.stand, "compat", a.plugin, "--plugin-path", a.plugin_dir, "--target-config", a.target, "--json"]
+    if a.netns:
+        cmd = ["unshare", "-n", "sh", "-c", 'ip link set lo up && exec "$@"', "sh"] + cmd
+    t0 = time.monotonic()
+    run = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    took = time.monotonic() - t0
+    try:
+        report = json.loads(run.stdout)
+    except ValueError:
+        sys.exit("stand compat printed no JSON report (exit %d): %s %s" % (run.returncode, run.stdout, run.stderr))
+    failed = [c for c in report["checks"] if c["result"] == "FAIL"]
+    for c in report["checks"]:
+        print("%-36s %-4s %s" % (c["id"], c["result"], c["message"]))
+    problems = []
+    if run.returncode == 0:
+        problems.append("stand compat exited 0")
+    named = [c for c in failed if c["id"] == a.check]
+    if a.others_may_fail and named:
+        failed = named
+    if [c["id"] for c in failed] != [a.check]:
+        problems.append("expected exactly %s to fail, failed: %s" % (a.check, [c["id"] for c in failed] or "none"))
+    else:
+        for text in [a.text] + a.contains:
+            if text not in failed[0]["message"]:
+                problems.append("the message of %s lacks %r" % (a.check, text))
+    if a.max_seconds and took >= a.max_seconds:
+        problems.append("took %.1f s, expected under %.0f s" % (took, a.max_seconds))
+    if problems:
+        sys.exit("; ".join(problems))
+    print("ok: only %s failed (%.1f s)" % (a.check, took))
+
+
+if __name__ == "__main__":
+    main()
