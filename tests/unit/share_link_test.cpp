@@ -76,4 +76,5 @@ TEST_CASE("share links: placeholders and wildcards are not real endpoints") {
     CHECK(problem("trojan://p@127.0.0.1:443").empty());
     CHECK(problem("trojan://p@[::1]:443").empty());
     CHECK(problem("trojan://p@vpn.example-corp.net:443").empty());
+    CHECK(problem("ss://YWVzLTI1Ni1nY206cHc@node1.bench.test:1234").empty());
 }

@@ -1,11 +1,11 @@
 #include "compat/box_sockets.hpp"
 
 #include "box/kill_group.hpp"
+#include "report/text_file.hpp"
 
 #include <boost/asio/ip/address.hpp>
 
 #include <array>
-#include <fstream>
 #include <map>
 #include <set>
 #include <sstream>
@@ -15,13 +15,6 @@ namespace stand::compat {
 namespace {
 
 namespace fs = std::filesystem;
-
-std::string read_all(const fs::path& p) {
-    std::ifstream in(p);
-    std::stringstream ss;
-    ss << in.rdbuf();
-    return ss.str();
-}
 
 std::string link_target(const fs::path& p) {
     std::error_code ec;
@@ -96,13 +89,21 @@ BoxSockets box_sockets(const std::vector<fs::path>& box_dirs) {
         const fs::path proc = "/proc/" + std::to_string(pid);
         const std::string netns = link_target(proc / "ns" / "net");
         if (netns.empty()) continue;  // gone meanwhile
-        auto [tables, fresh] = by_netns.try_emplace(netns);
-        if (fresh)
-            for (const auto& [file, tcp, v6] : {std::tuple{"tcp", true, false}, std::tuple{"tcp6", true, true},
-                                                std::tuple{"udp", false, false}, std::tuple{"udp6", false, true}})
-                for (auto& e : parse_proc_net(read_all(proc / "net" / file), tcp, v6))
-                    tables->second[e.inode] = {tcp ? "tcp" : "udp", e};
-        std::string comm = read_all(proc / "comm");
+        auto tables = by_netns.find(netns);
+        std::string comm;
+        try {
+            if (tables == by_netns.end()) {
+                tables = by_netns.try_emplace(netns).first;
+                for (const auto& [file, tcp, v6] : {std::tuple{"tcp", true, false}, std::tuple{"tcp6", true, true},
+                                                    std::tuple{"udp", false, false}, std::tuple{"udp6", false, true}})
+                    for (auto& e : parse_proc_net(report::read_text_file(proc / "net" / file), tcp, v6))
+                        tables->second[e.inode] = {tcp ? "tcp" : "udp", e};
+            }
+            comm = report::read_text_file(proc / "comm");
+        } catch (const std::exception&) {
+            by_netns.erase(netns);  // the process ended meanwhile; another member may read the tables
+            continue;
+        }
         while (!comm.empty() && comm.back() == '\n') comm.pop_back();
         std::error_code ec;
         for (fs::directory_iterator it(proc / "fd", ec), end; !ec && it != end; it.increment(ec)) {

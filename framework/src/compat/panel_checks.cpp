@@ -258,7 +258,10 @@ ChildResult guarded(Body body) {
     }
 }
 
-std::vector<Rig::User> create_users(Rig& rig, int n, const std::string& prefix) {
+// Starts and bootstraps the panel, then creates `n` users "compat1".."compatN".
+std::vector<Rig::User> started_with_users(Rig& rig, int n, const std::string& prefix = "compat") {
+    rig.start_ready();
+    rig.call("panel.bootstrap");
     std::vector<Rig::User> users;
     for (int i = 1; i <= n; ++i) users.push_back(rig.create_user(prefix + std::to_string(i)));
     return users;
@@ -375,9 +378,7 @@ std::vector<Check> panel_checks(const Plugin& p, const CompatOptions& o, const P
         });
 
     add("panel.create-users-unique", "N users, each with its own absolute subscription URL", [t](Rig& rig) {
-        rig.start_ready();
-        rig.call("panel.bootstrap");
-        auto users = create_users(rig, t.users, "compat");
+        auto users = started_with_users(rig, t.users);
         std::set<std::string> urls, ids;
         for (const auto& u : users) {
             if (!urls.insert(std::string(u.subscription.at("url").as_string())).second)
@@ -391,9 +392,7 @@ std::vector<Check> panel_checks(const Plugin& p, const CompatOptions& o, const P
         "every subscription answers 200 with links that parse, each naming a real endpoint (no wildcard address, "
         "no port 0, no placeholder host); where create_user returns tunnel_auth, one of the user's links carries it",
         [t](Rig& rig) {
-            rig.start_ready();
-            rig.call("panel.bootstrap");
-            auto users = create_users(rig, t.users, "compat");
+            auto users = started_with_users(rig, t.users);
             std::size_t links = 0, with_auth = 0;
             std::set<std::string> endpoints;
             for (const auto& u : users) {
@@ -428,9 +427,7 @@ std::vector<Check> panel_checks(const Plugin& p, const CompatOptions& o, const P
 
     add("panel.delete-user-revokes", "a deleted user's subscription stops working, the others keep working",
         [](Rig& rig) {
-            rig.start_ready();
-            rig.call("panel.bootstrap");
-            auto users = create_users(rig, 2, "compat-del");
+            auto users = started_with_users(rig, 2, "compat-del");
             rig.expect_links(users[0]);
             rig.call("panel.delete_user", {{"id", users[0].id}});
             // Panels may cache a link for a few seconds (Mistgate: 10 s): allow 15 s.
@@ -470,9 +467,7 @@ std::vector<Check> panel_checks(const Plugin& p, const CompatOptions& o, const P
         "after a restart the panel is ready in time, the users still work, and the core serves again: every "
         "TCP link endpoint accepts a connection within the readiness budget (UDP endpoints are named, not checked)",
         [t](Rig& rig) {
-            rig.start_ready();
-            rig.call("panel.bootstrap");
-            auto users = create_users(rig, t.users, "compat");
+            auto users = started_with_users(rig, t.users);
             auto t0 = Clock::now();
             rig.call("lifecycle.restart");
             double ready = rig.wait_ready(t0);
@@ -521,9 +516,7 @@ std::vector<Check> panel_checks(const Plugin& p, const CompatOptions& o, const P
         "a wildcard address (0.0.0.0, ::) or on an address other than the hosts of the readiness request, the "
         "subscription URL and the links; sockets in a container's own network namespace are named, not judged",
         [t](Rig& rig) -> std::string {
-            rig.start_ready();
-            rig.call("panel.bootstrap");
-            auto user = rig.create_user("compat-listen");
+            auto user = started_with_users(rig, 1, "compat-listen").front();
             auto links = rig.expect_links(user);
             auto cannot = [&](const std::string& why) -> std::string {
                 if (!t.unchecked_listeners.empty())

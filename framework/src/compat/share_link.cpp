@@ -150,7 +150,7 @@ std::string endpoint_problem(const ShareLink& link) {
     if (h.find_first_of("{}$<>") != std::string::npos) return "an unfilled template '" + h + "' as host";
     for (const char* name : {"example.com", "example.org", "example.net"})
         if (h == name || ends_with(std::string(".") + name)) return "the placeholder host " + h + " (RFC 2606)";
-    for (const char* tld : {".example", ".invalid", ".test"})
+    for (const char* tld : {".example", ".invalid"})
         if (ends_with(tld) || h == std::string(tld).substr(1)) return "the placeholder host " + h + " (RFC 2606)";
     if (link.port < 0) return "no port";
     if (link.port == 0 || link.port > 65535) return "port " + std::to_string(link.port);

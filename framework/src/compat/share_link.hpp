@@ -31,9 +31,11 @@ ParsedShareLink parse_share_link(const std::string& text);
 
 // "" when the link names an endpoint a client could reach; else what is wrong:
 // no host, a wildcard (0.0.0.0, ::), no port or port 0, or a placeholder
-// host: a name reserved for documentation by RFC 2606/6761 (example.com,
-// .org, .net, *.example, *.invalid, *.test) or an unfilled template
-// ("{host}", "${...}", "<...>").
+// host: a name RFC 2606 reserves for documentation or for names that must
+// not resolve (example.com, .org, .net, *.example, *.invalid) or an unfilled
+// template ("{host}", "${...}", "<...>"). localhost, loopback addresses and
+// *.test names count as real: this stand tests on loopback, and a test
+// node's name under .test is a deliberate choice, not a panel's default.
 std::string endpoint_problem(const ShareLink& link);
 
 bool carries_credential(const ShareLink& link, const std::string& credential);

@@ -38,6 +38,7 @@ public:
                 if (url.port == 0) throw std::invalid_argument(text);
                 tcp_host_ = url.host;
                 tcp_port_ = url.port;
+                tcp_ = true;
             } catch (const std::exception&) {
                 throw std::invalid_argument(where + ".tcp: expected \"host:port\", got \"" + text + "\"");
             }
@@ -64,14 +65,14 @@ public:
         label_ = where + " " + std::string(url->as_string());
     }
     ~Probe() {
-        if (session_ != 0) http_.close_session(session_);
+        if (!tcp_) http_.close_session(session_);
     }
     Probe(const Probe&) = delete;
     Probe& operator=(const Probe&) = delete;
 
     // "" when this item succeeded, else its answer or error.
     std::string attempt() {
-        if (session_ == 0)
+        if (tcp_)
             return host::http::tcp_connect_problem(tcp_host_, tcp_port_, http_.allows_remote_targets(), timeout_);
         try {
             auto response = http_.request(session_, request_);
@@ -92,6 +93,7 @@ private:
     json::object request_;
     std::vector<std::int64_t> expect_;
     std::uint64_t session_ = 0;
+    bool tcp_ = false;
     std::string tcp_host_;
     std::uint16_t tcp_port_ = 0;
 };
