@@ -56,7 +56,7 @@ def main():
         problems.append("took %.1f s, expected under %.0f s" % (took, a.max_seconds))
     if problems:
         sys.exit("; ".join(problems))
-    print("ok: only %s failed (%.1f s)" % (a.check, took))
+    print("ok: %s failed as expected%s (%.1f s)" % (a.check, "" if a.others_may_fail else ", alone", took))
 
 
 if __name__ == "__main__":
