@@ -7,7 +7,13 @@
  *
  * The host, not the plugin, decides when the system is ready: it fires the
  * readiness request (below) every 50 ms until it gets the expected status,
- * and times cold start and restart from its own clock. */
+ * and times cold start and restart from its own clock.
+ *
+ * A process the plugin spawned and still holds (not released) that ends
+ * while the host waits for readiness stops the wait at once: the step fails
+ * naming the process, its exit status or signal and the end of its output
+ * file. So a plugin releases its helper commands (`x-ui setting ...`,
+ * `docker compose up -d`) once they are done and holds only its servers. */
 #ifndef STAND_EXT_LIFECYCLE_H
 #define STAND_EXT_LIFECYCLE_H
 
@@ -49,6 +55,20 @@ typedef struct stand_lifecycle {
      *    "expect_status":[200],"per_try_timeout_ms":2000,"insecure_tls":false}
      * "insecure_tls": true skips certificate checks, for a system that
      * serves a self-signed test certificate (readiness is about liveness).
+     * Optional "also": further checks that must all succeed, in order,
+     * after the main request in the same round (the first that fails ends
+     * the round; the next round starts again with the main request):
+     *   "also":[{"url":"http://127.0.0.1:2096/sub/probe","expect_status":[200,404]},
+     *           {"tcp":"127.0.0.1:62789"}]
+     * each either a request with the main one's fields (method, url,
+     * headers, expect_status, per_try_timeout_ms, insecure_tls; the main
+     * per_try_timeout_ms when absent) or {"tcp":"host:port"}, which succeeds
+     * when a TCP connection is accepted ("per_try_timeout_ms" allowed too).
+     * Use it when the first answer comes before the whole system serves
+     * (a panel's page before its subscription server or its core). The
+     * system is ready when a whole round succeeded; a timeout names the
+     * item still failing and its last answer or error. Targets follow the
+     * stand.http/1 rules (loopback unless remote targets are allowed).
      * Returns STAND_OK or STAND_E_BAD_STATE (not configured yet). */
     stand_result(STAND_ABI *readiness)(stand_instance *self, const stand_sink *out, stand_error *err);
 
