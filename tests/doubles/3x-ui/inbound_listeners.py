@@ -1,4 +1,4 @@
-"""Xray's side of the 3x-ui double: a TCP listener per enabled TCP inbound,
+"""Xray's inbounds in the 3x-ui double: a TCP listener per enabled TCP inbound,
 so "the core serves the link endpoint" can be checked (test infrastructure only).
 
 Real 3x-ui (v3.6.0) hands each inbound to Xray, which listens on the inbound's
@@ -12,6 +12,8 @@ inbound, and the panel goes on.
 import socket
 import sys
 import threading
+
+from xui_install import XrayStandIn
 
 
 class InboundListeners:
@@ -40,7 +42,8 @@ class InboundListeners:
             print("inbound %s:%d: %s" % (host, port, e), file=sys.stderr, flush=True)
             return
         self.sockets[port] = s
-        threading.Thread(target=self._accept, args=(s,), daemon=True).start()
+        # accepted and closed at once: enough to show the core serves the port
+        threading.Thread(target=XrayStandIn._accept, args=(s,), daemon=True).start()
 
     def close(self, inbound):
         s = self.sockets.pop(int(inbound.get("port") or 0), None)
@@ -50,12 +53,3 @@ class InboundListeners:
             except OSError:
                 pass
             s.close()
-
-    @staticmethod
-    def _accept(s):
-        while True:
-            try:
-                conn, _ = s.accept()
-            except OSError:
-                return
-            conn.close()  # accepted: enough to show the core serves the port
