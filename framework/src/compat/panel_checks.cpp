@@ -166,10 +166,12 @@ public:
     // A subscription server may come up after the readiness answer: every
     // check but start-ready (which judges exactly that) waits for it within
     // the readiness budget of the last start.
+    // A refused connection or a 503 is "not serving yet".
     Fetch fetch(const json::object& subscription) {
         while (true) {
             try {
-                return fetch_once(subscription);
+                auto f = fetch_once(subscription);
+                if (f.status != 503 || Clock::now() >= budget_end_) return f;
             } catch (const CheckFailure&) {
                 if (Clock::now() >= budget_end_) throw;
             }
@@ -361,7 +363,8 @@ std::vector<Check> panel_checks(const Plugin& p, const CompatOptions& o, const P
             if (f.status != 200)
                 throw CheckFailure("readiness answered after " + secs(ready) + ", but the first user's subscription "
                                    "answered " + std::to_string(f.status) + " " + secs(rig.since_start()) +
-                                   " after the start");
+                                   " after the start, past bootstrap and one user: readiness must cover the "
+                                   "subscription server (lifecycle.h \"also\")");
             return "ready after " + secs(ready) + "; the first user's subscription answered 200 " +
                    secs(rig.since_start()) + " after the start";
         });

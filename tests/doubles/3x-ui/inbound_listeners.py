@@ -3,9 +3,9 @@ so "the core serves the link endpoint" can be checked (test infrastructure only)
 
 Real 3x-ui (v3.6.0) hands each inbound to Xray, which listens on the inbound's
 "listen" address, all interfaces when it is "" (seen on the real panel, issue
-14). The double listens on 127.0.0.1 for "" (tests bind loopback only) unless
---bind-all asks for the real behaviour (0.0.0.0: run it in a private network
-namespace). A port already taken is logged to stderr, as Xray logs a failed
+14). The double listens on 127.0.0.1 for "" (tests bind loopback only);
+the fixture --bind-all binds 0.0.0.0 whatever the inbound says (run it in a
+private network namespace). A port already taken is logged to stderr, as Xray logs a failed
 inbound, and the panel goes on.
 """
 
@@ -22,7 +22,7 @@ class InboundListeners:
         self.sockets = {}  # port -> socket
 
     def address(self, listen):
-        if self.bind_all and not listen:
+        if self.bind_all:
             return "0.0.0.0"
         return listen if listen in ("127.0.0.1", "::1", "localhost") else "127.0.0.1"
 

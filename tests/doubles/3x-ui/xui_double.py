@@ -23,7 +23,6 @@ import os
 import re
 import secrets
 import sys
-import threading
 import time
 import urllib.parse
 import uuid
@@ -86,9 +85,10 @@ class XuiDouble(PanelDouble):
         p.add_argument("--placeholder-links", action="store_true",
                        help="links name 0.0.0.0:1, what a panel with no hosts returns")
         p.add_argument("--bind-all", action="store_true",
-                       help="inbounds with listen \"\" bind 0.0.0.0, as real Xray does (use a private netns)")
+                       help="inbounds bind 0.0.0.0 whatever their listen (use a private netns)")
         p.add_argument("--late-sub-seconds", type=float, default=0,
-                       help="the subscription server starts this long (>= 1) after the panel")
+                       help="the subscription server answers 503 for this long after the start (its port is "
+                            "open at once, so a TCP readiness check passes)")
 
     @classmethod
     def adjust_args(cls, args):
@@ -114,10 +114,8 @@ class XuiDouble(PanelDouble):
         st.setdefault("next_inbound_id", 1)
         self.sessions = st.get("sessions", {}) if a.keep_sessions else {}
         self.login_failures = {}
-        if a.late_sub_seconds > 0:
-            threading.Timer(max(a.late_sub_seconds, 1), self.open_late_sub).start()
-        else:
-            self.add_listener("sub", a.sub_port)
+        self.add_listener("sub", a.sub_port)
+        self.sub_serves_at = time.monotonic() + a.late_sub_seconds
         self.core = InboundListeners(a.bind_all)
         for inb in st["inbounds"].values():
             if inb["enable"] and transport(inb) == "tcp":
@@ -178,12 +176,6 @@ class XuiDouble(PanelDouble):
         self.api_prefix = self.base + "panel/api/"
         r("GET", re.escape(a.sub_path) + r"(?P<subid>[^/]+)", self.subscription,
           name="subscription", listener="sub")
-
-    def open_late_sub(self):
-        with self.lock:
-            self.add_listener("sub", self.args.sub_port)
-        threading.Thread(target=self.listeners["sub"].serve_forever, daemon=True).start()
-        print("sub listening on %s:%d" % (self.args.host, self.port("sub")), flush=True)
 
     # ------------------------------------------------------------ sessions
     def on_session_lost(self):
@@ -338,7 +330,7 @@ class XuiDouble(PanelDouble):
             "webListen": "", "webDomain": "", "webPort": self.port(), "webCertFile": "",
             "webKeyFile": "", "webBasePath": self.base, "sessionMaxAge": 360,
             "subEnable": True, "subListen": getattr(a, "sub_listen", ""),
-            "subPort": self.port("sub") if "sub" in self.listeners else a.sub_port, "subPath": a.sub_path,
+            "subPort": self.port("sub"), "subPath": a.sub_path,
             "subDomain": "", "subURI": "", "subCertFile": "", "subKeyFile": "",
             "subEncrypt": a.sub_encrypt == "true", "subUpdates": 12,
             "subJsonEnable": False, "subJsonPath": "/json/", "subClashEnable": False,
@@ -662,6 +654,8 @@ class XuiDouble(PanelDouble):
         return None
 
     def subscription(self, req):
+        if time.monotonic() < self.sub_serves_at:
+            return text_response("subscription service starting", 503)
         subid = urllib.parse.unquote(req.params["subid"])
         host = (req.header("Host") or "127.0.0.1").rsplit(":", 1)[0] or "127.0.0.1"
         links, clients = [], []
