@@ -124,8 +124,16 @@ class AgentSide:
         return "NODE_STATUS_DOWN" if n["enrolled"] else "NODE_STATUS_PENDING"
 
     def node_obj(self, n):
-        return {"id": n["id"], "name": n["name"], "address": n["address"], "countryCode": n["countryCode"],
-                "status": self.node_status(n)}
+        out = {"id": n["id"], "name": n["name"], "address": n["address"], "countryCode": n["countryCode"],
+               "status": self.node_status(n)}
+        if out["status"] == "NODE_STATUS_PENDING":  # admin_node.go statusOfView
+            expires = max([e["expires"] for e in self.state["enrollments"].values()
+                           if e["nodeId"] == n["id"] and not e["used"] and e["expires"] > time.time()] or [0])
+            out["reason"] = ({"code": "enrollment_pending",
+                              "params": {"expires_in_minutes": str(int((expires - time.time()) // 60)),
+                                         "expires_unix": str(int(expires))}}
+                             if expires else {"code": "enrollment_expired"})
+        return out
 
     def inbounds_changed(self, node_id):
         """The node's desired state has a new revision (an inbound was added or changed)."""

@@ -440,7 +440,7 @@ class MistgateDouble(AgentSide, PanelDouble):
     def list_protocols(self, req, b, sess):
         return json_response({"protocols": [{
             "id": "hysteria2", "displayName": "Hysteria 2", "settingsSchemaJson": "{}",
-            "defaultSettingsJson": json.dumps(HY2_DEFAULTS), "apps": []}]})
+            "defaultSettingsJson": json.dumps(HY2_DEFAULTS), "apps": ["APP_HAPP"]}]})
 
     def create_profile(self, req, b, sess):
         if b.get("protocol") != "hysteria2":
@@ -459,7 +459,10 @@ class MistgateDouble(AgentSide, PanelDouble):
         p = {"id": rid("prf_"), "protocol": "hysteria2", "name": name, "settingsJson": json.dumps(merged)}
         self.state["profiles"][p["id"]] = p
         self.save_state()
-        return json_response({"profile": p})
+        summary = "UDP %d · %s" % (merged.get("port", 443), merged.get("tls_mode", ""))
+        # CreateProfileResponse carries a ProfileSummary (profile.proto): no settings
+        return json_response({"profile": {"id": p["id"], "name": name, "protocol": "hysteria2", "summary": summary,
+                                          "version": 1}})
 
     def create_inbound(self, req, b, sess):
         p = self.state["profiles"].get(b.get("profileId"))
@@ -474,10 +477,13 @@ class MistgateDouble(AgentSide, PanelDouble):
             self.inbounds_changed(n["id"])
             self.save_state()
         view = {"id": inb["id"], "profileId": p["id"], "profileName": p["name"], "protocol": "hysteria2",
-                "nodeId": n["id"], "nodeName": n["name"], "port": port, "state": "INBOUND_STATE_PENDING"}
-        if inb["tlsServerName"]:
-            view["tlsServerName"] = inb["tlsServerName"]
-        return json_response({"inbound": view, "freePort": port})
+                "nodeId": n["id"], "nodeName": n["name"], "port": port,
+                "tlsServerName": inb["tlsServerName"] or n["address"], "state": "INBOUND_STATE_PENDING",
+                "egress": "direct"}
+        out = {"inbound": view}
+        if b.get("validateOnly"):
+            out["freePort"] = port  # CreateInboundResponse.free_port: 0 (left out) unless validate_only
+        return json_response(out)
 
     def create_group(self, req, b, sess):
         name = str(b.get("name", "")).strip()
