@@ -13,7 +13,7 @@ JOBS=${STAND_JOBS:-$(nproc)}
 PACKAGES=(
   build-essential cmake ninja-build pkg-config git ca-certificates binutils
   libboost1.81-dev libboost-json1.81-dev
-  libssl-dev openssl
+  libssl-dev openssl libsqlite3-dev
   libngtcp2-dev libngtcp2-crypto-gnutls-dev libnghttp3-dev libgnutls28-dev libsodium-dev
   ngtcp2-client ngtcp2-server nghttp2-client
   doctest-dev libbenchmark-dev

@@ -102,7 +102,7 @@ std::optional<long long> XuiApi::find_inbound(const std::string& remark) {
     return std::nullopt;
 }
 
-long long XuiApi::add_vless_reality_inbound(const std::string& remark, int port) {
+long long XuiApi::add_vless_reality_inbound(const std::string& remark, const std::string& listen, int port) {
     auto keys = envelope("getNewX25519Cert", {{"method", "GET"}, {"url", api_.url("/panel/api/server/getNewX25519Cert")}});
     const std::string priv = panelkit::string_member(keys, kPanel, "getNewX25519Cert", {"obj", "privateKey"});
     const std::string pub = panelkit::string_member(keys, kPanel, "getNewX25519Cert", {"obj", "publicKey"});
@@ -122,7 +122,7 @@ long long XuiApi::add_vless_reality_inbound(const std::string& remark, int port)
     json::object sniffing{{"enabled", true}, {"destOverride", json::array{"http", "tls", "quic", "fakedns"}},
                           {"metadataOnly", false}, {"routeOnly", false}};
     // Strings are accepted by every version (v3.1+ also takes objects).
-    json::object body{{"enable", true},       {"remark", remark},   {"listen", ""},
+    json::object body{{"enable", true},       {"remark", remark},   {"listen", listen},
                       {"port", port},         {"protocol", "vless"}, {"expiryTime", 0},
                       {"total", 0},           {"settings", json::serialize(settings)},
                       {"streamSettings", json::serialize(stream)}, {"sniffing", json::serialize(sniffing)}};
@@ -130,8 +130,20 @@ long long XuiApi::add_vless_reality_inbound(const std::string& remark, int port)
     return std::stoll(panelkit::id_member(v, kPanel, "add inbound", {"obj", "id"}));
 }
 
+const std::string& XuiApi::settings_prefix() {
+    if (!settings_prefix_.empty()) return settings_prefix_;
+    auto probe = api_.call("setting/all", {{"method", "POST"}, {"url", api_.url("/panel/api/setting/all")}, {"json", json::object{}}},
+                           {200, 401, 404}, false);
+    if (probe.status == 200) return settings_prefix_ = "/panel/api/";
+    envelope("list inbounds", {{"method", "GET"}, {"url", api_.url("/panel/api/inbounds/list")}});  // logs in again if needed
+    probe = api_.call("setting/all", {{"method", "POST"}, {"url", api_.url("/panel/api/setting/all")}, {"json", json::object{}}},
+                      {200, 404}, false);
+    return settings_prefix_ = probe.status == 200 ? "/panel/api/" : "/panel/";
+}
+
 XuiApi::SubSettings XuiApi::sub_settings() {
-    auto v = envelope("setting/all", {{"method", "POST"}, {"url", api_.url("/panel/api/setting/all")}, {"json", json::object{}}});
+    const std::string url = api_.url(settings_prefix() + "setting/all");
+    auto v = envelope("setting/all", {{"method", "POST"}, {"url", url}, {"json", json::object{}}});
     SubSettings s;
     const auto& obj = panelkit::member(v, kPanel, "setting/all", {"obj"});
     if (const auto* o = obj.if_object()) {
@@ -140,6 +152,34 @@ XuiApi::SubSettings XuiApi::sub_settings() {
         if (auto* p = o->if_contains("subURI"); p && p->is_string()) s.uri = std::string(p->as_string());
     }
     return s;
+}
+
+bool XuiApi::set_xray_ports(int api_port, int metrics_port) {
+    auto v = envelope("xray settings",
+                      {{"method", "POST"}, {"url", api_.url(settings_prefix() + "xray/")}, {"json", json::object{}}});
+    // obj is the JSON of {xraySetting: <template>, inboundTags, ...} as a string.
+    boost::system::error_code ec;
+    auto outer = json::parse(panelkit::string_member(v, kPanel, "xray settings", {"obj"}), ec);
+    if (ec || !outer.is_object() || !outer.as_object().contains("xraySetting") ||
+        !outer.as_object().at("xraySetting").is_object())
+        throw Error(STAND_E_BAD_RESPONSE, "3x-ui: xray settings: obj holds no xraySetting object");
+    json::object tpl = outer.as_object().at("xraySetting").as_object();
+    const json::object before = tpl;
+    bool api_found = false;
+    if (auto* inbounds = tpl.if_contains("inbounds"); inbounds && inbounds->is_array())
+        for (auto& in : inbounds->as_array())
+            if (auto* o = in.if_object(); o && o->contains("tag") && o->at("tag") == "api") {
+                (*o)["port"] = api_port;
+                api_found = true;
+            }
+    if (!api_found) throw Error(STAND_E_BAD_RESPONSE, "3x-ui: xray settings: the template has no inbound tagged \"api\"");
+    if (metrics_port == 0) tpl.erase("metrics");
+    else if (auto* m = tpl.if_contains("metrics"); m && m->is_object())
+        m->as_object()["listen"] = "127.0.0.1:" + std::to_string(metrics_port);
+    if (tpl == before) return false;
+    envelope("update xray settings", {{"method", "POST"}, {"url", api_.url(settings_prefix() + "xray/update")},
+                                      {"form", {{"xraySetting", json::serialize(tpl)}}}});
+    return true;
 }
 
 void XuiApi::add_client(ClientApi api, long long inbound_id, const XuiUser& user) {

@@ -28,13 +28,19 @@ public:
     ClientApi detect_client_api();      // GET panel/api/clients/list: 200 -> v3.1, 404 -> legacy
     // The id of the inbound with `remark`, or none.
     std::optional<long long> find_inbound(const std::string& remark);
-    long long add_vless_reality_inbound(const std::string& remark, int port);
+    // `listen` is the address Xray binds for the inbound ("" = all interfaces).
+    long long add_vless_reality_inbound(const std::string& remark, const std::string& listen, int port);
     struct SubSettings {
         std::string path = "/sub/";
         int port = 2096;
         std::string uri;  // subURI when set
     };
     SubSettings sub_settings();
+    // Moves the Xray template's API inbound and metrics listener off x-ui's
+    // fixed defaults (127.0.0.1:62789 and :11111, the same for every
+    // instance); metrics_port 0 removes the metrics listener. x-ui restarts
+    // Xray when the template changes. Returns whether it changed.
+    bool set_xray_ports(int api_port, int metrics_port);
     void add_client(ClientApi api, long long inbound_id, const XuiUser& user);
     void delete_client(ClientApi api, long long inbound_id, const std::string& email);
     // panel/api/inbounds/list(/slim); re-logs in once when the session is gone.
@@ -45,6 +51,12 @@ public:
 private:
     boost::json::value envelope(const std::string& operation, boost::json::object request);
     void fetch_csrf();
+    // Where the settings and Xray routes live: "/panel/api/" from v3.3.0,
+    // "/panel/" before (v3.0.0-v3.2.8). Found once, with a route every v3 has
+    // telling a missing route from a lost session (both answer 404).
+    const std::string& settings_prefix();
+
+    std::string settings_prefix_;
 
     panelkit::AdminApi api_;
     std::string username_, password_;

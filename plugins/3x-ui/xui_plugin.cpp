@@ -1,16 +1,24 @@
-// 3x-ui (MHSanaei/3x-ui): the panel binary (or anything that behaves like
-// it) spawned into the box, or docker compose with the box as cgroup parent
-// (stand.lifecycle/1 + stand.panel/1). One VLESS Reality inbound; users are
-// clients with an id and a subId the adapter chooses, so no read-back is
-// needed; the subscription is on the separate sub port.
+// 3x-ui (MHSanaei/3x-ui): the panel binary spawned into the box as the
+// official install runs it (/usr/local/x-ui/x-ui, working directory
+// /usr/local/x-ui, Xray from its bin/ folder), or docker compose with the box
+// as cgroup parent (stand.lifecycle/1 + stand.panel/1). Before the first
+// start the data dir gets the configured port, listen address, base path,
+// admin account and subscription server; bootstrap moves Xray's API and
+// metrics ports and adds one VLESS Reality inbound on the listen address.
+// Users are clients with an id and a subId the adapter chooses, so no
+// read-back is needed; the subscription is on the separate sub port.
 #include "credentials.hpp"
-#include "launcher.hpp"
+#include "panel_lifecycle.hpp"
 #include "url.hpp"
 #include "xui_api.hpp"
+#include "xui_first_start.hpp"
 
 #include <stand/stand.hpp>
 
+#include <sys/utsname.h>
+
 #include <filesystem>
+#include <fstream>
 #include <map>
 #include <memory>
 
@@ -22,6 +30,10 @@ using stand::cpp::ConfigError;
 using stand::cpp::Error;
 
 constexpr const char* kRemark = "stand-vless-reality";
+constexpr const char* kInstalledBinary = "/usr/local/x-ui/x-ui";
+constexpr const char* kImage = "ghcr.io/mhsanaei/3x-ui:v3.6.0";
+constexpr int kXrayApiDefault = 62789;
+constexpr int kXrayMetricsDefault = 11111;
 
 std::string uuid4() {
     std::string h = panelkit::random_hex(16);
@@ -30,11 +42,20 @@ std::string uuid4() {
     return h.substr(0, 8) + "-" + h.substr(8, 4) + "-" + h.substr(12, 4) + "-" + h.substr(16, 4) + "-" + h.substr(20);
 }
 
-class Xui : public stand::cpp::Instance, public stand::cpp::Lifecycle, public stand::cpp::Panel {
+// x-ui runs bin/xray-<GOOS>-<GOARCH> (internal/xray/process.go GetBinaryName).
+std::string xray_binary_name() {
+    utsname u{};
+    std::string arch = uname(&u) == 0 ? u.machine : "x86_64";
+    if (arch == "x86_64") arch = "amd64";
+    else if (arch == "aarch64") arch = "arm64";
+    return "xray-linux-" + arch;
+}
+
+class Xui : public stand::cpp::Instance, public panelkit::PanelLifecycle, public stand::cpp::Panel {
 public:
-    Xui(const stand::cpp::Host& host, const json::object& config) : host_(host) {
+    Xui(const stand::cpp::Host& host, const json::object& config) : PanelLifecycle(host, "3x-ui") {
         stand::cpp::ConfigReader cfg(config);
-        auto launch = panelkit::read_launch_config(cfg, {"x-ui"});
+        auto lc = panelkit::read_launch_config(cfg, {kInstalledBinary});
         host_name_ = cfg.string("host", "127.0.0.1");
         port_ = static_cast<int>(cfg.integer("port", 2053, 1, 65535));
         sub_port_ = static_cast<int>(cfg.integer("sub_port", 2096, 1, 65535));
@@ -42,73 +63,77 @@ public:
         if (base_path_.empty() || base_path_.front() != '/') base_path_ = "/" + base_path_;
         if (base_path_.back() != '/') base_path_ += "/";
         inbound_port_ = static_cast<int>(cfg.integer("inbound_port", 4443, 1, 65535));
+        xray_api_port_ = static_cast<int>(cfg.integer("xray_api_port", kXrayApiDefault, 1, 65535));
+        xray_metrics_port_ = static_cast<int>(cfg.integer("xray_metrics_port", kXrayMetricsDefault, 0, 65535));
+        std::string bin_folder = cfg.string("bin_folder", "");
         given_.username = cfg.string("username", "admin");
-        given_.password = cfg.string("password", "admin");  // the binary seeds admin/admin
-        image_ = cfg.string("image", "ghcr.io/mhsanaei/3x-ui:v3.9.0");
+        given_.password = cfg.string("password", "");
+        image_ = cfg.string("image", kImage);
         http_timeout_ms_ = static_cast<int>(cfg.integer("http_timeout_ms", 30000, 100, 600000));
         cfg.finish();
-        if (launch.mode == panelkit::RunMode::native && launch.env.empty())
-            launch.env = {{"XUI_DB_FOLDER", "${data_dir}"}, {"XUI_LOG_FOLDER", "${data_dir}"}, {"XUI_PORT", "${port}"}};
-        launch.project = "stand3xui";
-        launch.container = "stand_3xui";
-        launcher_ = std::make_unique<panelkit::Launcher>(host_, "3x-ui", launch);
-        launcher_->set_variable("data_dir", data_dir().string());
-        launcher_->set_variable("port", std::to_string(port_));
-        launcher_->set_variable("sub_port", std::to_string(sub_port_));
-        launcher_->set_variable("listen", host_name_);
-        launcher_->set_compose_text(compose_yaml());
+        docker_ = lc.mode == panelkit::RunMode::docker;
+        if (docker_ && given_.password.empty()) given_.password = "admin";  // the image seeds admin/admin
+        if (!docker_) {
+            // The official unit: WorkingDirectory=/usr/local/x-ui/, and x-ui
+            // finds Xray in XUI_BIN_FOLDER, else bin/ below its working directory.
+            if (lc.working_dir.empty() && lc.command.front().find('/') != std::string::npos)
+                lc.working_dir = fs::path(lc.command.front()).parent_path().string();
+            bin_folder_ = !bin_folder.empty() ? bin_folder
+                          : lc.working_dir.empty() ? std::string("bin")
+                                                       : (fs::path(lc.working_dir) / "bin").string();
+            std::map<std::string, std::string> env{{"XUI_DB_FOLDER", "${data_dir}"},
+                                                   {"XUI_LOG_FOLDER", "${data_dir}/log"},
+                                                   {"XUI_BIN_FOLDER", "${bin_folder}"},
+                                                   {"XRAY_VMESS_AEAD_FORCED", "false"}};
+            for (const auto& [k, v] : lc.env) env[k] = v;
+            lc.env = env;
+        } else if (!bin_folder.empty()) {
+            throw ConfigError("config.bin_folder: only for native mode (the image holds Xray)");
+        }
+        lc.project = "stand3xui";
+        lc.container = "stand_3xui";
+        setting_command_ = lc.command;
+        setting_command_.emplace_back("setting");
+        PanelLifecycle::launch(std::move(lc),
+                               {{"port", std::to_string(port_)},
+                                {"sub_port", std::to_string(sub_port_)},
+                                {"listen", host_name_},
+                                {"bin_folder", bin_folder_}},
+                               docker_ ? "the docker CLI runs image " + image_
+                                       : std::string("3x-ui's install.sh puts the panel in ") + kInstalledBinary +
+                                             "; or set config.command to the x-ui binary");
+        if (!docker_) {
+            for (const char* f : {"", "geoip.dat", "geosite.dat"})
+                launcher().add_artifact("${bin_folder}/" + (*f ? std::string(f) : xray_binary_name()));
+        }
+        launcher().set_compose_text(compose_yaml());
     }
 
-    // --- lifecycle
-    stand_result install() override {
-        fs::create_directories(data_dir());
-        return STAND_OK;
-    }
-    stand_result start() override {
-        fs::create_directories(data_dir());
-        launcher_->start();
-        return STAND_OK;
-    }
-    stand_result stop() override {
-        if (!launcher_->running()) return STAND_OK_NOTHING_TO_DO;
-        launcher_->stop();
-        return STAND_OK;
-    }
-    stand_result restart() override {
-        launcher_->restart();
-        api_.reset();  // the next admin call logs in again
-        return STAND_OK;
-    }
-    stand_result wipe() override {
-        if (launcher_->running()) throw Error(STAND_E_BAD_STATE, "3x-ui: stop before wipe");
-        launcher_->wipe();
-        std::error_code ec;
-        fs::remove_all(data_dir(), ec);
-        if (ec) throw Error(STAND_E_IO, "3x-ui: cannot remove " + data_dir().string() + ": " + ec.message());
-        users_.clear();
-        inbound_id_.reset();
-        api_.reset();
-        return STAND_OK;
-    }
+    // --- lifecycle (the rest is PanelLifecycle's)
     json::object readiness() override {
-        return {{"method", "GET"}, {"url", panel_url() + base_path_}, {"expect_status", json::array{200}},
-                {"per_try_timeout_ms", 2000}};
-    }
-    json::object facts() override {
-        json::object f{{"data_dirs", json::array{data_dir().string()}},
-                       {"credentials_file", credentials_file().string()}};
-        if (client_api_) f["client_api"] = *client_api_ == xui::ClientApi::v31 ? "clients/* (v3.1+)" : "inbounds/addClient (legacy)";
-        for (const auto& [k, v] : launcher_->deployment_facts()) f[k] = v;
-        return f;
+        // The panel page, then the subscription server and Xray (its API
+        // port): x-ui answers GET / before either is up.
+        json::array also{json::object{{"tcp", host_name_ + ":" + std::to_string(sub_port_)}}};
+        if (!docker_) also.push_back(json::object{{"tcp", "127.0.0.1:" + std::to_string(current_xray_api_port())}});
+        return {{"method", "GET"},
+                {"url", panel_url() + base_path_},
+                {"expect_status", json::array{200}},
+                {"per_try_timeout_ms", 2000},
+                {"also", also}};
     }
 
     // --- panel
     void bootstrap() override {
         auto& api = session();
         client_api_ = api.detect_client_api();
+        if (!docker_ && api.set_xray_ports(xray_api_port_, xray_metrics_port_)) remember_xray_ports();
         inbound_id_ = api.find_inbound(kRemark);
-        if (!inbound_id_) inbound_id_ = api.add_vless_reality_inbound(kRemark, inbound_port_);
+        if (!inbound_id_) inbound_id_ = api.add_vless_reality_inbound(kRemark, docker_ ? "" : host_name_, inbound_port_);
         auto sub = api.sub_settings();
+        if (!docker_ && sub.uri.empty() && sub.port != sub_port_)
+            throw Error(STAND_E_BAD_STATE, "3x-ui: bootstrap: the subscription server is on port " + std::to_string(sub.port) +
+                                               " (x-ui's settings in " + data_dir().string() + "), config.sub_port is " +
+                                               std::to_string(sub_port_) + ": wipe the data dir to apply the config");
         sub_base_ = sub.uri.empty() ? "http://" + host_name_ + ":" + std::to_string(sub_port_) + sub.path : sub.uri;
         if (sub_base_.back() != '/') sub_base_ += "/";
     }
@@ -118,7 +143,7 @@ public:
         xui::XuiUser user{name, uuid4(), panelkit::random_hex(8)};
         session().add_client(*client_api_, *inbound_id_, user);
         users_[name] = user;
-        return {{"name", name}, {"id", name}, {"subscription", subscription(user.sub_id)}};
+        return {{"name", name}, {"id", name}, {"subscription", subscription(user.sub_id)}, {"tunnel_auth", user.uuid}};
     }
 
     void delete_user(const std::string& user_id) override {
@@ -141,14 +166,77 @@ public:
     }
 
 private:
-    fs::path data_dir() const { return fs::path(host_.data_dir()) / "3x-ui"; }
-    fs::path credentials_file() const { return fs::path(host_.data_dir()) / "3x-ui-credentials.json"; }
+    void check_install() override {
+        if (docker_) {
+            launcher().run_capture({launcher().config().docker, "image", "inspect", "--format", "{{.Id}}", image_},
+                                   "docker image inspect " + image_ + " (the image must be present: pull or build it)",
+                                   60000);
+            return;
+        }
+        const fs::path bin = launcher().expand("${bin_folder}");
+        std::error_code ec;
+        const fs::path xray = bin / xray_binary_name();
+        if (!fs::is_regular_file(xray, ec))
+            throw Error(STAND_E_NOT_FOUND, "3x-ui: install: Xray is missing: " + xray.string() +
+                                               " (x-ui runs Xray from XUI_BIN_FOLDER: config.bin_folder, default bin/ "
+                                               "beside x-ui, where the official install puts it)");
+        if (!fs::is_regular_file(bin / "geoip.dat", ec))
+            throw Error(STAND_E_NOT_FOUND, "3x-ui: install: " + (bin / "geoip.dat").string() +
+                                               " is missing: x-ui's default Xray template routes geoip:private");
+        prepare_data_dir();
+    }
+
+    void before_start() override { prepare_data_dir(); }
+
+    void after_restart() override { api_.reset(); }  // the next admin call logs in again
+
+    void forget() override {
+        users_.clear();
+        inbound_id_.reset();
+        client_api_.reset();
+        api_.reset();
+    }
+
+    json::object panel_facts() override {
+        json::object f;
+        if (client_api_) f["client_api"] = *client_api_ == xui::ClientApi::v31 ? "clients/* (v3.1+)" : "inbounds/addClient (legacy)";
+        f["listen"] = host_name_;
+        f["base_path"] = base_path_;
+        if (!docker_) {
+            f["xray_api_port"] = current_xray_api_port();
+            f["bin_folder"] = launcher().expand("${bin_folder}");
+        } else {
+            f["image"] = image_;
+        }
+        return f;
+    }
+
+    // Native mode: x-ui's settings before its first start in this data dir.
+    void prepare_data_dir() {
+        if (docker_) return;
+        fs::create_directories(data_dir() / "log");
+        auto c = credentials();
+        xui::FirstStartSettings s{port_, host_name_, base_path_, c.username, c.password, sub_port_, host_name_};
+        xui::apply_first_start_settings(launcher(), setting_command_, s, data_dir() / "x-ui.db");
+    }
+
+    // Xray's API port until bootstrap moved it: x-ui's default.
+    fs::path xray_ports_file() const { return data_dir() / "stand-xray-ports"; }
+    int current_xray_api_port() const {
+        std::ifstream in(xray_ports_file());
+        int port = 0;
+        return in >> port ? port : kXrayApiDefault;
+    }
+    void remember_xray_ports() { std::ofstream(xray_ports_file()) << xray_api_port_ << "\n"; }
+
     std::string panel_url() const { return "http://" + host_name_ + ":" + std::to_string(port_); }
+
+    panelkit::Credentials credentials() const { return panelkit::load_or_create_credentials(credentials_file(), given_); }
 
     xui::XuiApi& session() {
         if (!api_) {
-            auto c = panelkit::load_or_create_credentials(credentials_file(), given_);
-            api_ = std::make_unique<xui::XuiApi>(host_, panel_url() + base_path_.substr(0, base_path_.size() - 1),
+            auto c = credentials();
+            api_ = std::make_unique<xui::XuiApi>(host(), panel_url() + base_path_.substr(0, base_path_.size() - 1),
                                                  c.username, c.password, http_timeout_ms_);
             api_->login();
         }
@@ -167,6 +255,7 @@ private:
     }
 
     std::string compose_yaml() const {
+        const std::string bind = host_name_ + ":";
         return "services:\n"
                "  x-ui:\n"
                "    image: " + image_ + "\n"
@@ -176,21 +265,24 @@ private:
                "    cap_add: [NET_ADMIN, NET_RAW]\n"
                "    environment:\n"
                "      XRAY_VMESS_AEAD_FORCED: \"false\"\n"
-               "      XUI_ENABLE_FAIL2BAN: \"true\"\n"
+               "      XUI_ENABLE_FAIL2BAN: \"false\"\n"
+               "      XUI_INIT_WEB_BASE_PATH: \"" + base_path_ + "\"\n"
                "    ports:\n"
-               "      - \"" + host_name_ + ":" + std::to_string(port_) + ":2053\"\n"
-               "      - \"" + host_name_ + ":" + std::to_string(sub_port_) + ":2096\"\n"
+               "      - \"" + bind + std::to_string(port_) + ":2053\"\n"
+               "      - \"" + bind + std::to_string(sub_port_) + ":2096\"\n"
+               "      - \"" + bind + std::to_string(inbound_port_) + ":" + std::to_string(inbound_port_) + "\"\n"
                "    volumes:\n"
                "      - \"${data_dir}/db:/etc/x-ui\"\n";
     }
 
-    stand::cpp::Host host_;
     std::string host_name_;
     int port_ = 2053, sub_port_ = 2096, inbound_port_ = 4443, http_timeout_ms_ = 30000;
-    std::string base_path_;
+    int xray_api_port_ = kXrayApiDefault, xray_metrics_port_ = kXrayMetricsDefault;
+    bool docker_ = false;
+    std::string base_path_, bin_folder_;
+    std::vector<std::string> setting_command_;
     panelkit::Credentials given_;
     std::string image_;
-    std::unique_ptr<panelkit::Launcher> launcher_;
     std::unique_ptr<xui::XuiApi> api_;
     std::optional<xui::ClientApi> client_api_;
     std::optional<long long> inbound_id_;
@@ -200,23 +292,30 @@ private:
 
 }  // namespace
 
-STAND_CPP_PLUGIN(Xui, "3x-ui", "3x-ui", "0.1.0",
-                 "3x-ui panel: native binary or docker compose in the measured box; VLESS Reality users.",
+STAND_CPP_PLUGIN(Xui, "3x-ui", "3x-ui", "0.2.0",
+                 "3x-ui panel (checked on the real v3.6.0 + Xray): native as the official install runs it, or docker "
+                 "compose, in the measured box; VLESS Reality users.",
                  R"({"type":"object","additionalProperties":false,"properties":{
                      "mode":{"enum":["native","docker"],"default":"native"},
-                     "command":{"type":"array","items":{"type":"string"},"default":["x-ui"],
-                                "description":"native argv; ${data_dir} ${port} ${sub_port} ${listen} are expanded"},
+                     "command":{"type":"array","items":{"type":"string"},"default":["/usr/local/x-ui/x-ui"],
+                                "description":"native argv of the panel; `<argv> setting ...` configures a new data dir"},
+                     "working_dir":{"type":"string","description":"native; default: the folder of command[0]"},
+                     "bin_folder":{"type":"string","description":"native XUI_BIN_FOLDER (Xray, geo files); default: bin/ in the working dir"},
                      "env":{"type":"object","additionalProperties":{"type":"string"},
-                            "description":"native env; default XUI_DB_FOLDER/XUI_LOG_FOLDER=${data_dir}, XUI_PORT=${port}"},
+                            "description":"native env added to XUI_DB_FOLDER=${data_dir}, XUI_LOG_FOLDER, XUI_BIN_FOLDER"},
                      "docker":{"type":"string","default":"docker"},
-                     "image":{"type":"string","default":"ghcr.io/mhsanaei/3x-ui:v3.9.0"},
+                     "image":{"type":"string","default":"ghcr.io/mhsanaei/3x-ui:v3.6.0"},
                      "box":{"type":"string","default":"measured"},
-                     "host":{"type":"string","default":"127.0.0.1"},
+                     "host":{"type":"string","default":"127.0.0.1","description":"the address the panel, the subscription server and the inbound bind"},
                      "port":{"type":"integer","minimum":1,"maximum":65535,"default":2053},
                      "sub_port":{"type":"integer","minimum":1,"maximum":65535,"default":2096},
                      "web_base_path":{"type":"string","default":"/"},
                      "inbound_port":{"type":"integer","minimum":1,"maximum":65535,"default":4443},
+                     "xray_api_port":{"type":"integer","minimum":1,"maximum":65535,"default":62789,
+                                      "description":"Xray's gRPC API (loopback), moved at bootstrap"},
+                     "xray_metrics_port":{"type":"integer","minimum":0,"maximum":65535,"default":11111,
+                                          "description":"Xray's metrics listener (loopback); 0 removes it"},
                      "http_timeout_ms":{"type":"integer","minimum":100,"maximum":600000,"default":30000,
                                         "description":"per admin call, connect to last byte"},
                      "username":{"type":"string","default":"admin"},
-                     "password":{"type":"string","default":"admin","description":"never logged"}}})")
+                     "password":{"type":"string","description":"never logged; native default: generated once and kept 0600 beside the data dir"}}})")

@@ -6,6 +6,8 @@
 #include <fstream>
 #include <sstream>
 
+#include <unistd.h>
+
 namespace panelkit {
 
 namespace fs = std::filesystem;
@@ -33,6 +35,7 @@ LaunchConfig read_launch_config(stand::cpp::ConfigReader& cfg, const std::vector
             if (!v.is_string()) throw ConfigError("config.env." + std::string(k) + ": expected a string");
             c.env[std::string(k)] = std::string(v.as_string());
         }
+    c.working_dir = cfg.string("working_dir", "");
     c.docker = cfg.string("docker", c.docker);
     c.box = cfg.string("box", c.box);
     return c;
@@ -96,8 +99,13 @@ std::string Launcher::run_to_end(const std::vector<std::string>& argv, const std
     json::array args;
     for (const auto& a : argv) args.emplace_back(a);
     json::object spec{{"argv", args}, {"output", log.string()}};
-    if (config_.mode == RunMode::docker && !config_.box.empty())
-        spec["env"] = json::object{{"STAND_CGROUP_PARENT", "${stand.box." + config_.box + "}"}};
+    if (config_.mode == RunMode::docker) {
+        if (!config_.box.empty())
+            spec["env"] = json::object{{"STAND_CGROUP_PARENT", "${stand.box." + config_.box + "}"}};
+    } else {
+        spec["env"] = native_env();
+        if (auto cwd = native_cwd(); !cwd.empty()) spec["cwd"] = cwd;
+    }
     stand::cpp::Process p(host_, spec);
     stand_process_status status{};
     if (!p.wait(timeout_ms, status)) {
@@ -116,30 +124,92 @@ std::string Launcher::run_to_end(const std::vector<std::string>& argv, const std
     return output;
 }
 
-json::array Launcher::artifacts() const {
-    json::array out;
-    if (config_.mode != RunMode::native || config_.command.empty()) return out;
-    auto add = [&](const fs::path& p) {
-        std::error_code ec;
-        if (fs::is_regular_file(p, ec)) out.push_back({{"path", p.string()}, {"bytes", fs::file_size(p, ec)}});
-    };
-    const std::string first = expand(config_.command.front());
-    if (first.find('/') != std::string::npos) {
-        add(first);
-    } else if (const char* path = std::getenv("PATH")) {
+namespace {
+
+// Bytes of a file, or of every file below a folder, never following a
+// symbolic link (it is counted as the link itself, i.e. not at all).
+std::uintmax_t bytes_on_disk(const fs::path& p) {
+    std::error_code ec;
+    const auto st = fs::symlink_status(p, ec);
+    if (ec) return 0;
+    if (fs::is_regular_file(st)) return fs::file_size(p, ec);
+    if (!fs::is_directory(st)) return 0;
+    std::uintmax_t total = 0;
+    for (auto it = fs::recursive_directory_iterator(p, ec); !ec && it != fs::recursive_directory_iterator();
+         it.increment(ec))
+        if (it->is_regular_file(ec) && !it->is_symlink(ec)) total += it->file_size(ec);
+    return total;
+}
+
+// A command's executable: a name with a '/' as it is (relative to `cwd`),
+// else the first PATH entry holding it; "" when there is none.
+std::string find_executable(const std::string& name, const std::string& cwd) {
+    std::error_code ec;
+    if (name.find('/') != std::string::npos) {
+        fs::path p(name);
+        if (p.is_relative() && !cwd.empty()) p = fs::path(cwd) / p;
+        return fs::is_regular_file(p, ec) ? p.string() : std::string();
+    }
+    if (const char* path = std::getenv("PATH")) {
         std::stringstream dirs(path);
         for (std::string dir; std::getline(dirs, dir, ':');)
-            if (std::error_code ec; fs::is_regular_file(fs::path(dir) / first, ec)) {
-                add(fs::path(dir) / first);
-                break;
-            }
+            if (fs::is_regular_file(fs::path(dir) / name, ec)) return (fs::path(dir) / name).string();
     }
-    for (std::size_t i = 1; i < config_.command.size(); ++i) {
-        const std::string a = expand(config_.command[i]);
-        if (!a.empty() && a[0] == '/') add(a);
+    return {};
+}
+
+}  // namespace
+
+std::string Launcher::executable() const {
+    return config_.command.empty() ? std::string() : find_executable(expand(config_.command.front()), native_cwd());
+}
+
+void Launcher::check_installed(const std::string& hint) const {
+    auto missing = [&](const std::string& what) {
+        throw Error(STAND_E_NOT_FOUND, panel_ + ": install: " + what + (hint.empty() ? "" : "; " + hint));
+    };
+    if (config_.mode == RunMode::docker) {
+        if (find_executable(config_.docker, "").empty())
+            missing("the docker CLI '" + config_.docker + "' is not installed (config.docker)");
+        return;
+    }
+    if (config_.command.empty()) missing("no command to start the panel (config.command)");
+    const std::string cwd = native_cwd();
+    std::error_code ec;
+    if (!cwd.empty() && !fs::is_directory(cwd, ec)) missing("the working directory " + cwd + " does not exist");
+    const std::string name = expand(config_.command.front());
+    const std::string exe = executable();
+    if (exe.empty())
+        missing("'" + name + "' (config.command[0]) is not " + (name.find('/') != std::string::npos ? "a file" : "in PATH"));
+    if (::access(exe.c_str(), X_OK) != 0) missing(exe + " is not executable");
+}
+
+json::array Launcher::artifacts() const {
+    json::array out;
+    auto add = [&](const fs::path& p) { out.push_back({{"path", p.string()}, {"bytes", bytes_on_disk(p)}}); };
+    if (config_.mode == RunMode::native && !config_.command.empty()) {
+        if (auto exe = executable(); !exe.empty()) add(exe);
+        for (std::size_t i = 1; i < config_.command.size(); ++i) {
+            const std::string a = expand(config_.command[i]);
+            std::error_code ec;
+            if (!a.empty() && a[0] == '/' && fs::is_regular_file(a, ec)) add(a);
+        }
+    }
+    for (const auto& a : extra_artifacts_) {
+        const fs::path p = expand(a);
+        std::error_code ec;
+        if (fs::exists(fs::symlink_status(p, ec))) add(p);
     }
     return out;
 }
+
+json::object Launcher::native_env() const {
+    json::object env;
+    for (const auto& [k, v] : config_.env) env[k] = expand(v);
+    return env;
+}
+
+std::string Launcher::native_cwd() const { return config_.working_dir.empty() ? std::string() : expand(config_.working_dir); }
 
 json::object Launcher::deployment_facts() const {
     const bool docker = config_.mode == RunMode::docker;
@@ -166,9 +236,8 @@ void Launcher::start() {
     }
     json::array argv;
     for (const auto& a : config_.command) argv.emplace_back(expand(a));
-    json::object env;
-    for (const auto& [k, v] : config_.env) env[k] = expand(v);
-    json::object spec{{"argv", argv}, {"env", env}, {"output", (fs::path(host_.data_dir()) / "panel.log").string()}};
+    json::object spec{{"argv", argv}, {"env", native_env()}, {"output", (fs::path(host_.data_dir()) / "panel.log").string()}};
+    if (auto cwd = native_cwd(); !cwd.empty()) spec["cwd"] = cwd;
     if (!config_.box.empty()) spec["box"] = config_.box;
     process_ = std::make_unique<stand::cpp::Process>(host_, spec);
 }

@@ -4,8 +4,11 @@
 //   docker: `docker compose` with a compose file the adapter writes, whose
 //           services take the box as cgroup parent (${STAND_CGROUP_PARENT},
 //           set from the host's ${stand.box.NAME} token).
-// Commands and env values may use ${data_dir}, ${port}, ${sub_port} and
-// ${listen}, expanded by the adapter before the spawn.
+// Commands, env values and the working directory may use the adapter's
+// variables (${data_dir}, ${port}, ${listen}, ...), expanded before the spawn.
+// Helper commands (a panel's own CLI: x-ui setting, pasarguard-cli, mistgate
+// setup) run with the same environment and working directory as the panel,
+// so they see the same database.
 #pragma once
 
 #include <stand/stand.hpp>
@@ -25,14 +28,15 @@ struct LaunchConfig {
     RunMode mode = RunMode::native;
     std::vector<std::string> command;           // native: argv
     std::map<std::string, std::string> env;     // native: added environment
+    std::string working_dir;                    // native: "" = the adapter's default
     std::string docker = "docker";              // docker: the CLI
     std::string project;                        // docker: compose project name
     std::string container;                      // docker: container restarted by restart()
     std::string box = "measured";               // "" = none
 };
 
-// Reads "mode", "command", "env", "docker", "box" from an adapter config (the
-// rest is the adapter's). `default_command` is the native argv when none is
+// Reads "mode", "command", "env", "working_dir", "docker", "box" from an
+// adapter config (the rest is the adapter's). `default_command` is the native argv when none is
 // given; `default_mode` the mode when "mode" is absent.
 LaunchConfig read_launch_config(stand::cpp::ConfigReader& cfg, const std::vector<std::string>& default_command,
                                 RunMode default_mode = RunMode::native);
@@ -48,6 +52,16 @@ public:
 
     // docker: the compose file written to <data dir>/compose.yml before `up`.
     void set_compose_text(std::string yaml) { compose_ = std::move(yaml); }
+    // Files or folders the system under test is made of besides the command
+    // (the core a panel spawns, its data files, a virtualenv); expanded when listed.
+    void add_artifact(std::string path) { extra_artifacts_.push_back(std::move(path)); }
+
+    // What the chosen mode needs, checked before anything runs: native: the
+    // command's executable (and the working directory); docker: the CLI.
+    // Throws Error(STAND_E_NOT_FOUND) naming what is missing and `hint`.
+    void check_installed(const std::string& hint) const;
+    // The command's executable: argv[0] expanded and looked up in PATH; "" when not found.
+    std::string executable() const;
 
     void start();
     void stop();
@@ -63,8 +77,10 @@ public:
     // naming `what` and the output's tail.
     std::string run_capture(const std::vector<std::string>& argv, const std::string& what, int timeout_ms);
     // What the system under test is made of on disk, for facts()
-    // "artifacts": native: the executable (argv[0], looked up in PATH) and
-    // every other argument that names an existing file (a script, a config).
+    // "artifacts": native: the executable (argv[0], looked up in PATH), every
+    // other argument that names an existing file (a script, a config) and the
+    // added artifacts. Sizes are of the files themselves: a symbolic link is
+    // never followed (a link into the data dir must not count twice).
     boost::json::array artifacts() const;
     // The deployment's part of an adapter's facts(): "mode", "artifacts",
     // "containers" and, in docker mode, "docker_commands" {start, stop,
@@ -77,12 +93,15 @@ public:
 private:
     std::string run_to_end(const std::vector<std::string>& argv, const std::string& what, int timeout_ms,
                            const std::string& log_name = "docker.log");
+    boost::json::object native_env() const;
+    std::string native_cwd() const;
 
     stand::cpp::Host host_;
     std::string panel_;
     LaunchConfig config_;
     std::map<std::string, std::string> vars_;
     std::string compose_;
+    std::vector<std::string> extra_artifacts_;
     std::unique_ptr<stand::cpp::Process> process_;
     bool docker_up_ = false;
     int helper_runs_ = 0;

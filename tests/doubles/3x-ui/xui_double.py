@@ -10,6 +10,11 @@ Second stdout line: "sub listening on 127.0.0.1:PORT".
 --api legacy = v3.0.x (CSRF, /panel/api/inbounds/addClient family, settings as JSON
 strings, unknown subId -> 400 "Error!"); add --no-csrf for v2.x behaviour.
 --api v3.1   = /panel/api/clients/* family, nested objects, unknown subId -> 404.
+
+Run as an installed x-ui is run (XUI_DB_FOLDER set, see xui_install.py), the
+double takes its ports, listen address, base path and admin account from
+XUI_DB_FOLDER/x-ui.db, answers `xui_double.py [flags] setting -port ...` and
+`-v` as x-ui v3.6.0 does, and holds the Xray template's API port.
 """
 
 import base64
@@ -26,6 +31,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 from common.panel_double import (  # noqa: E402
     BadRequest, PanelDouble, Response, empty_response, json_response, run_double,
     text_response)
+import xui_install  # noqa: E402
 
 HTML = "text/html; charset=utf-8"
 PROTOCOLS = ("vmess", "vless", "trojan", "shadowsocks", "wireguard", "hysteria", "http",
@@ -75,6 +81,20 @@ class XuiDouble(PanelDouble):
         p.add_argument("--keep-sessions", action="store_true",
                        help="sessions survive a restart (real cookie store); default: lost")
 
+    @classmethod
+    def adjust_args(cls, args):
+        """An installed x-ui's settings win over the flags (XUI_PORT over webPort)."""
+        args.installed = "XUI_DB_FOLDER" in os.environ
+        found = xui_install.settings() if args.installed else None
+        if found is None:
+            return
+        args.port = int(os.environ.get("XUI_PORT") or found.get("webPort") or 2053)
+        args.web_base_path = found.get("webBasePath") or "/"
+        args.sub_port = int(found.get("subPort") or 2096)
+        args.sub_listen = found.get("subListen", "")
+        args.username, args.password = found["__user"], found["__password"]
+        args.state_dir = args.state_dir or os.environ["XUI_DB_FOLDER"]
+
     def setup(self):
         a, st = self.args, self.state
         b = "/" + a.web_base_path.strip("/") + "/"
@@ -86,6 +106,13 @@ class XuiDouble(PanelDouble):
         self.sessions = st.get("sessions", {}) if a.keep_sessions else {}
         self.login_failures = {}
         self.add_listener("sub", a.sub_port)
+        self.xray = None
+        if getattr(a, "installed", False):
+            tpl = st.setdefault("xray_template", {
+                "inbounds": [{"listen": "127.0.0.1", "port": xui_install.DEFAULT_TEMPLATE_API_PORT,
+                              "protocol": "tunnel", "tag": "api"}],
+                "metrics": {"listen": xui_install.DEFAULT_TEMPLATE_METRICS, "tag": "metrics_out"}})
+            self.xray = xui_install.XrayStandIn(self.template_api_port(tpl))
         self.save_state()
 
         B = re.escape(self.base)
@@ -106,7 +133,13 @@ class XuiDouble(PanelDouble):
         a_("GET", "server/getNewX25519Cert", self.x25519, "server/getNewX25519Cert")
         a_("POST", "server/restartXrayService", lambda req: env(True, "Xray restarted"),
            "server/restartXrayService")
-        a_("POST", "setting/all", self.setting_all, "setting/all")
+        # Settings and the Xray template moved under panel/api/ in v3.3.0;
+        # v3.0.0-v3.2.8 (--api legacy) serve them under panel/.
+        def s_(method, path, fn, name):
+            r(method, (B + "panel/" if self.legacy else api) + path, self.authed(fn), name=name, admin=True)
+        s_("POST", "setting/all", self.setting_all, "setting/all")
+        s_("POST", "xray/", self.xray_settings, "xray")
+        s_("POST", "xray/update", self.xray_update, "xray/update")
         a_("GET", "inbounds/list", self.inbounds_list, "inbounds/list")
         a_("GET", "inbounds/list/slim", self.inbounds_slim, "inbounds/list/slim")
         a_("GET", r"inbounds/get/(?P<id>\d+)", self.inbound_get, "inbounds/get")
@@ -250,7 +283,30 @@ class XuiDouble(PanelDouble):
         return env(True, "", {"xray": {"state": "running", "errorMsg": "", "version": "26.3.27"},
                               "uptime": 1, "cpu": 0.0})
 
+    @staticmethod
+    def template_api_port(tpl):
+        return next(i["port"] for i in tpl["inbounds"] if i.get("tag") == "api")
+
+    def xray_settings(self, req):
+        return env(True, "", json.dumps({"xraySetting": self.state.get("xray_template", {}),
+                                         "inboundTags": "[]", "clientReverseTags": "[]",
+                                         "outboundTestUrl": "https://www.google.com/generate_204"}))
+
+    def xray_update(self, req):
+        try:
+            tpl = json.loads(req.form().get("xraySetting", ""))
+            port = self.template_api_port(tpl)
+        except (ValueError, StopIteration, KeyError, TypeError):
+            return fail("invalid xray template", "Failed to modify settings")
+        self.state["xray_template"] = tpl
+        self.save_state()
+        if self.xray is not None:
+            self.xray.move(port)
+        return env(True, "Settings have been modified successfully.")
+
     def x25519(self, req):
+        if getattr(self.args, "installed", False) and not os.path.isfile(xui_install.xray_binary()):
+            return fail("fork/exec %s: no such file or directory" % xui_install.xray_binary())
         b = lambda: base64.urlsafe_b64encode(secrets.token_bytes(32)).decode().rstrip("=")
         return env(True, "", {"privateKey": b(), "publicKey": b()})
 
@@ -259,7 +315,7 @@ class XuiDouble(PanelDouble):
         return env(True, "", {
             "webListen": "", "webDomain": "", "webPort": self.port(), "webCertFile": "",
             "webKeyFile": "", "webBasePath": self.base, "sessionMaxAge": 360,
-            "subEnable": True, "subListen": "", "subPort": self.port("sub"), "subPath": a.sub_path,
+            "subEnable": True, "subListen": getattr(a, "sub_listen", ""), "subPort": self.port("sub"), "subPath": a.sub_path,
             "subDomain": "", "subURI": "", "subCertFile": "", "subKeyFile": "",
             "subEncrypt": a.sub_encrypt == "true", "subUpdates": 12,
             "subJsonEnable": False, "subJsonPath": "/json/", "subClashEnable": False,
@@ -606,4 +662,9 @@ class XuiDouble(PanelDouble):
 
 
 if __name__ == "__main__":
-    run_double(XuiDouble)
+    if "setting" in sys.argv[1:]:
+        xui_install.setting_command(sys.argv[sys.argv.index("setting") + 1:])
+    elif "-v" in sys.argv[1:]:
+        print("3.6.0")
+    else:
+        run_double(XuiDouble)

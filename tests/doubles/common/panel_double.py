@@ -551,6 +551,8 @@ def make_parser(cls):
 
 def run_double(cls, argv=None):
     args = make_parser(cls).parse_args(argv)
+    if hasattr(cls, "adjust_args"):
+        cls.adjust_args(args)
     if args.host not in ("127.0.0.1", "localhost", "::1"):
         sys.exit("refusing to listen on %s: doubles are loopback only" % args.host)
     cls(args).serve_forever()

@@ -1,0 +1,36 @@
+// What a data dir needs before x-ui's first start there, applied the ways
+// x-ui offers: its own `x-ui setting` command for the panel's port, listen
+// address, web base path and admin account; and, because x-ui has no flag or
+// environment variable for them, the subscription server's port and listen
+// address as rows of its settings table (what the panel's settings page
+// writes). Nothing is applied once the database exists.
+#pragma once
+
+#include "launcher.hpp"
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+namespace xui {
+
+struct FirstStartSettings {
+    int port = 2053;
+    std::string listen;  // "" = all interfaces (inside a container)
+    std::string web_base_path = "/";
+    std::string username, password;
+    int sub_port = 2096;
+    std::string sub_listen;
+};
+
+// Runs `setting_command + [-port ... -listenIP ...]` through the launcher
+// (same environment and working directory as the panel), then writes the
+// subscription rows into `db`. Returns false when `db` existed already.
+// Throws stand::cpp::Error naming the step that failed.
+bool apply_first_start_settings(panelkit::Launcher& launcher, const std::vector<std::string>& setting_command,
+                                const FirstStartSettings& settings, const std::filesystem::path& db);
+
+// Sets rows of x-ui's key/value settings table (replacing rows with the same key).
+void write_setting_rows(const std::filesystem::path& db, const std::vector<std::pair<std::string, std::string>>& rows);
+
+}  // namespace xui
