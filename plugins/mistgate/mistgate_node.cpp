@@ -34,6 +34,7 @@ NodeAgent::NodeAgent(const stand::cpp::Host& host, std::vector<std::string> comm
     for (const char* a : {"run", "--state-dir"}) run.command.emplace_back(a);
     run.command.push_back(state_dir_);
     run.env = panel_launch.env;
+    run.working_dir = panel_launch.working_dir;
     run.box = panel_launch.box;
     launcher_ = std::make_unique<panelkit::Launcher>(host, "mistgate node agent", run);
 }
@@ -45,6 +46,11 @@ void NodeAgent::enroll(const InstallCommand& i) {
                           std::string("--state-dir"), state_dir_})
         argv.push_back(a);
     launcher_->run_capture(argv, "enroll with the panel", 60000);
+}
+
+void NodeAgent::check_installed() const {
+    launcher_->check_installed("config.node_command names Mistgate's node agent: install mistgate-node, or set "
+                               "its argv ([] runs no agent, and bootstrap then needs a node that already serves)");
 }
 
 void NodeAgent::start() {

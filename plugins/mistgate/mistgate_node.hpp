@@ -36,6 +36,8 @@ public:
     const std::string& state_dir() const noexcept { return state_dir_; }
     void set_variable(const std::string& name, const std::string& value) { launcher_->set_variable(name, value); }
 
+    // install(): the agent's executable exists (Error STAND_E_NOT_FOUND naming it otherwise).
+    void check_installed() const;
     // `enroll` to its end (60 s at most); an error names its exit and output.
     void enroll(const InstallCommand& install);
     void start();  // `run`, in the panel's box

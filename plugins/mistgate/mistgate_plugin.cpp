@@ -24,7 +24,6 @@
 #include <stand/stand.hpp>
 
 #include <csignal>
-#include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -115,17 +114,6 @@ json::array to_array(const std::vector<std::string>& argv) {
     return a;
 }
 
-// `name` is an existing file (a path) or found in PATH.
-bool executable_found(const std::string& name) {
-    std::error_code ec;
-    if (name.find('/') != std::string::npos) return fs::is_regular_file(name, ec);
-    const char* path = std::getenv("PATH");
-    std::stringstream dirs(path ? path : "");
-    for (std::string dir; std::getline(dirs, dir, ':');)
-        if (fs::is_regular_file(fs::path(dir) / name, ec)) return true;
-    return false;
-}
-
 class Mistgate : public stand::cpp::Instance, public stand::cpp::Lifecycle, public stand::cpp::Panel {
 public:
     Mistgate(const stand::cpp::Host& host, const json::object& config) : host_(host) {
@@ -179,13 +167,8 @@ public:
     // --- lifecycle
     stand_result install() override {
         fs::create_directories(panel_dir());
-        if (node_->configured()) {
-            const std::string agent = node_->expanded_command().front();
-            if (!executable_found(agent))
-                throw Error(STAND_E_NOT_FOUND, "mistgate: the node agent `" + agent + "` (config.node_command) is "
-                                               "not an executable file nor in PATH; install mistgate-node, or set "
-                                               "config.node_command to its argv");
-        }
+        launcher_->check_installed("config.command (or mode/docker) names the Mistgate panel");
+        if (node_->configured()) node_->check_installed();
         return STAND_OK;
     }
 
