@@ -522,7 +522,8 @@ private:
                 told = waited_s();
                 host_.info("mistgate: waiting for the node agent to connect (" + std::to_string(told) + " s)");
             }
-            sleep_ms(500);
+            // gently: Mistgate allows 60 fetches of a link an hour and caches a rendered link for 10 s
+            sleep_ms(waited_s() < 10 ? 1000 : 5000);
         }
         host_.info("mistgate: the node agent serves after " + std::to_string(waited_s()) + " s");
     }

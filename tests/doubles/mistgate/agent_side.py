@@ -30,7 +30,7 @@ import secrets
 import time
 import urllib.parse
 
-from connect_wire import ConnectError, connect_error
+from connect_wire import ConnectError, connect_error, request_message
 from common.panel_double import json_response
 
 AGENT_API = "/mistgate.agent.v1."
@@ -145,12 +145,9 @@ class AgentSide:
         def handler(req):
             if self.agent_listener == "main" and (req.header("Host") or "").split(":")[0] != self.agent_sni():
                 return self.decoy_404()  # without the secret SNI the agent endpoint does not exist
-            try:
-                body = json.loads(req.body or b"{}")
-                if not isinstance(body, dict):
-                    raise ValueError("not an object")
-            except ValueError as e:
-                return connect_error("invalid_argument", "unmarshal message: %s" % e)
+            body, refused = request_message(req)
+            if refused:
+                return refused
             try:
                 return fn(req, body)
             except ConnectError as e:

@@ -8,6 +8,7 @@ where "type" is the detail's full message name, "value" the protobuf bytes in un
 import base64
 import hashlib
 import hmac
+import json
 import struct
 
 from common.panel_double import json_response
@@ -33,6 +34,17 @@ def connect_error(code, message, details=None):
     if details:
         body["details"] = details
     return json_response(body, CONNECT_STATUS[code])
+
+
+def request_message(req):
+    """(the JSON request message, None) or (None, the Connect error answer for a body that is not one)."""
+    try:
+        body = json.loads(req.body or b"{}")
+        if not isinstance(body, dict):
+            raise ValueError("not an object")
+    except ValueError as e:
+        return None, connect_error("invalid_argument", "unmarshal message: %s" % e)
+    return body, None
 
 
 def _varint(n):

@@ -48,7 +48,7 @@ from common.panel_double import (  # noqa: E402
     FixedWindow, PanelDouble, Response, TokenBucket, json_response, run_double,
     text_response)
 from connect_wire import (  # noqa: E402
-    ConnectError, connect_error, sign_in_failure, step_up_required, totp)
+    ConnectError, connect_error, request_message, sign_in_failure, step_up_required, totp)
 from agent_side import AgentSide  # noqa: E402
 
 API = "api/mistgate.admin.v1."
@@ -306,12 +306,9 @@ class MistgateDouble(AgentSide, PanelDouble):
             ctype = (req.header("Content-Type") or "").split(";")[0].strip().lower()
             if ctype != "application/json":
                 return Response(415, b"", {"Accept-Post": "application/json, application/proto"})
-            try:
-                body = json.loads(req.body or b"{}")
-                if not isinstance(body, dict):
-                    raise ValueError("not an object")
-            except ValueError as e:
-                return connect_error("invalid_argument", "unmarshal message: %s" % e)
+            body, refused = request_message(req)
+            if refused:
+                return refused
             sess = self.session(req)
             if need_auth and not sess:
                 return connect_error("unauthenticated", "not signed in")
