@@ -356,7 +356,7 @@ class MistgateTest(unittest.TestCase):
         self.assertIn("An admin already exists; no setup link issued.", out)
 
     def test_node_agent(self):
-        d = self.start()
+        d = self.start("--sub-cache-seconds", "0")  # the 10 s render cache would keep an early empty answer
         c, gid = self.bootstrap(d)
         i = self.install
         r = self.node("run", "--state-dir", os.path.join(self.tmp, "node"))
