@@ -36,6 +36,7 @@ NodeAgent::NodeAgent(const stand::cpp::Host& host, std::vector<std::string> comm
     run.env = panel_launch.env;
     run.working_dir = panel_launch.working_dir;
     run.box = panel_launch.box;
+    run.log_name = "node.log";  // its own log: the panel's tail stays the panel's
     launcher_ = std::make_unique<panelkit::Launcher>(host, "mistgate node agent", run);
 }
 
