@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """PasarGuard admin-API test double (test infrastructure only, stdlib only).
 
-Behaves like PasarGuard/panel v5.x (FastAPI) as described in
+Behaves like PasarGuard/panel v5.x (FastAPI; checked against the real v5.2.1 run
+from its source, tests/real-panels/pasarguard-from-source.md) as described in
 shared/reference/panels/3x-ui-and-pasarguard.md (PART B) and the seed harness
 HARNESS.md §1.3/§1.4. Built on tests/doubles/common/panel_double.py.
 
@@ -34,7 +35,9 @@ What it models (reference section in brackets):
     subscription_url "/sub/<token>" (default url_prefix ""), a fresh token on every
     user response; duplicate -> 409 "User already exists"; 422 dict errors.
     GET/DELETE /api/user/{username} and /api/user/by-id/{id} (204; 404 "User not
-    found"); GET /api/users; POST /api/user/{username}/revoke_sub [B5, B6].
+    found"); GET /api/users (subscription_url "" unless load_sub=true);
+    POST /api/user/{username}/revoke_sub [B5, B6]. Ids are SQLite rowids: a deleted
+    user's id is given to the next user when it was the highest.
   * GET /sub/{token} (also trailing "/", HEAD): catch-all UA -> links_base64
     (text/plain, standard base64 of links joined by "\\n"), one
     ss://base64(method:password)@address:port#remark per host of the user's groups;
@@ -208,7 +211,6 @@ class PasarGuardDouble(PanelDouble):
         if "jwt_secret" not in st:
             st.update({"jwt_secret": secrets.token_hex(32), "sub_secret": secrets.token_hex(32),
                        "admins": [], "groups": [], "hosts": [], "users": [],
-                       "next_ids": {"admin": 1, "group": 1, "host": 1, "user": 1},
                        "cores": [{"id": 1, "name": "Default Core Config", "config": {
                            "log": {"loglevel": "warning"},
                            "inbounds": [{"tag": "Shadowsocks TCP", "listen": "0.0.0.0",
@@ -306,9 +308,11 @@ class PasarGuardDouble(PanelDouble):
         return next((a for a in self.state["admins"] if a["username"] == username), None)
 
     def _next_id(self, kind):
-        n = self.state["next_ids"][kind]
-        self.state["next_ids"][kind] = n + 1
-        return n
+        # SQLite rowids (INTEGER PRIMARY KEY, no AUTOINCREMENT): max + 1, so a
+        # deleted row's id is given again when it was the highest (seen on v5.2.1).
+        rows = self.state[{"admin": "admins", "group": "groups", "host": "hosts",
+                           "user": "users"}[kind]]
+        return max((r["id"] for r in rows), default=0) + 1
 
     @staticmethod
     def _json_obj(req):
@@ -680,8 +684,14 @@ class PasarGuardDouble(PanelDouble):
         if req.query.get("search"):
             users = [u for u in users if req.query["search"] in u["username"]]
         page = users[offset:offset + limit if limit is not None else None]
-        return json_response({"users": [self._user_view(u) for u in page],
-                              "total": len(users)})
+        # UsersResponse: subscription_url defaults to "" and is minted only
+        # with load_sub=true (app/operation/user.py get_users).
+        load_sub = req.query.get("load_sub", "false").lower() in ("true", "1", "yes", "on")
+        views = [self._user_view(u) for u in page]
+        if not load_sub:
+            for v in views:
+                v["subscription_url"] = ""
+        return json_response({"users": views, "total": len(users)})
 
     def _get(self, req, u):
         _, e = self._auth(req)
