@@ -350,16 +350,19 @@ class PasarGuardDoubleTest(unittest.TestCase):
         h = {"Authorization": "Bearer " + token} if token else {}
         return self.d.req(method, path, h, body)
 
+    def owner_token(self, password="Bn-0123456789abAa1"):
+        """Creates the owner with a temp key and returns its bearer token."""
+        key = self.temp_key("--state-dir", self.state)
+        self.assertEqual(self.api("POST", "/api/setup/owner", body={
+            "key": key, "username": "benchadmin", "password": password})[0], 201)
+        return self.d.req("POST", "/api/admin/token",
+                          form={"username": "benchadmin", "password": password})[3]["access_token"]
+
     def test_client_flow(self):
         """Only what a correct plugin sends (HARNESS.md §1.4 PasarGuard)."""
         d = self.d
         self.assertEqual(d.req("GET", "/")[0], 200)
-        password = "Bn-0123456789abAa1"
-        key = self.temp_key("--state-dir", self.state)
-        self.assertEqual(self.api("POST", "/api/setup/owner", body={
-            "key": key, "username": "benchadmin", "password": password})[0], 201)
-        tok = d.req("POST", "/api/admin/token",
-                    form={"username": "benchadmin", "password": password})[3]["access_token"]
+        tok = self.owner_token()
         gid = self.api("POST", "/api/group", tok, {"name": "everyone",
                                                    "inbound_tags": ["Shadowsocks TCP"]})[3]["id"]
         self.assertEqual(self.api("POST", "/api/host/", tok, {
@@ -381,12 +384,7 @@ class PasarGuardDoubleTest(unittest.TestCase):
         """v5.2.1 on SQLite: a deleted highest id is given again; GET /api/users leaves
         subscription_url "" unless load_sub=true."""
         d = self.d
-        password = "Bn-0123456789abAa1"
-        key = self.temp_key("--state-dir", self.state)
-        self.assertEqual(self.api("POST", "/api/setup/owner", body={
-            "key": key, "username": "benchadmin", "password": password})[0], 201)
-        tok = d.req("POST", "/api/admin/token",
-                    form={"username": "benchadmin", "password": password})[3]["access_token"]
+        tok = self.owner_token()
         ids = [self.api("POST", "/api/user", tok, {"username": "user%d" % i})[3]["id"]
                for i in (1, 2)]
         self.assertEqual(ids, [1, 2])

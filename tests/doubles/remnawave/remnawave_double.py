@@ -40,7 +40,8 @@ What it models (reference section in brackets):
     subscriptionUrl = https://<SUB_PUBLIC_DOMAIN>/<shortUuid> (absolute, https).
   * restart [1.8]: with --state-dir, admin, API tokens, squads, hosts, users and
     APP_SECRET persist. Fault 401-after-restart rotates APP_SECRET (all JWTs ->
-    401), like a restart with a changed secret.
+    401), like a restart with a changed secret; with --session-lost revoke-tokens it
+    deletes every API token instead (API tokens -> 403 "Forbidden resource").
   * metrics listener (--metrics-port, printed as "metrics listening on ..."):
     GET /health, no proxy headers needed [1.3].
 """
@@ -169,6 +170,11 @@ class RemnawaveDouble(PanelDouble):
         parser.add_argument("--jwt-lifetime-hours", type=float, default=12.0,
                             help="JWT_AUTH_LIFETIME (default 12)")
         parser.add_argument("--short-uuid-length", type=int, default=16)
+        parser.add_argument("--session-lost", choices=("rotate-secret", "revoke-tokens"),
+                            default="rotate-secret",
+                            help="what the 401-after-restart fault does: a restart with a new "
+                                 "APP_SECRET (every JWT -> 401), or every API token deleted "
+                                 "(an API token -> 403 \"Forbidden resource\")")
 
     # ----- setup ---------------------------------------------------------------
     def setup(self):
@@ -253,7 +259,10 @@ class RemnawaveDouble(PanelDouble):
             self.save_state()
 
     def on_session_lost(self):
-        self.state["app_secret"] = secrets.token_hex(32)
+        if self.args.session_lost == "revoke-tokens":
+            self.state["tokens"] = []
+        else:
+            self.state["app_secret"] = secrets.token_hex(32)
         self.save_state()
 
     # ----- response helpers ------------------------------------------------------
