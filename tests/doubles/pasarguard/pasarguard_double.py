@@ -84,6 +84,32 @@ UA_RULES = [  # migration 9af04c077ede defaults; first re.match wins [B6]
 ]
 
 
+# The seeded owner role (admin_roles id 1) as the real v5.2.1 returns it.
+OWNER_ROLE = json.loads(
+    '{"id":1,"name":"owner","is_owner":true,"permissions":{"users":{"create":true,"read":'
+    '{"scope":2},"read_simple":{"scope":2},"update":{"scope":2},"delete":{"scope":2},"res'
+    'et_usage":{"scope":2},"revoke_sub":{"scope":2},"set_owner":true,"activate_next_plan"'
+    ':{"scope":2}},"admins":{"create":true,"read":true,"read_simple":true,"update":true,"'
+    'delete":true,"reset_usage":true},"nodes":{"create":true,"read":true,"read_simple":tr'
+    'ue,"update":true,"delete":true,"reconnect":true,"update_core":true,"logs":true,"stat'
+    's":true},"groups":{"create":true,"read":true,"read_simple":true,"update":true,"delet'
+    'e":true},"hosts":{"create":true,"read":true,"update":true},"templates":{"create":tru'
+    'e,"read":true,"read_simple":true,"update":true,"delete":true},"client_templates":{"c'
+    'reate":true,"read":true,"read_simple":true,"update":true,"delete":true},"cores":{"cr'
+    'eate":true,"read":true,"read_simple":true,"update":true,"delete":true},"settings":{"'
+    'read":true,"read_general":true,"update":true},"system":{"read":true},"hwids":{"read"'
+    ':true,"delete":true},"admin_roles":{"create":true,"read":true,"read_simple":true,"up'
+    'date":true,"delete":true},"api_keys":{"create":true,"read":{"scope":2},"read_simple"'
+    ':{"scope":2},"update":{"scope":2},"delete":{"scope":2}}},"limits":{"max_users":null,'
+    '"data_limit_min":null,"data_limit_max":null,"expire_min":null,"expire_max":null,"min'
+    '_hwid_per_user":null,"max_hwid_per_user":null},"features":{"can_use_reset_strategy":'
+    'true,"can_use_next_plan":true},"access":{"require_template":false,"allowed_template_'
+    'ids":null,"allowed_group_ids":null},"disabled_when_limited":false,"disconnect_users_'
+    'when_limited":true,"hwid":{"enabled":true,"forced":false,"fallback_limit":null,"min_'
+    'limit":null,"max_limit":null,"mode":"use_global"},"disconnect_users_when_disabled":t'
+    'rue}')
+
+
 def utcnow_iso():
     return datetime.datetime.now(datetime.timezone.utc).replace(tzinfo=None).isoformat()
 
@@ -330,8 +356,8 @@ class PasarGuardDouble(PanelDouble):
                     1 for u in self.state["users"] if u["admin_id"] == a["id"]),
                 "used_traffic": 0, "data_limit": None, "status": "active",
                 "sub_template": None, "lifetime_used_traffic": 0, "note": None,
-                "role": {"id": 1, "name": "owner"}, "permission_overrides": None,
-                "custom_variables": None}
+                "role": OWNER_ROLE, "permission_overrides": None,
+                "custom_variables": []}
 
     # ----- health / setup / auth ------------------------------------------------
     def h_home(self, req):
@@ -514,7 +540,15 @@ class PasarGuardDouble(PanelDouble):
              "alpn": body.get("alpn") or [], "fingerprint": body.get("fingerprint", ""),
              "allowinsecure": body.get("allowinsecure"),
              "is_disabled": bool(body.get("is_disabled", False)),
-             "priority": body["priority"], "status": body.get("status") or []}
+             "priority": body["priority"], "status": body.get("status") or [],
+             "random_user_agent": bool(body.get("random_user_agent", False)),
+             "use_sni_as_host": bool(body.get("use_sni_as_host", False)),
+             "verify_peer_cert_by_name": body.get("verify_peer_cert_by_name") or []}
+        for k in ("ech_config_list", "ech_query_strategy", "final_mask_settings",
+                  "fragment_settings", "http_headers", "mux_settings", "noise_settings",
+                  "pinned_peer_cert_sha256", "subscription_templates", "transport_settings",
+                  "vless_route", "wireguard_overrides"):
+            h[k] = body.get(k)
         self.state["hosts"].append(h)
         self.save_state()
         return json_response(h, 201)
@@ -557,7 +591,9 @@ class PasarGuardDouble(PanelDouble):
         u = next((x for x in self.state["users"] if x["id"] == uid), None)
         if u is None or ver != "v3":
             return None
-        if ts < int(u["created_ts"]) or (u["sub_revoked_ts"] and ts < u["sub_revoked_ts"]):
+        # app/operation/__init__.py: refused when the user was created after the
+        # token (created_at has sub-second precision, the token whole seconds).
+        if u["created_ts"] > ts or (u["sub_revoked_ts"] and ts < u["sub_revoked_ts"]):
             return None
         return u
 
@@ -645,7 +681,7 @@ class PasarGuardDouble(PanelDouble):
         now = time.time()
         u = {"id": self._next_id("user"), "username": body["username"],
              "status": body.get("status") or "active", "used_traffic": 0,
-             "lifetime_used_traffic": 0, "created_at": utcnow_iso(), "created_ts": int(now),
+             "lifetime_used_traffic": 0, "created_at": utcnow_iso(), "created_ts": now,
              "edit_at": None, "online_at": None, "sub_revoked_ts": 0,
              "proxy_settings": self._proxy_settings(body.get("proxy_settings")),
              "expire": body.get("expire"), "data_limit": body.get("data_limit") or 0,
