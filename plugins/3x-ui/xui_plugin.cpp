@@ -83,7 +83,7 @@ public:
                                                        : (fs::path(lc.working_dir) / "bin").string();
             std::map<std::string, std::string> env{{"XUI_DB_FOLDER", "${data_dir}"},
                                                    {"XUI_LOG_FOLDER", "${data_dir}/log"},
-                                                   {"XUI_BIN_FOLDER", "${bin_folder}"},
+                                                   {"XUI_BIN_FOLDER", "${data_dir}/bin"},
                                                    {"XRAY_VMESS_AEAD_FORCED", "false"}};
             for (const auto& [k, v] : lc.env) env[k] = v;
             lc.env = env;
@@ -205,19 +205,40 @@ private:
         if (!docker_) {
             f["xray_api_port"] = current_xray_api_port();
             f["bin_folder"] = launcher().expand("${bin_folder}");
+            f["xui_bin_folder"] = (data_dir() / "bin").string();
         } else {
             f["image"] = image_;
         }
         return f;
     }
 
-    // Native mode: x-ui's settings before its first start in this data dir.
+    // Native mode: x-ui's settings before its first start in this data dir,
+    // and a bin folder of its own: x-ui writes Xray's config.json into
+    // XUI_BIN_FOLDER, so each instance gets links to the installed Xray and
+    // data files instead of sharing the installation's folder.
     void prepare_data_dir() {
         if (docker_) return;
         fs::create_directories(data_dir() / "log");
+        link_bin_folder();
         auto c = credentials();
         xui::FirstStartSettings s{port_, host_name_, base_path_, c.username, c.password, sub_port_, host_name_};
         xui::apply_first_start_settings(launcher(), setting_command_, s, data_dir() / "x-ui.db");
+    }
+
+    void link_bin_folder() {
+        const fs::path source = fs::absolute(launcher().expand("${bin_folder}"));
+        const fs::path own = data_dir() / "bin";
+        fs::create_directories(own);
+        for (const auto& entry : fs::directory_iterator(source)) {
+            const auto name = entry.path().filename();
+            std::error_code ec;
+            if (name == "config.json" || !entry.is_regular_file(ec) || fs::exists(fs::symlink_status(own / name, ec)))
+                continue;
+            fs::create_symlink(entry.path(), own / name, ec);
+            if (ec)
+                throw Error(STAND_E_IO, "3x-ui: cannot link " + (own / name).string() + " to " + entry.path().string() +
+                                            ": " + ec.message());
+        }
     }
 
     // Xray's API port until bootstrap moved it: x-ui's default.
@@ -300,9 +321,9 @@ STAND_CPP_PLUGIN(Xui, "3x-ui", "3x-ui", "0.2.0",
                      "command":{"type":"array","items":{"type":"string"},"default":["/usr/local/x-ui/x-ui"],
                                 "description":"native argv of the panel; `<argv> setting ...` configures a new data dir"},
                      "working_dir":{"type":"string","description":"native; default: the folder of command[0]"},
-                     "bin_folder":{"type":"string","description":"native XUI_BIN_FOLDER (Xray, geo files); default: bin/ in the working dir"},
+                     "bin_folder":{"type":"string","description":"native: where Xray and its geo files are (linked into <data dir>/bin, x-ui's XUI_BIN_FOLDER); default: bin/ in the working dir"},
                      "env":{"type":"object","additionalProperties":{"type":"string"},
-                            "description":"native env added to XUI_DB_FOLDER=${data_dir}, XUI_LOG_FOLDER, XUI_BIN_FOLDER"},
+                            "description":"native env added to XUI_DB_FOLDER=<data dir>, XUI_LOG_FOLDER, XUI_BIN_FOLDER=<data dir>/bin"},
                      "docker":{"type":"string","default":"docker"},
                      "image":{"type":"string","default":"ghcr.io/mhsanaei/3x-ui:v3.6.0"},
                      "box":{"type":"string","default":"measured"},

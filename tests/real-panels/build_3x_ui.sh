@@ -79,11 +79,12 @@ mkdir -p "$xray_src/zz_stand_geo"
 cp "$here/xray-geo/main.go" "$xray_src/zz_stand_geo/main.go"
 (cd "$xray_src" && go run ./zz_stand_geo "$out/bin")
 
+xray_says=$("$out/bin/xray-linux-amd64" version)
 {
   echo "x-ui $version"
   echo "x-ui -v $("$out/x-ui" -v)"
   echo "xray-core $xray_version"
-  "$out/bin/xray-linux-amd64" version | head -n 1
+  printf '%s\n' "${xray_says%%$'\n'*}"
 } > "$out/versions.txt.new"
 mv "$out/versions.txt.new" "$out/versions.txt"
 rm -rf "$work"

@@ -302,7 +302,7 @@ class XuiDouble(PanelDouble):
         self.save_state()
         if self.xray is not None:
             self.xray.move(port)
-        return env(True, "Settings have been modified successfully.")
+        return env(True, "The parameters have been changed.")
 
     def x25519(self, req):
         if getattr(self.args, "installed", False) and not os.path.isfile(xui_install.xray_binary()):
