@@ -236,7 +236,7 @@ void Launcher::start() {
     }
     json::array argv;
     for (const auto& a : config_.command) argv.emplace_back(expand(a));
-    json::object spec{{"argv", argv}, {"env", native_env()}, {"output", (fs::path(host_.data_dir()) / "panel.log").string()}};
+    json::object spec{{"argv", argv}, {"env", native_env()}, {"output", (fs::path(host_.data_dir()) / config_.log_name).string()}};
     if (auto cwd = native_cwd(); !cwd.empty()) spec["cwd"] = cwd;
     if (!config_.box.empty()) spec["box"] = config_.box;
     process_ = std::make_unique<stand::cpp::Process>(host_, spec);
