@@ -2,6 +2,7 @@
 
 #include "box/box.hpp"
 #include "box/group_name.hpp"
+#include "compat/recording_part.hpp"
 #include "compat/subscription_links.hpp"
 #include "host/plugin_host.hpp"
 #include "isolation/interface_calls.hpp"
@@ -33,10 +34,11 @@ json::object merged(json::object base, const json::object& over) {
 class Rig {
 public:
     Rig(const Plugin& plugin, const CompatOptions& options, const PanelTarget& target, const std::string& check)
-        : plugin_(plugin), target_(target) {
+        : plugin_(plugin), target_(target), recording_(options.record_parts_dir, check) {
         host::HostConfig config;
         config.run_dir = options.run_dir / check;
         config.log = [](int, const std::string&, const std::string&) {};
+        recording_.enable(config);
         auto layout = box::detect_cgroup_layout();
         if (layout.backend) {
             box_ = std::make_unique<box::Box>(layout, "compat-" + box::new_run_id(), box::BoxPlan{.name = "measured"});
@@ -47,6 +49,7 @@ public:
     }
 
     ~Rig() {
+        if (instance_) recording_.note_facts([this] { return try_call("lifecycle.facts", {}); });
         for (auto* i : extra_) plugin_->entry.destroy(i);
         if (instance_) {
             if (started_) {
@@ -55,6 +58,7 @@ public:
             }
             plugin_->entry.destroy(instance_);
         }
+        recording_.write(host_->http());
     }
 
     stand_instance* create(const json::object& config) {
@@ -112,6 +116,7 @@ public:
     };
 
     User create_user(const std::string& name) {
+        recording_.note_user(name);
         auto v = call("panel.create_user", {{"name", name}});
         const auto* o = v.if_object();
         if (o == nullptr || !o->contains("id") || !o->contains("subscription") || !o->at("subscription").is_object())
@@ -168,6 +173,7 @@ public:
 private:
     Plugin plugin_;
     const PanelTarget& target_;
+    RecordingPart recording_;
     std::unique_ptr<box::Box> box_;
     std::unique_ptr<host::PluginHost> host_;
     stand_instance* instance_ = nullptr;

@@ -1,5 +1,6 @@
 #include "host/http/http_service.hpp"
 
+#include "host/http/describe_exchange.hpp"
 #include "host/http/http_options.hpp"
 #include "host/http/http_session.hpp"
 #include "host/http/response_json.hpp"
@@ -23,10 +24,15 @@ struct HttpService::Impl {
     std::uint64_t next_id = 1;
     std::map<std::uint64_t, std::shared_ptr<Session>> sessions;
     std::vector<HttpCallRecord> calls;
+    std::vector<http::ExchangeRecord> exchanges;
 
     void record(HttpCallRecord call) {
         std::lock_guard lock(mutex);
         calls.push_back(std::move(call));
+    }
+    void record(http::ExchangeRecord exchange) {
+        std::lock_guard lock(mutex);
+        exchanges.push_back(std::move(exchange));
     }
 };
 
@@ -84,6 +90,8 @@ boost::json::object HttpService::request(std::uint64_t session,
         const http::Response response = s->client.perform(spec, progress);
         call.status = static_cast<int>(response.result_int());
         record();
+        if (impl_->policy.record_exchanges)
+            impl_->record(http::describe_exchange(spec.label, spec.method, spec.url.path, response));
         return http::response_json(response, progress.final_url, call.elapsed_ms, call.retry_waits);
     } catch (const std::exception& e) {
         const auto* error = dynamic_cast<const cpp::Error*>(&e);
@@ -96,6 +104,11 @@ boost::json::object HttpService::request(std::uint64_t session,
 std::vector<HttpCallRecord> HttpService::calls() const {
     std::lock_guard lock(impl_->mutex);
     return impl_->calls;
+}
+
+std::vector<http::ExchangeRecord> HttpService::exchanges() const {
+    std::lock_guard lock(impl_->mutex);
+    return impl_->exchanges;
 }
 
 }  // namespace stand::host

@@ -2,6 +2,8 @@
 // the JSON shapes). Boost.Beast over Asio, TLS through OpenSSL.
 #pragma once
 
+#include "host/http/exchange_record.hpp"
+
 #include <boost/json.hpp>
 
 #include <atomic>
@@ -31,6 +33,8 @@ struct HttpPolicy {
     bool allow_remote_targets = false;
     // Polled during waits; when true the call ends with STAND_E_CANCELLED.
     std::function<bool()> cancelled;
+    // Keep an ExchangeRecord (names and shapes, no values) of every answered call.
+    bool record_exchanges = false;
 };
 
 class HttpService {
@@ -48,6 +52,8 @@ public:
     boost::json::object request(std::uint64_t session, const boost::json::object& request);
 
     std::vector<HttpCallRecord> calls() const;
+    // Empty unless HttpPolicy::record_exchanges.
+    std::vector<http::ExchangeRecord> exchanges() const;
 
 private:
     struct Session;

@@ -56,6 +56,11 @@ typedef struct stand_lifecycle {
      *   {"versions":{"nginx":"1.22.1"},"data_dirs":["/..."],
      *    "artifacts":[{"path":"/usr/sbin/nginx","bytes":1234}],
      *    "defaults":{"keepalive_upstream":"off"}}
+     * A panel with a secret path prefix (3x-ui's web base path, Mistgate's
+     * admin path) reports it as "base_path": "/prefix/", so that recorded
+     * exchanges (`stand compat --record`) show it as {base}; the host never
+     * writes it out. A panel reports its own version under its plugin id in
+     * "versions" ({"3x-ui": "3.6.0", "xray": "26.7.28"}).
      * Keys are optional; unknown keys are kept as they are.
      * "secret_path_prefix": "/<secret>/" names a secret URL path prefix of
      * the system (a panel's admin path); recordings write it as {base}.

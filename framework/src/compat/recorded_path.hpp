@@ -1,0 +1,26 @@
+// Path normalisation of recorded panel exchanges (tests/data/real-panels/):
+// what changes from run to run (ids, the suite's user names, a secret base
+// path) becomes a placeholder, so that two runs of the same flow compare.
+#pragma once
+
+#include <set>
+#include <string>
+#include <string_view>
+
+namespace stand::compat {
+
+struct PathNames {
+    std::set<std::string> user_names;  // the names the compat suite chose ("compat1", "compat-dup", ...)
+    std::string base_path;             // the panel's secret path prefix ("/Xa9.../"), "" when not reported
+};
+
+// "/{base}" for the base path prefix, then per segment: a user name -> "{name}";
+// all digits, a UUID, or 8+ hex/base64url characters containing a digit -> "{id}".
+std::string normalise_path(std::string_view path, const PathNames& names);
+
+// A label the host made up from the raw path ("GET /x/42") gets the normalised
+// path too; a label the caller chose stays as it is.
+std::string normalise_label(const std::string& label, const std::string& method, const std::string& raw_path,
+                            const std::string& normalised_path);
+
+}  // namespace stand::compat
