@@ -11,6 +11,7 @@ using namespace stand::host::http;
 using stand::compat::normalise_label;
 using stand::compat::normalise_path;
 using stand::compat::PathNames;
+using stand::compat::subscription_tokens;
 namespace json = boost::json;
 
 namespace {
@@ -74,7 +75,7 @@ TEST_CASE("exchange: media type, cookie names and the listed headers, never valu
 }
 
 TEST_CASE("recorded path: ids, the suite's names and the base path") {
-    const PathNames names{{"compat1", "compat-del1", "compat-after-restart"}, "/Xa9kLm2Qp/"};
+    const PathNames names{{"compat1", "compat-del1", "compat-after-restart"}, {}, "/Xa9kLm2Qp/"};
     CHECK(normalise_path("/panel/api/inbounds/get/12", {}) == "/panel/api/inbounds/get/{id}");
     CHECK(normalise_path("/api/users/3f2b8c1e-9a4d-4e5f-8a6b-1c2d3e4f5a6b", {}) == "/api/users/{id}");
     CHECK(normalise_path("/sub/deadbeef", {}) == "/sub/deadbeef");    // 8 hex characters but no digit
@@ -91,6 +92,24 @@ TEST_CASE("recorded path: ids, the suite's names and the base path") {
     CHECK(normalise_path("/Xa9kLm2Qpx/login", names) == "/{id}/login"); // the prefix ends at a slash
     CHECK(normalise_path("/", names) == "/");
     CHECK(normalise_path("/a//b/", {}) == "/a//b/");
+}
+
+TEST_CASE("recorded path: the ids and tokens the panel returned are ids whatever their alphabet") {
+    PathNames names{{"compat1"}, {"AbCdEfGhIjKlMnOp", "djMsMSwx.c2ln"}, ""};
+    CHECK(normalise_path("/api/sub/AbCdEfGhIjKlMnOp", names) == "/api/sub/{id}");  // a nanoid without a digit
+    CHECK(normalise_path("/sub/djMsMSwx.c2ln/", names) == "/sub/{id}/");          // PasarGuard's dotted token
+    CHECK(normalise_path("/sub/djMsMSwx.c2ln/", {}) == "/sub/djMsMSwx.c2ln/");
+}
+
+TEST_CASE("recorded path: subscription tokens are the segments that differ between users") {
+    CHECK(subscription_tokens({"http://127.0.0.1:2096/sub/AbCdEfGhIjKlMnOp", "http://127.0.0.1:2096/sub/QrStUvWxYzAbCdEf?x=1"}) ==
+          std::set<std::string>{"AbCdEfGhIjKlMnOp", "QrStUvWxYzAbCdEf"});
+    CHECK(subscription_tokens({"https://panel.example/api/sub/tok1/links", "https://panel.example/api/sub/tok2/links"}) ==
+          std::set<std::string>{"tok1", "tok2"});
+    // one user: the last non-empty segment
+    CHECK(subscription_tokens({"http://h:1/sub/onlyone/"}) == std::set<std::string>{"onlyone"});
+    CHECK(subscription_tokens({"http://h:1"}).empty());
+    CHECK(subscription_tokens({}).empty());
 }
 
 TEST_CASE("recorded path: the host's own labels follow the path, chosen labels stay") {

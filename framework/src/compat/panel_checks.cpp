@@ -116,7 +116,6 @@ public:
     };
 
     User create_user(const std::string& name) {
-        recording_.note_user(name);
         auto v = call("panel.create_user", {{"name", name}});
         const auto* o = v.if_object();
         if (o == nullptr || !o->contains("id") || !o->contains("subscription") || !o->at("subscription").is_object())
@@ -125,6 +124,7 @@ public:
         if (!sub.contains("url") || !sub.at("url").is_string() ||
             std::string(sub.at("url").as_string()).find("://") == std::string::npos)
             throw CheckFailure("panel.create_user(" + name + "): subscription.url is not absolute: " + json::serialize(sub));
+        recording_.note_user(name, std::string(o->at("id").as_string()), std::string(sub.at("url").as_string()));
         return {name, std::string(o->at("id").as_string()), sub};
     }
 

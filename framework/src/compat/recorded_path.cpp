@@ -53,13 +53,45 @@ std::string normalise_path(std::string_view path, const PathNames& names) {
         const std::size_t slash = path.find('/', start);
         const std::string_view segment = path.substr(start, slash == std::string_view::npos ? slash : slash - start);
         if (names.user_names.contains(std::string(segment))) out += "{name}";
-        else if (is_id(segment)) out += "{id}";
+        else if (names.user_ids.contains(std::string(segment)) || is_id(segment)) out += "{id}";
         else out += segment;
         if (slash == std::string_view::npos) break;
         out += "/";
         start = slash + 1;
     }
     return out;
+}
+
+std::set<std::string> subscription_tokens(const std::vector<std::string>& subscription_urls) {
+    std::vector<std::vector<std::string>> paths;
+    for (const auto& url : subscription_urls) {
+        std::string_view rest = url;
+        if (const auto scheme = rest.find("://"); scheme != std::string_view::npos) {
+            rest.remove_prefix(scheme + 3);
+            const auto slash = rest.find('/');
+            rest = slash == std::string_view::npos ? std::string_view{} : rest.substr(slash);
+        }
+        rest = rest.substr(0, rest.find_first_of("?#"));
+        std::vector<std::string> segments;
+        for (std::size_t start = 0; start <= rest.size();) {
+            const auto slash = std::min(rest.find('/', start), rest.size());
+            if (slash > start) segments.emplace_back(rest.substr(start, slash - start));
+            start = slash + 1;
+        }
+        paths.push_back(std::move(segments));
+    }
+    std::set<std::string> tokens;
+    if (paths.size() == 1) {
+        if (!paths.front().empty()) tokens.insert(paths.front().back());
+        return tokens;
+    }
+    for (const auto& p : paths)
+        for (const auto& segment : p)
+            if (!std::all_of(paths.begin(), paths.end(), [&](const auto& other) {
+                    return std::find(other.begin(), other.end(), segment) != other.end();
+                }))
+                tokens.insert(segment);
+    return tokens;
 }
 
 std::string normalise_label(const std::string& label, const std::string& method, const std::string& raw_path,

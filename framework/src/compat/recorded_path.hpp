@@ -6,17 +6,26 @@
 #include <set>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace stand::compat {
 
 struct PathNames {
     std::set<std::string> user_names;  // the names the compat suite chose ("compat1", "compat-dup", ...)
+    // Ids and subscription tokens the panel returned for the suite's users: {id}
+    // whatever their alphabet (a 16-character nanoid has no digit one time in 15).
+    std::set<std::string> user_ids;
     std::string base_path;             // the panel's secret path prefix ("/Xa9.../"), "" when not reported
 };
 
 // "/{base}" for the base path prefix, then per segment: a user name -> "{name}";
-// all digits, a UUID, or 8+ hex/base64url characters containing a digit -> "{id}".
+// a user id or token, all digits, a UUID, or 8+ hex/base64url characters
+// containing a digit -> "{id}".
 std::string normalise_path(std::string_view path, const PathNames& names);
+
+// The per-user segments of the subscription URLs the panel returned: those that
+// differ between users, or with a single user its URL's last non-empty segment.
+std::set<std::string> subscription_tokens(const std::vector<std::string>& subscription_urls);
 
 // A label the host made up from the raw path ("GET /x/42") gets the normalised
 // path too; a label the caller chose stays as it is.

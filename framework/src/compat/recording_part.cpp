@@ -12,7 +12,11 @@ RecordingPart::RecordingPart(std::filesystem::path parts_dir, std::string check)
 
 void RecordingPart::enable(host::HostConfig& config) const { config.record_http_exchanges = on(); }
 
-void RecordingPart::note_user(const std::string& name) { names_.user_names.insert(name); }
+void RecordingPart::note_user(const std::string& name, const std::string& id, const std::string& subscription_url) {
+    names_.user_names.insert(name);
+    names_.user_ids.insert(id);
+    subscription_urls_.push_back(subscription_url);
+}
 
 void RecordingPart::note_facts(const std::function<isolation::CallOutcome()>& facts) noexcept {
     if (!on()) return;
@@ -38,9 +42,11 @@ std::filesystem::path RecordingPart::file_for(const std::filesystem::path& parts
 void RecordingPart::write(const host::HttpService& http) const noexcept {
     if (!on()) return;
     try {
+        PathNames names = names_;
+        names.user_ids.merge(subscription_tokens(subscription_urls_));
         ExchangeSet set;
         for (const auto& e : http.exchanges()) {
-            const std::string path = normalise_path(e.path, names_);
+            const std::string path = normalise_path(e.path, names);
             json::array cookies, headers;
             for (const auto& c : e.cookies) cookies.emplace_back(c);
             for (const auto& h : e.headers) headers.emplace_back(h);

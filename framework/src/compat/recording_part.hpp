@@ -11,6 +11,7 @@
 #include <filesystem>
 #include <functional>
 #include <string>
+#include <vector>
 
 namespace stand::compat {
 
@@ -22,8 +23,9 @@ public:
     bool on() const { return !parts_dir_.empty(); }
     // Makes the host built from `config` record its exchanges.
     void enable(host::HostConfig& config) const;
-    // A user name the suite chose: "{name}" in paths.
-    void note_user(const std::string& name);
+    // A user the suite created: its name becomes "{name}" in paths, the id and
+    // the subscription token the panel returned "{id}".
+    void note_user(const std::string& name, const std::string& id, const std::string& subscription_url);
     // Calls lifecycle.facts through `facts` when recording: a "base_path" in its
     // reply becomes "{base}" in paths, its "versions" go into the part. Never
     // throws (it runs in the rig's destructor).
@@ -37,6 +39,7 @@ private:
     std::filesystem::path parts_dir_;
     std::string check_;
     PathNames names_;
+    std::vector<std::string> subscription_urls_;
     boost::json::object versions_;
 };
 
