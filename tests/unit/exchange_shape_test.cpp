@@ -75,7 +75,7 @@ TEST_CASE("exchange: media type, cookie names and the listed headers, never valu
 }
 
 TEST_CASE("recorded path: ids, the suite's names and the base path") {
-    const PathNames names{{"compat1", "compat-del1", "compat-after-restart"}, {}, "/Xa9kLm2Qp/"};
+    const PathNames names{{"compat1", "compat-del1", "compat-after-restart"}, {}, {"/Xa9kLm2Qp/", "psfmqrxtyvny"}};
     CHECK(normalise_path("/panel/api/inbounds/get/12", {}) == "/panel/api/inbounds/get/{id}");
     CHECK(normalise_path("/api/users/3f2b8c1e-9a4d-4e5f-8a6b-1c2d3e4f5a6b", {}) == "/api/users/{id}");
     CHECK(normalise_path("/sub/deadbeef", {}) == "/sub/deadbeef");    // 8 hex characters but no digit
@@ -88,6 +88,8 @@ TEST_CASE("recorded path: ids, the suite's names and the base path") {
     CHECK(normalise_path("/Xa9kLm2Qp/panel/api/inbounds/list", names) == "/{base}/panel/api/inbounds/list");
     CHECK(normalise_path("/Xa9kLm2Qp/", names) == "/{base}/");
     CHECK(normalise_path("/Xa9kLm2Qp", names) == "/{base}");
+    CHECK(normalise_path("/psfmqrxtyvny/Zk_9-Qw3Rt", names) == "/{base}/{id}");  // a second prefix, without a digit
+    CHECK(normalise_path("/psfmqrxtyvny/Zk_9-Qw3Rt", {}) == "/psfmqrxtyvny/{id}");
     CHECK(normalise_path("/Xa9kLm2Qp/", {}) == "/{id}/");              // not reported: one more {id}
     CHECK(normalise_path("/Xa9kLm2Qpx/login", names) == "/{id}/login"); // the prefix ends at a slash
     CHECK(normalise_path("/", names) == "/");
@@ -95,7 +97,7 @@ TEST_CASE("recorded path: ids, the suite's names and the base path") {
 }
 
 TEST_CASE("recorded path: the ids and tokens the panel returned are ids whatever their alphabet") {
-    PathNames names{{"compat1"}, {"AbCdEfGhIjKlMnOp", "djMsMSwx.c2ln"}, ""};
+    PathNames names{{"compat1"}, {"AbCdEfGhIjKlMnOp", "djMsMSwx.c2ln"}, {}};
     CHECK(normalise_path("/api/sub/AbCdEfGhIjKlMnOp", names) == "/api/sub/{id}");  // a nanoid without a digit
     CHECK(normalise_path("/sub/djMsMSwx.c2ln/", names) == "/sub/{id}/");          // PasarGuard's dotted token
     CHECK(normalise_path("/sub/djMsMSwx.c2ln/", {}) == "/sub/djMsMSwx.c2ln/");

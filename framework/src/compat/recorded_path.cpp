@@ -37,12 +37,14 @@ std::string trimmed_slashes(std::string_view s) {
 
 std::string normalise_path(std::string_view path, const PathNames& names) {
     std::string out;
-    const std::string base = trimmed_slashes(names.base_path);
-    if (!base.empty()) {
+    for (const auto& base_path : names.base_paths) {
+        const std::string base = trimmed_slashes(base_path);
+        if (base.empty()) continue;
         const std::string prefix = "/" + base;
         if (path.starts_with(prefix) && (path.size() == prefix.size() || path[prefix.size()] == '/')) {
             out = "/{base}";
             path.remove_prefix(prefix.size());
+            break;
         }
     }
     // Segments between slashes, keeping empty ones so that "/a/" stays "/a/".

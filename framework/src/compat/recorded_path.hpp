@@ -15,10 +15,12 @@ struct PathNames {
     // Ids and subscription tokens the panel returned for the suite's users: {id}
     // whatever their alphabet (a 16-character nanoid has no digit one time in 15).
     std::set<std::string> user_ids;
-    std::string base_path;             // the panel's secret path prefix ("/Xa9.../"), "" when not reported
+    // The panel's secret path prefixes ("/Xa9.../"; Mistgate has two: its admin
+    // path and its subscription prefix), empty when not reported.
+    std::vector<std::string> base_paths;
 };
 
-// "/{base}" for the base path prefix, then per segment: a user name -> "{name}";
+// "/{base}" for a base path prefix, then per segment: a user name -> "{name}";
 // a user id or token, all digits, a UUID, or 8+ hex/base64url characters
 // containing a digit -> "{id}".
 std::string normalise_path(std::string_view path, const PathNames& names);

@@ -26,8 +26,12 @@ void RecordingPart::note_facts(const std::function<isolation::CallOutcome()>& fa
         boost::system::error_code ec;
         const json::value v = json::parse(reply.output, ec);
         if (ec || !v.is_object()) return;
-        if (const auto* base = v.as_object().if_contains("base_path"); base && base->is_string())
-            names_.base_path = std::string(base->as_string());
+        if (const auto* base = v.as_object().if_contains("base_path")) {
+            if (base->is_string()) names_.base_paths.emplace_back(base->as_string());
+            if (base->is_array())
+                for (const auto& b : base->as_array())
+                    if (b.is_string()) names_.base_paths.emplace_back(b.as_string());
+        }
         if (const auto* versions = v.as_object().if_contains("versions"); versions && versions->is_object())
             versions_ = versions->as_object();
     } catch (const std::exception&) {

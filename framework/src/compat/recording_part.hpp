@@ -27,8 +27,8 @@ public:
     // the subscription token the panel returned "{id}".
     void note_user(const std::string& name, const std::string& id, const std::string& subscription_url);
     // Calls lifecycle.facts through `facts` when recording: a "base_path" in its
-    // reply becomes "{base}" in paths, its "versions" go into the part. Never
-    // throws (it runs in the rig's destructor).
+    // reply (a prefix or a list of them) becomes "{base}" in paths, its
+    // "versions" go into the part. Never throws (it runs in the rig's destructor).
     void note_facts(const std::function<isolation::CallOutcome()>& facts) noexcept;
     // Writes the part; a failure leaves no part, which the parent reports.
     void write(const host::HttpService& http) const noexcept;

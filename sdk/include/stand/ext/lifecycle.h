@@ -57,9 +57,10 @@ typedef struct stand_lifecycle {
      *    "artifacts":[{"path":"/usr/sbin/nginx","bytes":1234}],
      *    "defaults":{"keepalive_upstream":"off"}}
      * A panel with a secret path prefix (3x-ui's web base path, Mistgate's
-     * admin path) reports it as "base_path": "/prefix/", so that recorded
+     * admin path and subscription prefix) reports it as "base_path":
+     * "/prefix/" (or a list, ["/admin/", "/sub/"]), so that recorded
      * exchanges (`stand compat --record`) show it as {base}; the host never
-     * writes it out. A panel reports its own version under its plugin id in
+     * writes it into a report. A panel reports its own version under its plugin id in
      * "versions" ({"3x-ui": "3.6.0", "xray": "26.7.28"}).
      * Keys are optional; unknown keys are kept as they are.
      * "secret_path_prefix": "/<secret>/" names a secret URL path prefix of
