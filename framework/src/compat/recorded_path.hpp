@@ -15,7 +15,7 @@ struct PathNames {
     // Ids and subscription tokens the panel returned for the suite's users: {id}
     // whatever their alphabet (a 16-character nanoid has no digit one time in 15).
     std::set<std::string> user_ids;
-    // The panel's secret path prefixes ("/Xa9.../"; Mistgate has two: its admin
+    // The panel's secret path prefixes (facts "secret_path_prefix") ("/Xa9.../"; Mistgate has two: its admin
     // path and its subscription prefix), empty when not reported.
     std::vector<std::string> base_paths;
 };

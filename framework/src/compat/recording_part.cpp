@@ -26,7 +26,7 @@ void RecordingPart::note_facts(const std::function<isolation::CallOutcome()>& fa
         boost::system::error_code ec;
         const json::value v = json::parse(reply.output, ec);
         if (ec || !v.is_object()) return;
-        if (const auto* base = v.as_object().if_contains("base_path")) {
+        if (const auto* base = v.as_object().if_contains("secret_path_prefix")) {
             if (base->is_string()) names_.base_paths.emplace_back(base->as_string());
             if (base->is_array())
                 for (const auto& b : base->as_array())

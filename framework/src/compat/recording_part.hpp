@@ -26,7 +26,7 @@ public:
     // A user the suite created: its name becomes "{name}" in paths, the id and
     // the subscription token the panel returned "{id}".
     void note_user(const std::string& name, const std::string& id, const std::string& subscription_url);
-    // Calls lifecycle.facts through `facts` when recording: a "base_path" in its
+    // Calls lifecycle.facts through `facts` when recording: a "secret_path_prefix" in its
     // reply (a prefix or a list of them) becomes "{base}" in paths, its
     // "versions" go into the part. Never throws (it runs in the rig's destructor).
     void note_facts(const std::function<isolation::CallOutcome()>& facts) noexcept;

@@ -829,7 +829,7 @@ json::object run_repetition(RepEnvironment& env) {
         if (facts.ok()) {
             rep.doc["facts"] = facts.output;
             // a panel's secret path prefix (ext/lifecycle.h): for recordings only, never for a report
-            if (auto* f = rep.doc["facts"].if_object()) f->erase("base_path");
+            if (auto* f = rep.doc["facts"].if_object()) f->erase("secret_path_prefix");
         }
     } catch (const StepFailure& e) {
         status = env.interrupted.load() ? "interrupted" : "failed";
