@@ -28,7 +28,8 @@ signal or the timeout, never a crash of stand.
                        "check_timeout_s": 180}; check ids in
                        tests/compat/mustpass-panel-1.txt
   --record FILE        with --target-config: write what the panel checks
-                       exchanged with the panel to FILE, per call its label,
+                       exchanged with the panel to FILE, per answer (429s
+                       waited out too) its label,
                        method, normalised path, status, content type, cookie
                        names, some header names and the body's JSON shape (no
                        values); the format of tests/data/real-panels/ (see

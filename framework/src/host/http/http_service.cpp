@@ -74,6 +74,10 @@ boost::json::object HttpService::request(std::uint64_t session,
 
     const auto start = std::chrono::steady_clock::now();
     http::CallProgress progress;
+    if (impl_->policy.record_exchanges)
+        progress.answered = [this](const http::RequestSpec& hop, const http::Response& response) {
+            impl_->record(http::describe_exchange(hop.label, hop.method, hop.url.path, response));
+        };
     HttpCallRecord call;
     call.label = spec.label;
     call.method = spec.method;
@@ -90,8 +94,6 @@ boost::json::object HttpService::request(std::uint64_t session,
         const http::Response response = s->client.perform(spec, progress);
         call.status = static_cast<int>(response.result_int());
         record();
-        if (impl_->policy.record_exchanges)
-            impl_->record(http::describe_exchange(spec.label, spec.method, spec.url.path, response));
         return http::response_json(response, progress.final_url, call.elapsed_ms, call.retry_waits);
     } catch (const std::exception& e) {
         const auto* error = dynamic_cast<const cpp::Error*>(&e);

@@ -33,7 +33,8 @@ struct HttpPolicy {
     bool allow_remote_targets = false;
     // Polled during waits; when true the call ends with STAND_E_CANCELLED.
     std::function<bool()> cancelled;
-    // Keep an ExchangeRecord (names and shapes, no values) of every answered call.
+    // Keep an ExchangeRecord (names and shapes, no values) of every answer:
+    // each 429 waited out and each redirect hop too.
     bool record_exchanges = false;
 };
 
