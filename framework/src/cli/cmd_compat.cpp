@@ -2,9 +2,11 @@
 #include "cli/exit_codes.hpp"
 #include "compat/compat_output.hpp"
 #include "compat/compat_suite.hpp"
+#include "compat/recording_file.hpp"
 
 #include <boost/json.hpp>
 
+#include <algorithm>
 #include <cstdlib>
 #include <fstream>
 #include <iostream>
@@ -25,6 +27,13 @@ signal or the timeout, never a crash of stand.
                        "wrong_credentials": {...}, "users": 5, "ready_timeout_s": 60,
                        "check_timeout_s": 180}; check ids in
                        tests/compat/mustpass-panel-1.txt
+  --record FILE        with --target-config: write what the panel checks
+                       exchanged with the panel to FILE, per answer (429s
+                       waited out too) its label,
+                       method, normalised path, status, content type, cookie
+                       names, some header names and the body's JSON shape (no
+                       values); the format of tests/data/real-panels/ (see
+                       CONTRIBUTING.md, "Holding a double to a real panel")
   --timeout SECONDS    per-check limit (default 10)
   --junit FILE         also write JUnit XML
   --json               print the report as JSON instead of a table
@@ -57,6 +66,36 @@ std::filesystem::path make_temp_run_dir() {
     return pattern;
 }
 
+// --record: the parts of the panel checks merged into one file; false when it
+// could not be written or a passed check left no part.
+bool write_recording(const compat::CompatReport& report, const compat::CompatOptions& options,
+                     const std::string& file) {
+    std::vector<std::string> checks;
+    bool passed_without_part = false;
+    for (const auto& c : report.checks)
+        if (c.id.starts_with("panel.")) checks.push_back(c.id);
+    try {
+        auto merged = compat::merge_recording_parts(options.record_parts_dir, checks, report.plugin_label);
+        for (const auto& id : merged.missing) {
+            const auto it = std::find_if(report.checks.begin(), report.checks.end(),
+                                         [&](const compat::CheckOutcome& c) { return c.id == id; });
+            const bool passed = it != report.checks.end() && it->result.passed;
+            passed_without_part |= passed;
+            std::cerr << "stand: --record: " << id << " recorded nothing"
+                      << (passed ? " although it passed (its part could not be written)" : " (the check failed early)")
+                      << "\n";
+        }
+        compat::write_recording(file, merged.document);
+        std::cerr << "stand: --record: " << merged.document.at("exchanges").as_array().size()
+                  << " exchanges from " << checks.size() - merged.missing.size() << " panel checks written to " << file
+                  << "\n";
+    } catch (const std::exception& e) {
+        std::cerr << "stand: " << e.what() << "\n";
+        return false;
+    }
+    return !passed_without_part;
+}
+
 int finish(const compat::CompatReport& report, const Args& args) {
     if (auto junit = args.value("junit")) {
         std::ofstream out(*junit);
@@ -76,6 +115,7 @@ int finish(const compat::CompatReport& report, const Args& args) {
 int run_compat(const std::vector<std::string>& argv) {
     Args args("compat", argv,
               {{"help"}, {"json"}, {"config", true}, {"timeout", true}, {"junit", true}, {"run-dir", true}, {"target-config", true},
+               {"record", true},
                plugin_path_option()});
     if (args.flag("help")) {
         std::cout << kHelp;
@@ -94,8 +134,18 @@ int run_compat(const std::vector<std::string>& argv) {
     if (auto c = args.value("config")) options.config_json = read_config(*c);
     if (auto t = args.value("timeout"))
         options.timeout = std::chrono::milliseconds(static_cast<long long>(parse_seconds(*t) * 1000));
+    const auto record = args.value("record");
+    if (record && !options.panel_target)
+        throw UsageError("--record needs --target-config (it records what the panel checks exchange with the panel)");
     bool temporary = !args.value("run-dir");
     options.run_dir = temporary ? make_temp_run_dir() : std::filesystem::path(*args.value("run-dir"));
+    if (record) {
+        options.record_parts_dir = options.run_dir / "recording-parts";
+        std::error_code ec;
+        std::filesystem::remove_all(options.record_parts_dir, ec);  // parts of an earlier run in the same dir
+        std::filesystem::create_directories(options.record_parts_dir, ec);
+        if (ec) throw UsageError("--record: cannot create " + options.record_parts_dir.string() + ": " + ec.message());
+    }
 
     const bool json = args.flag("json");
     compat::CompatReport report;
@@ -107,6 +157,7 @@ int run_compat(const std::vector<std::string>& argv) {
             if (!json) std::cout << compat::format_check_line(o) << std::endl;
         });
         code = finish(report, args);
+        if (record && !write_recording(report, options, *record)) code = kExitFailed;
     } catch (const loader::LoadError& e) {
         report = compat::refused_report(e);
         if (!json) std::cerr << "stand: refused " << e.what() << "\n";

@@ -1,5 +1,6 @@
 #include "cli/commands.hpp"
 #include "cli/exit_codes.hpp"
+#include "report/pretty_json.hpp"
 
 #include <boost/json.hpp>
 
@@ -16,37 +17,6 @@ Prints a plugin's descriptor and config schema. PLUGIN is an id from
 
 Exit: 0 ok, 3 the plugin was refused (the reason is printed).
 )";
-
-void pretty(std::ostream& out, const boost::json::value& v, const std::string& indent = "") {
-    switch (v.kind()) {
-    case boost::json::kind::object: {
-        const auto& o = v.get_object();
-        if (o.empty()) { out << "{}"; return; }
-        out << "{\n";
-        std::size_t i = 0;
-        for (const auto& kv : o) {
-            out << indent << "  " << boost::json::serialize(boost::json::value(kv.key())) << ": ";
-            pretty(out, kv.value(), indent + "  ");
-            out << (++i < o.size() ? ",\n" : "\n");
-        }
-        out << indent << "}";
-        return;
-    }
-    case boost::json::kind::array: {
-        const auto& a = v.get_array();
-        if (a.empty()) { out << "[]"; return; }
-        out << "[\n";
-        for (std::size_t i = 0; i < a.size(); ++i) {
-            out << indent << "  ";
-            pretty(out, a[i], indent + "  ");
-            out << (i + 1 < a.size() ? ",\n" : "\n");
-        }
-        out << indent << "]";
-        return;
-    }
-    default: out << boost::json::serialize(v);
-    }
-}
 
 }  // namespace
 
@@ -86,7 +56,7 @@ int run_info(const std::vector<std::string>& argv) {
     std::cout << (plugin->interfaces.empty() ? "none\n" : "\n");
     std::cout << "  config schema:\n    ";
     if (schema.is_null()) std::cout << "(none: the plugin takes no config; pass {})";
-    else pretty(std::cout, schema, "    ");
+    else report::write_pretty_json(std::cout, schema, "    ");
     std::cout << "\n";
     return kExitOk;
 }

@@ -27,6 +27,8 @@ struct CompatOptions {
     std::optional<PanelTarget> panel_target;
     // The `stand` binary, for the proxy checks' backend (`stand backend`).
     std::filesystem::path stand_binary = "/proc/self/exe";
+    // --record: each panel check's child writes its exchanges here (recording_part.hpp); empty: off.
+    std::filesystem::path record_parts_dir;
 };
 
 struct CheckOutcome {

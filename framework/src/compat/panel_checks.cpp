@@ -3,6 +3,7 @@
 #include "box/box.hpp"
 #include "box/group_name.hpp"
 #include "compat/box_sockets.hpp"
+#include "compat/recording_part.hpp"
 #include "compat/share_link.hpp"
 #include "compat/subscription_links.hpp"
 #include "host/http/tcp_reach.hpp"
@@ -54,10 +55,11 @@ json::object merged(json::object base, const json::object& over) {
 class Rig {
 public:
     Rig(const Plugin& plugin, const CompatOptions& options, const PanelTarget& target, const std::string& check)
-        : plugin_(plugin), target_(target) {
+        : plugin_(plugin), target_(target), recording_(options.record_parts_dir, check) {
         host::HostConfig config;
         config.run_dir = options.run_dir / check;
         config.log = [](int, const std::string&, const std::string&) {};
+        recording_.enable(config);
         auto layout = box::detect_cgroup_layout();
         if (layout.backend) {
             box_ = std::make_unique<box::Box>(layout, "compat-" + box::new_run_id(), box::BoxPlan{.name = "measured"});
@@ -68,6 +70,7 @@ public:
     }
 
     ~Rig() {
+        if (instance_) recording_.note_facts([this] { return try_call("lifecycle.facts", {}); });
         for (auto* i : extra_) plugin_->entry.destroy(i);
         if (instance_) {
             if (started_) {
@@ -76,6 +79,7 @@ public:
             }
             plugin_->entry.destroy(instance_);
         }
+        recording_.write(host_->http());
     }
 
     stand_instance* create(const json::object& config) {
@@ -155,6 +159,7 @@ public:
             throw CheckFailure("panel.create_user(" + name + "): subscription.url is not absolute: " + json::serialize(sub));
         std::string auth;
         if (auto* a = o->if_contains("tunnel_auth")) auth = std::string(a->as_string());
+        recording_.note_user(name, std::string(o->at("id").as_string()), std::string(sub.at("url").as_string()));
         return {name, std::string(o->at("id").as_string()), sub, auth};
     }
 
@@ -233,6 +238,7 @@ public:
 private:
     Plugin plugin_;
     const PanelTarget& target_;
+    RecordingPart recording_;
     std::unique_ptr<box::Box> box_;
     std::unique_ptr<host::PluginHost> host_;
     stand_instance* instance_ = nullptr;

@@ -45,6 +45,7 @@ PluginHost::PluginHost(std::string plugin_id, HostConfig config)
 
     HttpPolicy policy;
     policy.allow_remote_targets = config_.allow_remote_targets;
+    policy.record_exchanges = config_.record_http_exchanges;
     policy.cancelled = [this] { return cancelled(); };
     http_ = std::make_unique<HttpService>(std::move(policy));
     auto boxes = config_.boxes;

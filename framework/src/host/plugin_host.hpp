@@ -24,6 +24,7 @@ using ProgressFunction = std::function<void(const std::string& plugin_id, double
 struct HostConfig {
     std::filesystem::path run_dir;  // created on first use
     bool allow_remote_targets = false;
+    bool record_http_exchanges = false;  // see HttpPolicy::record_exchanges
     LogFunction log;                // default: stderr
     ProgressFunction progress;      // default: ignore
     // Named groups ("measured", "client") -> cgroup directories to join.

@@ -831,7 +831,11 @@ json::object run_repetition(RepEnvironment& env) {
             rep.doc["phases"] = phases;
         }
         auto facts = worker.call("lifecycle.facts", {}, std::chrono::seconds(30));
-        if (facts.ok()) rep.doc["facts"] = facts.output;
+        if (facts.ok()) {
+            rep.doc["facts"] = facts.output;
+            // a panel's secret path prefix (ext/lifecycle.h): for recordings only, never for a report
+            if (auto* f = rep.doc["facts"].if_object()) f->erase("secret_path_prefix");
+        }
     } catch (const StepFailure& e) {
         status = env.interrupted.load() ? "interrupted" : "failed";
         rep.doc["reason"] = e.what();

@@ -1,5 +1,6 @@
 #include "host/http/http_service.hpp"
 
+#include "host/http/describe_exchange.hpp"
 #include "host/http/http_options.hpp"
 #include "host/http/http_session.hpp"
 #include "host/http/response_json.hpp"
@@ -23,10 +24,15 @@ struct HttpService::Impl {
     std::uint64_t next_id = 1;
     std::map<std::uint64_t, std::shared_ptr<Session>> sessions;
     std::vector<HttpCallRecord> calls;
+    std::vector<http::ExchangeRecord> exchanges;
 
     void record(HttpCallRecord call) {
         std::lock_guard lock(mutex);
         calls.push_back(std::move(call));
+    }
+    void record(http::ExchangeRecord exchange) {
+        std::lock_guard lock(mutex);
+        exchanges.push_back(std::move(exchange));
     }
 };
 
@@ -72,6 +78,10 @@ boost::json::object HttpService::request(std::uint64_t session,
 
     const auto start = std::chrono::steady_clock::now();
     http::CallProgress progress;
+    if (impl_->policy.record_exchanges)
+        progress.answered = [this](const http::RequestSpec& hop, const http::Response& response) {
+            impl_->record(http::describe_exchange(hop.label, hop.method, hop.url.path, response));
+        };
     HttpCallRecord call;
     call.label = spec.label;
     call.method = spec.method;
@@ -100,6 +110,11 @@ boost::json::object HttpService::request(std::uint64_t session,
 std::vector<HttpCallRecord> HttpService::calls() const {
     std::lock_guard lock(impl_->mutex);
     return impl_->calls;
+}
+
+std::vector<http::ExchangeRecord> HttpService::exchanges() const {
+    std::lock_guard lock(impl_->mutex);
+    return impl_->exchanges;
 }
 
 }  // namespace stand::host

@@ -2,6 +2,8 @@
 // the JSON shapes). Boost.Beast over Asio, TLS through OpenSSL.
 #pragma once
 
+#include "host/http/exchange_record.hpp"
+
 #include <boost/json.hpp>
 
 #include <atomic>
@@ -31,6 +33,9 @@ struct HttpPolicy {
     bool allow_remote_targets = false;
     // Polled during waits; when true the call ends with STAND_E_CANCELLED.
     std::function<bool()> cancelled;
+    // Keep an ExchangeRecord (names and shapes, no values) of every answer:
+    // each 429 waited out and each redirect hop too.
+    bool record_exchanges = false;
 };
 
 class HttpService {
@@ -50,6 +55,8 @@ public:
     std::vector<HttpCallRecord> calls() const;
     // Whether targets off this machine may be contacted (also by other probes of the host).
     bool allows_remote_targets() const noexcept;
+    // Empty unless HttpPolicy::record_exchanges.
+    std::vector<http::ExchangeRecord> exchanges() const;
 
 private:
     struct Session;

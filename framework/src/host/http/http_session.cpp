@@ -83,6 +83,7 @@ Response HttpSession::perform(const RequestSpec& spec, CallProgress& progress) {
 Response HttpSession::exchange_waiting_out_429(const RequestSpec& spec, CallProgress& progress) {
     for (;;) {
         Response response = exchange(spec);
+        if (progress.answered) progress.answered(spec, response);
         if (response.result_int() != 429 || progress.retry_waits >= options_.max_429_waits)
             return response;
         const auto header = response.find(bhttp::field::retry_after);

@@ -10,6 +10,7 @@
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/ssl/context.hpp>
 
+#include <functional>
 #include <map>
 #include <memory>
 #include <string>
@@ -21,6 +22,9 @@ struct CallProgress {
     int retry_waits = 0;
     double waited_ms = 0;
     std::string final_url;
+    // Called with each answer of the call (a 429 waited out, a redirect hop,
+    // the last answer) and the hop that got it, when set.
+    std::function<void(const RequestSpec& hop, const Response& response)> answered;
 };
 
 class HttpSession {

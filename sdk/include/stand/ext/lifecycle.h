@@ -76,9 +76,15 @@ typedef struct stand_lifecycle {
      *   {"versions":{"nginx":"1.22.1"},"data_dirs":["/..."],
      *    "artifacts":[{"path":"/usr/sbin/nginx","bytes":1234}],
      *    "defaults":{"keepalive_upstream":"off"}}
-     * Keys are optional; unknown keys are kept as they are.
      * "secret_path_prefix": "/<secret>/" names a secret URL path prefix of
-     * the system (a panel's admin path); recordings write it as {base}.
+     * the system (a panel's admin path, 3x-ui's web base path), or a list of
+     * them (Mistgate: ["/<admin path>/", "/<subscription prefix>/"]);
+     * recordings (`stand compat --record`) write it as {base}, and the host
+     * drops it from the facts it writes into a run's results.
+     * A panel reports its own version under its plugin id in "versions"
+     * ({"3x-ui": "3.6.0", "xray": "26.7.28"}); tests/real-panels/record.sh
+     * takes the recording's version from there.
+     * Keys are optional; unknown keys are kept as they are.
      * Returns STAND_OK or an error (the host records it and goes on). */
     stand_result(STAND_ABI *facts)(stand_instance *self, const stand_sink *out, stand_error *err);
 } stand_lifecycle;

@@ -1,0 +1,15 @@
+// JSON with one member or element per line, two spaces per level: for files
+// people diff and read.
+#pragma once
+
+#include <boost/json.hpp>
+
+#include <ostream>
+#include <string>
+
+namespace stand::report {
+
+// `indent` is the indentation of the line `v` starts on.
+void write_pretty_json(std::ostream& out, const boost::json::value& v, const std::string& indent = "");
+
+}  // namespace stand::report
