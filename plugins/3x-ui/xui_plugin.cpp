@@ -183,6 +183,8 @@ private:
         if (!fs::is_regular_file(bin / "geoip.dat", ec))
             throw Error(STAND_E_NOT_FOUND, "3x-ui: install: " + (bin / "geoip.dat").string() +
                                                " is missing: x-ui's default Xray template routes geoip:private");
+        const std::string v = launcher().run_capture({launcher().config().command.front(), "-v"}, "x-ui -v", 30000);
+        version_ = v.substr(0, v.find_last_not_of(" \r\n") + 1);
         prepare_data_dir();
     }
 
@@ -201,7 +203,8 @@ private:
         json::object f;
         if (client_api_) f["client_api"] = *client_api_ == xui::ClientApi::v31 ? "clients/* (v3.1+)" : "inbounds/addClient (legacy)";
         f["listen"] = host_name_;
-        f["base_path"] = base_path_;
+        if (base_path_ != "/") f["secret_path_prefix"] = base_path_;
+        if (!version_.empty()) f["versions"] = json::object{{"3x-ui", version_}};
         if (!docker_) {
             f["xray_api_port"] = current_xray_api_port();
             f["bin_folder"] = launcher().expand("${bin_folder}");
@@ -300,7 +303,7 @@ private:
     int port_ = 2053, sub_port_ = 2096, inbound_port_ = 4443, http_timeout_ms_ = 30000;
     int xray_api_port_ = kXrayApiDefault, xray_metrics_port_ = kXrayMetricsDefault;
     bool docker_ = false;
-    std::string base_path_, bin_folder_;
+    std::string base_path_, bin_folder_, version_;
     std::vector<std::string> setting_command_;
     panelkit::Credentials given_;
     std::string image_;

@@ -32,6 +32,7 @@ from common.panel_double import (  # noqa: E402
     BadRequest, PanelDouble, Response, empty_response, json_response, run_double,
     text_response)
 import xui_install  # noqa: E402
+import xui_settings_defaults  # noqa: E402
 from inbound_listeners import InboundListeners  # noqa: E402
 
 HTML = "text/html; charset=utf-8"
@@ -250,7 +251,8 @@ class XuiDouble(PanelDouble):
 
     def csrf_token(self, req):
         sid, s = self.ensure_session(req)
-        return json_response({"success": True, "msg": "", "obj": s["csrf"]}, cookies=[self.cookie(sid)])
+        body = {"success": True, "obj": s["csrf"]} if not self.legacy else {"success": True, "msg": "", "obj": s["csrf"]}
+        return json_response(body, cookies=[self.cookie(sid)])
 
     def login(self, req):
         sid, s = self.get_session(req)
@@ -326,15 +328,11 @@ class XuiDouble(PanelDouble):
 
     def setting_all(self, req):
         a = self.args
-        return env(True, "", {
-            "webListen": "", "webDomain": "", "webPort": self.port(), "webCertFile": "",
-            "webKeyFile": "", "webBasePath": self.base, "sessionMaxAge": 360,
-            "subEnable": True, "subListen": getattr(a, "sub_listen", ""),
-            "subPort": self.port("sub"), "subPath": a.sub_path,
-            "subDomain": "", "subURI": "", "subCertFile": "", "subKeyFile": "",
-            "subEncrypt": a.sub_encrypt == "true", "subUpdates": 12,
-            "subJsonEnable": False, "subJsonPath": "/json/", "subClashEnable": False,
-            "subClashPath": "/clash/"})
+        out = dict(xui_settings_defaults.DEFAULTS)
+        out.update({"webListen": "", "webPort": self.port(), "webBasePath": self.base,
+                    "subListen": getattr(a, "sub_listen", ""), "subPort": self.port("sub"),
+                    "subPath": a.sub_path, "subEncrypt": a.sub_encrypt == "true"})
+        return env(True, "", out)
 
     # ------------------------------------------------------------- inbounds
     def body(self, req):
@@ -349,18 +347,33 @@ class XuiDouble(PanelDouble):
         return env(False, "Something went wrong (%s)" % message)
 
     def out_inbound(self, inb, slim=False):
+        """v3.6.0's inbound JSON (legacy = v3.0.x: fewer keys, settings as strings).
+        The slim list keeps only email/enable of each client and empties
+        clientStats' uuid and subId."""
         o = dict(inb)
-        if slim:
-            return {k: o[k] for k in ("id", "remark", "enable", "port", "protocol", "tag", "listen")}
-        emails = [c for c in inb["settings"].get("clients", [])]
-        o["clientStats"] = [{"id": i + 1, "inboundId": inb["id"], "enable": c.get("enable", True),
-                             "email": c.get("email", ""), "up": 0, "down": 0,
-                             "expiryTime": c.get("expiryTime", 0), "total": c.get("totalGB", 0),
-                             "reset": c.get("reset", 0), "subId": c.get("subId", "")}
-                            for i, c in enumerate(emails)]
+        clients = inb["settings"].get("clients", [])
+        stats = [{"id": i + 1, "inboundId": inb["id"], "enable": c.get("enable", True),
+                  "email": c.get("email", ""), "up": 0, "down": 0,
+                  "expiryTime": c.get("expiryTime", 0), "total": c.get("totalGB", 0),
+                  "reset": c.get("reset", 0), "subId": c.get("subId", "")} for i, c in enumerate(clients)]
         if self.legacy:
+            if slim:
+                return {k: o[k] for k in ("id", "remark", "enable", "port", "protocol", "tag", "listen")}
+            o["clientStats"] = stats
             for k in ("settings", "streamSettings", "sniffing"):
                 o[k] = json.dumps(o[k])
+            return o
+        for st, c in zip(stats, clients):
+            st["uuid"] = "" if slim else c.get("id", "")
+            st["lastOnline"] = 0
+            if slim:
+                st["subId"] = ""
+        o["clientStats"] = stats
+        o["originNodeGuid"] = self.state.setdefault("node_guid", str(uuid.uuid4()))
+        if slim:
+            o["settings"] = dict(inb["settings"],
+                                 clients=[{"email": c.get("email", ""), "enable": c.get("enable", True)}
+                                          for c in clients])
         return o
 
     def inbounds_list(self, req):
@@ -410,6 +423,9 @@ class XuiDouble(PanelDouble):
                "remark": b.get("remark", ""), "enable": b.get("enable", True) not in (False, "false"),
                "expiryTime": int(b.get("expiryTime", 0) or 0), "listen": b.get("listen", ""),
                "port": port, "protocol": proto, "tag": "", **parsed}
+        if not self.legacy:
+            inb.update({"trafficReset": "never", "trafficResetDay": 1, "lastTrafficResetTime": 0,
+                        "shareAddrStrategy": "node", "shareAddr": ""})
         inb["settings"].setdefault("clients", [])
         for other in self.state["inbounds"].values():
             same = other["port"] == port and (self.legacy or transport(other) == transport(inb))
@@ -427,12 +443,18 @@ class XuiDouble(PanelDouble):
                     tag, n = "%s-%d" % (base_tag, n), n + 1
             inb["tag"] = tag
         inb["id"] = self.state["next_inbound_id"]
+        if not self.legacy:
+            inb["subSortIndex"] = inb["id"]
         self.state["next_inbound_id"] += 1
         self.state["inbounds"][str(inb["id"])] = inb
         if inb["enable"] and transport(inb) == "tcp":
             self.core.open(inb)
         self.save_state()
-        return env(True, MSG_INBOUND_ADDED, self.out_inbound(inb))
+        added = self.out_inbound(inb)
+        if not self.legacy:
+            added.pop("originNodeGuid")
+            added["clientStats"] = None
+        return env(True, MSG_INBOUND_ADDED, added)
 
     def inbound_del(self, req):
         inb = self.state["inbounds"].pop(req.params["id"], None)
