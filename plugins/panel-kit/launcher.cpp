@@ -37,6 +37,15 @@ LaunchConfig read_launch_config(stand::cpp::ConfigReader& cfg, const std::vector
         }
     c.working_dir = cfg.string("working_dir", "");
     c.docker = cfg.string("docker", c.docker);
+    c.compose = {c.docker, "compose"};
+    if (const auto* compose = cfg.array("compose")) {
+        c.compose.clear();
+        for (const auto& a : *compose) {
+            if (!a.is_string()) throw ConfigError("config.compose: expected an array of strings");
+            c.compose.emplace_back(a.as_string());
+        }
+        if (c.compose.empty()) throw ConfigError("config.compose: must not be empty");
+    }
     c.box = cfg.string("box", c.box);
     return c;
 }
@@ -71,17 +80,26 @@ std::string Launcher::expand(const std::string& text) const {
     return out;
 }
 
+fs::path Launcher::compose_file() const { return fs::path(host_.data_dir()) / "compose.yml"; }
+
+void Launcher::write_compose_file() const {
+    std::ofstream out(compose_file());
+    out << expand(compose_);
+    if (!out.flush()) throw Error(STAND_E_IO, panel_ + ": cannot write " + compose_file().string());
+}
+
+std::vector<std::string> Launcher::compose_argv(const std::vector<std::string>& tail) const {
+    auto v = config_.compose;
+    for (const char* a : {"-p", config_.project.c_str(), "-f"}) v.emplace_back(a);
+    v.push_back(compose_file().string());
+    v.insert(v.end(), tail.begin(), tail.end());
+    return v;
+}
+
 std::vector<std::vector<std::string>> Launcher::docker_commands(const std::string& action) const {
-    const std::string file = (fs::path(host_.data_dir()) / "compose.yml").string();
-    std::vector<std::string> compose{config_.docker, "compose", "-p", config_.project, "-f", file};
-    auto with = [&](std::initializer_list<const char*> tail) {
-        auto v = compose;
-        for (const char* t : tail) v.emplace_back(t);
-        return v;
-    };
-    if (action == "start") return {with({"up", "-d"})};
-    if (action == "stop") return {with({"down"})};
-    if (action == "wipe") return {with({"down", "-v"})};
+    if (action == "start") return {compose_argv({"up", "-d"})};
+    if (action == "stop") return {compose_argv({"down"})};
+    if (action == "wipe") return {compose_argv({"down", "-v"})};
     if (action == "restart") return {{config_.docker, "restart", config_.container}};
     throw Error(STAND_E_INVALID_ARGUMENT, panel_ + ": unknown docker action " + action);
 }
@@ -171,6 +189,8 @@ void Launcher::check_installed(const std::string& hint) const {
     if (config_.mode == RunMode::docker) {
         if (find_executable(config_.docker, "").empty())
             missing("the docker CLI '" + config_.docker + "' is not installed (config.docker)");
+        if (find_executable(config_.compose.front(), "").empty())
+            missing("the compose command '" + config_.compose.front() + "' is not installed (config.compose)");
         return;
     }
     if (config_.command.empty()) missing("no command to start the panel (config.command)");
@@ -229,7 +249,7 @@ json::object Launcher::deployment_facts() const {
 void Launcher::start() {
     if (running()) throw Error(STAND_E_BAD_STATE, panel_ + ": already running");
     if (config_.mode == RunMode::docker) {
-        std::ofstream(fs::path(host_.data_dir()) / "compose.yml") << expand(compose_);
+        write_compose_file();
         run_to_end(docker_commands("start").front(), "compose up", 300000);
         docker_up_ = true;
         return;
@@ -262,8 +282,7 @@ void Launcher::stop() {
 void Launcher::wipe() {
     if (running()) throw Error(STAND_E_BAD_STATE, panel_ + ": stop before wipe");
     if (config_.mode != RunMode::docker) return;
-    if (!fs::exists(fs::path(host_.data_dir()) / "compose.yml"))
-        std::ofstream(fs::path(host_.data_dir()) / "compose.yml") << expand(compose_);
+    if (!fs::exists(compose_file())) write_compose_file();
     run_to_end(docker_commands("wipe").front(), "compose down -v", 120000);
 }
 
