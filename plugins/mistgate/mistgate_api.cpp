@@ -8,8 +8,9 @@ using stand::cpp::Error;
 namespace {
 
 constexpr const char* kApiPrefix = "/api/mistgate.admin.v1.";
-// The panel's step-up lasts 5 minutes; renew it a minute early.
-constexpr std::uint64_t kStepUpValidNs = 240ULL * 1000 * 1000 * 1000;
+constexpr const char* kStepUpRequired = "mistgate.admin.v1.StepUpRequired";
+// The message of FinishStepUp's 401 for a wrong or used code (auth/stepup.go).
+constexpr const char* kStepUpFailed = "step-up failed";
 
 std::vector<int> any_http_status() {
     std::vector<int> all{200};
@@ -21,6 +22,16 @@ std::string text_member(const json::value& v, const char* key) {
     const auto* o = v.if_object();
     const auto* m = o ? o->if_contains(key) : nullptr;
     return m && m->is_string() ? std::string(m->as_string()) : std::string();
+}
+
+// A Connect error detail of this type is attached.
+bool has_detail(const json::value& v, const char* type) {
+    const auto* o = v.if_object();
+    const auto* d = o ? o->if_contains("details") : nullptr;
+    if (d == nullptr || !d->is_array()) return false;
+    for (const auto& detail : d->as_array())
+        if (text_member(detail, "type") == type) return true;
+    return false;
 }
 
 // The SignInFailure detail of a refused PasswordLogin, as words.
@@ -84,32 +95,29 @@ RpcReply Client::rpc(const std::string& procedure, json::object body) const {
     return r;
 }
 
-RpcReply Client::call_reply(const std::string& procedure, json::object body, bool step_up_needed) {
+RpcReply Client::call_reply(const std::string& procedure, json::object body) {
     if (!logged_in_) password_login();
-    if (step_up_needed && (stepped_up_at_ns_ == 0 || host_.monotonic_ns() - stepped_up_at_ns_ > kStepUpValidNs))
-        step_up();
     auto r = rpc(procedure, body);
-    if (r.status() == 401) {  // the session is gone (a restart of the panel, or it expired)
-        host_.info("mistgate: " + procedure + ": session lost (HTTP 401 " + r.code + "), signing in again");
+    if (r.status() == 401 && r.code == "unauthenticated") {  // not signed in: a restart, or the session expired
+        host_.info("mistgate: " + procedure + ": not signed in (HTTP 401), signing in again");
         password_login();
-        if (step_up_needed) step_up();
         r = rpc(procedure, body);
-    } else if (r.status() == 403 && r.code == "permission_denied" && step_up_needed) {
+    }
+    if (r.status() == 403 && r.code == "permission_denied" && has_detail(r.json(), kStepUpRequired)) {
         step_up();
         r = rpc(procedure, body);
     }
     return r;
 }
 
-json::value Client::call(const std::string& procedure, json::object body, bool step_up_needed) {
-    auto r = call_reply(procedure, std::move(body), step_up_needed);
+json::value Client::call(const std::string& procedure, json::object body) {
+    auto r = call_reply(procedure, std::move(body));
     if (!r.ok()) fail(procedure, r);
     return std::move(r.reply.json);
 }
 
 void Client::password_login() {
     logged_in_ = false;
-    stepped_up_at_ns_ = 0;
     api_.reset_session();
     const std::string op = "AuthService/PasswordLogin";
     auto r = rpc(op, {{"login", login_}, {"password", password_}, {"totpCode", next_code_()}});
@@ -125,13 +133,17 @@ void Client::password_login() {
 void Client::step_up() {
     const std::string op = "AuthService/FinishStepUp";
     auto r = rpc(op, {{"totpCode", next_code_()}});
-    if (r.status() == 401) {  // no session any more: sign in, then step up
+    if (r.status() == 401 && r.message == kStepUpFailed)
+        fail(op, r, "step-up failed: the panel refused the TOTP code of login '" + login_ +
+                        "' (wrong or already used; is the clock right?). Not signing in again: every try spends a "
+                        "code, and five failures lock step-up for 15 minutes");
+    if (r.status() == 401) {  // not signed in: signing in counts as a step-up
         password_login();
-        r = rpc(op, {{"totpCode", next_code_()}});
+        return;
     }
+    if (r.status() == 429)
+        fail(op, r, "step-up is locked after five failed codes; it opens again 15 minutes after the last one");
     if (!r.ok()) fail(op, r, "step-up refused");
-    stepped_up_at_ns_ = host_.monotonic_ns();
-    if (stepped_up_at_ns_ == 0) stepped_up_at_ns_ = 1;
 }
 
 }  // namespace mistgate

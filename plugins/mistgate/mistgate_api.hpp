@@ -2,13 +2,17 @@
 // tests/doubles/README.md, Mistgate): Connect-RPC with JSON,
 // `POST <admin url>api/mistgate.admin.v1.<Service>/<Method>`, the owner's
 // `__Host-sid` session cookie (PasswordLogin: login + password + TOTP), and a
-// step-up (FinishStepUp with a fresh TOTP code) for the calls that need one.
-// Errors are `{"code","message"}` with the Connect HTTP status.
+// step-up (FinishStepUp with a fresh TOTP code) only when the panel asks for
+// one: 403 permission_denied with a mistgate.admin.v1.StepUpRequired detail
+// (Mistgate internal/panel/auth/stepup.go). Signing in counts as a step-up.
+// Errors are `{"code","message"[,"details"]}` with the Connect HTTP status; a
+// 401 is either "not signed in" (sign in again) or, from FinishStepUp, "step-up
+// failed" (a wrong or used code: never answered by signing in again, which
+// spends codes; five lock step-up for 15 minutes, then 429).
 #pragma once
 
 #include "admin_api.hpp"
 
-#include <cstdint>
 #include <functional>
 #include <string>
 
@@ -45,16 +49,17 @@ public:
     // errors and non-JSON 200 answers throw; Connect errors are returned.
     RpcReply rpc(const std::string& procedure, boost::json::object body) const;
 
-    // An authenticated call: logs in first when this client has no session, steps up
-    // first when `step_up` and the last step-up is older than 4 minutes; on 401 (the
-    // session is gone, e.g. after a restart) logs in once and retries, on 403
-    // permission_denied of a step-up call steps up once and retries.
-    RpcReply call_reply(const std::string& procedure, boost::json::object body, bool step_up = false);
+    // An authenticated call: signs in first when this client has no session; on
+    // 401 "not signed in" (the session is gone) signs in once and retries; on
+    // 403 with a StepUpRequired detail steps up once and retries.
+    RpcReply call_reply(const std::string& procedure, boost::json::object body);
     // call_reply that fails on anything but 200.
-    boost::json::value call(const std::string& procedure, boost::json::object body, bool step_up = false);
+    boost::json::value call(const std::string& procedure, boost::json::object body);
 
     void password_login();  // AuthService/PasswordLogin with a fresh code
-    void step_up();         // AuthService/FinishStepUp with a fresh code
+    // AuthService/FinishStepUp with a fresh code. "step-up failed" and the lock
+    // (429) are errors that say so; "not signed in" signs in, which counts as one.
+    void step_up();
     // FinishSetup (done by the adapter) signed this client in.
     void signed_in() { logged_in_ = true; }
     bool logged_in() const noexcept { return logged_in_; }
@@ -65,7 +70,6 @@ private:
     std::string login_, password_;
     CodeSource next_code_;
     bool logged_in_ = false;
-    std::uint64_t stepped_up_at_ns_ = 0;  // host monotonic clock; 0 = never
 };
 
 }  // namespace mistgate

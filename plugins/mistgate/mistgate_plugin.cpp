@@ -4,15 +4,19 @@
 //
 // Setup runs once per data dir: `mistgate setup` prints the admin URL and a
 // one-time setup link (or, with "setup_command": [], the serve process prints
-// them, as the test double does). bootstrap() then creates the owner
-// (BeginSetup / FinishSetup with a TOTP code, the __Host-sid session), steps
-// up with the NEXT TOTP code, and creates a hysteria2 profile, a node
-// enrollment, an inbound and the group "everyone". Later instances, and the
-// same one after a panel restart, sign in again with PasswordLogin (password
-// + a fresh TOTP code). Users get their subscription URL from CreateUser.
+// them). The link lives 30 minutes; while no owner exists bootstrap re-runs
+// setup for a fresh one. bootstrap() creates the owner (BeginSetup /
+// FinishSetup with a TOTP code, the __Host-sid session), a hysteria2 profile,
+// a node enrollment, an inbound, the group "everyone" and the user
+// "stand-probe"; then it enrolls and runs the node agent (mistgate_node.hpp)
+// and waits until the probe's subscription has a server line. Later
+// instances, and the same one when its session is gone, sign in again with
+// PasswordLogin (password + a fresh TOTP code). A step-up is done only when
+// the panel asks for one. Users get their subscription URL from CreateUser.
 #include "credentials.hpp"
 #include "launcher.hpp"
 #include "mistgate_api.hpp"
+#include "mistgate_node.hpp"
 #include "mistgate_state.hpp"
 #include "totp.hpp"
 #include "url.hpp"
@@ -43,6 +47,9 @@ constexpr const char* kContainerDataDir = "/var/lib/mistgate";
 constexpr const char* kNodeName = "bench1";
 constexpr const char* kNodeAddress = "203.0.113.10";
 constexpr const char* kNodeCountry = "DE";
+// The user whose link shows that the node serves (HARNESS §1.4 step 8).
+constexpr const char* kProbeUser = "stand-probe";
+constexpr const char* kNoNode = "no node connected: Mistgate serves empty subscriptions until one does";
 
 std::string read_file(const fs::path& file) {
     std::ifstream in(file);
@@ -113,9 +120,19 @@ public:
         stand::cpp::ConfigReader cfg(config);
         auto launch = panelkit::read_launch_config(
             cfg, {"mistgate", "serve", "--data-dir", "${data_dir}", "--listen", "${listen}:${port}", "--trusted-proxy",
-                  "127.0.0.1"});
+                  "127.0.0.1", "--agent-listen", "${listen}:${agent_port}", "--agent-addr", "${listen}:${agent_port}"});
         host_name_ = cfg.string("host", "127.0.0.1");
         port_ = static_cast<int>(cfg.integer("port", 18080, 1, 65535));
+        agent_port_ = static_cast<int>(cfg.integer("agent_port", 18081, 1, 65535));
+        std::vector<std::string> node_command{"mistgate-node"};
+        if (const auto* a = cfg.array("node_command")) {
+            node_command.clear();
+            for (const auto& v : *a) {
+                if (!v.is_string()) throw ConfigError("config.node_command: expected an array of strings");
+                node_command.emplace_back(v.as_string());
+            }
+        }
+        node_ready_s_ = static_cast<int>(cfg.integer("node_ready_timeout_s", 120, 1, 3600));
         given_.username = cfg.string("username", "benchowner");
         given_.password = cfg.string("password", "");
         totp_step_ = static_cast<unsigned>(cfg.integer("totp_step_s", 30, 1, 300));
@@ -140,12 +157,18 @@ public:
         launcher_->set_variable("data_dir", panel_dir().string());
         launcher_->set_variable("port", std::to_string(port_));
         launcher_->set_variable("listen", host_name_);
+        launcher_->set_variable("agent_port", std::to_string(agent_port_));
         launcher_->set_compose_text(compose_yaml());
+        node_ = std::make_unique<mistgate::NodeAgent>(host_, std::move(node_command), node_dir().string(), launch);
+        for (const char* name : {"data_dir", "port", "listen", "agent_port"})
+            node_->set_variable(name, launcher_->expand(std::string("${") + name + "}"));
     }
 
     // --- lifecycle
     stand_result install() override {
         fs::create_directories(panel_dir());
+        launcher_->check_installed("config.command (or mode/docker) names the Mistgate panel");
+        if (node_->configured()) node_->check_installed();
         return STAND_OK;
     }
 
@@ -157,25 +180,30 @@ public:
     }
 
     stand_result stop() override {
-        if (!launcher_->running()) return STAND_OK_NOTHING_TO_DO;
+        if (!launcher_->running() && !node_->running()) return STAND_OK_NOTHING_TO_DO;
+        node_->stop();
         launcher_->stop();
         return STAND_OK;
     }
 
     stand_result restart() override {
-        // Sessions may not survive: the next call that gets a 401 signs in again.
+        // The panel only (as the seed's harness did): the node agent keeps running and reconnects.
+        // Sessions survive in the panel's database; a 401 "not signed in" would sign in again.
         launcher_->restart();
         return STAND_OK;
     }
 
     stand_result wipe() override {
-        if (launcher_->running()) throw Error(STAND_E_BAD_STATE, "mistgate: stop before wipe");
+        if (launcher_->running() || node_->running()) throw Error(STAND_E_BAD_STATE, "mistgate: stop before wipe");
         launcher_->wipe();
         std::error_code ec;
-        fs::remove_all(panel_dir(), ec);
-        if (ec) throw Error(STAND_E_IO, "mistgate: cannot remove " + panel_dir().string() + ": " + ec.message());
+        for (const auto& dir : {panel_dir(), node_dir()}) {
+            fs::remove_all(dir, ec);
+            if (ec) throw Error(STAND_E_IO, "mistgate: cannot remove " + dir.string() + ": " + ec.message());
+        }
         fs::remove(serve_output(), ec);  // it holds the setup link when setup is combined with serve
         client_.reset();
+        install_.reset();
         users_.clear();
         group_id_.clear();
         return STAND_OK;
@@ -188,7 +216,13 @@ public:
 
     json::object facts() override {
         json::object f = launcher_->deployment_facts();
-        f["data_dirs"] = json::array{panel_dir().string()};
+        f["data_dirs"] = json::array{panel_dir().string(), node_dir().string()};
+        if (node_->configured()) {
+            f["node_command"] = to_array(node_->expanded_command());
+            f["node_running"] = node_->running();
+        } else {
+            f["node_command"] = json::array{};
+        }
         json::object more{{"credentials_file", credentials_file().string()},
                        {"state_file", state_file().string()}};
         for (const auto& [k, v] : more) f[k] = v;
@@ -199,6 +233,7 @@ public:
         if (!setup.empty()) f["setup_command"] = to_array(setup);
         try {
             auto st = mistgate::load_state(state_file());
+            if (!st.admin_url.empty()) f["secret_path_prefix"] = panelkit::path_of(st.admin_url);  // the admin path
             if (st.setup_s) f["setup_s"] = *st.setup_s;
             f["owner_set_up"] = st.owner;
             if (!st.totp_secret.empty()) f["totp_step_s"] = st.totp_step;
@@ -229,37 +264,36 @@ public:
         st = mistgate::load_state(state_file());
         if (st.profile_id.empty()) {
             const std::string op = "ProfileService/CreateProfile";
-            auto p = c.call(op, {{"protocol", "hysteria2"}, {"name", "main"}, {"settingsJson", hysteria2_settings(c)}},
-                            true);
+            auto p = c.call(op, {{"protocol", "hysteria2"}, {"name", "main"}, {"settingsJson", hysteria2_settings(c)}});
             st.profile_id = panelkit::id_member(p, kPanel, op, {"profile", "id"});
             update_state([&](mistgate::State& s) { s.profile_id = st.profile_id; });
         }
         if (st.node_id.empty()) {
-            const std::string op = "NodeService/CreateEnrollment";
-            auto n = c.call(op, {{"name", kNodeName}, {"address", kNodeAddress}, {"countryCode", kNodeCountry}}, true);
-            st.node_id = panelkit::id_member(n, kPanel, op, {"node", "id"});
+            auto n = create_enrollment(c, {{"name", kNodeName}, {"address", kNodeAddress}, {"countryCode", kNodeCountry}});
+            st.node_id = panelkit::id_member(n, kPanel, "NodeService/CreateEnrollment", {"node", "id"});
             update_state([&](mistgate::State& s) { s.node_id = st.node_id; });
         }
         if (st.inbound_id.empty()) {
             const std::string op = "ProfileService/CreateInbound";
-            auto i = c.call(op, {{"profileId", st.profile_id}, {"nodeId", st.node_id}}, true);
+            auto i = c.call(op, {{"profileId", st.profile_id}, {"nodeId", st.node_id}});
             st.inbound_id = panelkit::id_member(i, kPanel, op, {"inbound", "id"});
             update_state([&](mistgate::State& s) { s.inbound_id = st.inbound_id; });
         }
         if (st.group_id.empty()) {
             const std::string op = "GroupService/CreateGroup";
-            auto g = c.call(op, {{"name", "everyone"}, {"profileIds", json::array{st.profile_id.c_str()}}}, true);
+            auto g = c.call(op, {{"name", "everyone"}, {"profileIds", json::array{st.profile_id.c_str()}}});
             st.group_id = panelkit::id_member(g, kPanel, op, {"group", "id"});
             update_state([&](mistgate::State& s) { s.group_id = st.group_id; });
         }
         group_id_ = st.group_id;
+        connect_node(c);
     }
 
     json::object create_user(const std::string& name) override {
         auto& c = bootstrapped("create_user");
         const std::string op = "UserService/CreateUser";
         auto r = c.call_reply(op, {{"name", name}, {"groupId", group_id_}});
-        if (r.status() == 409)
+        if (r.status() == 409 && r.code == "already_exists")
             throw Error(STAND_E_BAD_RESPONSE, std::string(kPanel) + ": " + op + ": duplicate user: a user named '" +
                                                   name + "' already exists (HTTP 409 " + r.code +
                                                   (r.message.empty() ? "" : ": " + r.message) + ")");
@@ -295,9 +329,11 @@ public:
 
 private:
     fs::path panel_dir() const { return fs::path(host_.data_dir()) / "mistgate"; }
+    fs::path node_dir() const { return fs::path(host_.data_dir()) / "mistgate-node"; }
     fs::path state_file() const { return panel_dir() / "stand-adapter-state.json"; }
     fs::path credentials_file() const { return fs::path(host_.data_dir()) / "mistgate-credentials.json"; }
     fs::path serve_output() const { return fs::path(host_.data_dir()) / "panel.log"; }  // panelkit::Launcher's
+    std::string agent_addr() const { return host_name_ + ":" + std::to_string(agent_port_); }
     std::string panel_url() const { return "http://" + host_name_ + ":" + std::to_string(port_); }
     // A URL the panel returned (its public URL may say "localhost"), on the panel's own origin.
     std::string absolute(const std::string& url) const { return panel_url() + panelkit::path_of(url); }
@@ -309,9 +345,13 @@ private:
         mistgate::save_state(state_file(), st);
     }
 
-    // Runs `mistgate setup` once per data dir and remembers what it printed.
+    // Runs `mistgate setup` once per data dir.
     void setup_once() {
-        if (!mistgate::load_state(state_file()).admin_url.empty()) return;
+        if (mistgate::load_state(state_file()).admin_url.empty()) run_setup();
+    }
+
+    // Runs `mistgate setup` and remembers what it printed: the admin URL and a fresh setup token.
+    void run_setup() {
         std::vector<std::string> argv;
         for (const auto& a : setup_command_) argv.push_back(launcher_->expand(a));
         const fs::path log = fs::path(host_.data_dir()) / "setup.log";
@@ -341,7 +381,7 @@ private:
         update_state([&](mistgate::State& s) {
             s.admin_url = out.admin_url;
             s.setup_token = out.setup_token;
-            s.setup_s = seconds;
+            if (!s.setup_s) s.setup_s = seconds;
         });
         host_.info("mistgate: setup took " + std::to_string(seconds) + " s");
     }
@@ -391,13 +431,29 @@ private:
             throw Error(STAND_E_BAD_STATE, "mistgate: the panel has no owner but no setup token is known (the data dir "
                                            "was set up without this adapter's state file; wipe it)");
         const std::string begin = "AuthService/BeginSetup";
-        auto r = c.rpc(begin, {{"setupToken", st.setup_token},
-                               {"displayName", "Bench owner"},
-                               {"method", "SETUP_METHOD_PASSWORD"},
-                               {"login", c.login_name()},
-                               {"password", c.password()}});
+        std::string token = st.setup_token;
+        auto begin_setup = [&] {
+            return c.rpc(begin, {{"setupToken", token},
+                                 {"displayName", "Bench owner"},
+                                 {"method", "SETUP_METHOD_PASSWORD"},
+                                 {"login", c.login_name()},
+                                 {"password", c.password()}});
+        };
+        auto r = begin_setup();
+        if (r.status() == 403 && !setup_command_.empty()) {
+            // The link lives 30 minutes; `mistgate setup` issues a new one while no owner exists.
+            host_.info("mistgate: the setup link was refused (expired or used); running setup again for a new one");
+            run_setup();
+            token = mistgate::load_state(state_file()).setup_token;
+            r = begin_setup();
+        }
         if (!r.ok())
-            mistgate::fail(begin, r, r.status() == 403 ? "the setup link was refused (used or expired)" : "setup refused");
+            mistgate::fail(begin, r, r.status() == 403 ? (setup_command_.empty()
+                                                              ? "the setup link was refused (used, or expired: it "
+                                                                "lives 30 minutes); setup is combined with serve here, "
+                                                                "so restart the panel for a new link"
+                                                              : "the setup link was refused again after a new setup")
+                                                       : "setup refused");
         std::string uri;
         if (const auto* u = r.json().as_object().if_contains("totpUri"); u && u->is_string()) uri = std::string(u->as_string());
         std::string secret;
@@ -416,15 +472,96 @@ private:
             host_.warn("mistgate: the panel's TOTP period is " + std::to_string(period) + " s, config.totp_step_s is " +
                        std::to_string(totp_step_) + " s; using the panel's");
         const std::string finish = "AuthService/FinishSetup";
-        auto f = c.rpc(finish, {{"setupToken", st.setup_token}, {"ceremonyId", ceremony}, {"totpCode", next_code()}});
+        auto f = c.rpc(finish, {{"setupToken", token}, {"ceremonyId", ceremony}, {"totpCode", next_code()}});
         if (!f.ok()) mistgate::fail(finish, f, "owner setup refused");
         update_state([&](mistgate::State& s) {
             s.owner = true;
             s.setup_token.clear();  // single use
         });
-        c.signed_in();
+        c.signed_in();  // signing in counts as a step-up: none is needed now
         host_.info("mistgate: owner '" + c.login_name() + "' created");
-        c.step_up();  // a step-up needs the next TOTP step: this waits up to one step
+    }
+
+    // NodeService/CreateEnrollment; keeps the install command (its token works once) for connect_node().
+    json::value create_enrollment(mistgate::Client& c, json::object body) {
+        const std::string op = "NodeService/CreateEnrollment";
+        auto n = c.call(op, std::move(body));
+        install_ = mistgate::parse_install_command(panelkit::string_member(n, kPanel, op, {"installCommand"}));
+        return n;
+    }
+
+    // Makes sure a node agent serves: the probe user's link has a server line (HARNESS §1.4 step 8).
+    // Enrolls and runs the configured agent when it does not yet; fails naming the cause otherwise.
+    void connect_node(mistgate::Client& c) {
+        const std::string url = probe_url(c);
+        if (probe_has_lines(url)) return;
+        if (!node_->configured())
+            throw Error(STAND_E_BAD_STATE, std::string("mistgate: ") + kNoNode +
+                                               ". Set config.node_command to the node agent's argv (default "
+                                               "[\"mistgate-node\"]) so bootstrap enrolls and runs it, or connect "
+                                               "a node to the panel yourself");
+        auto st = mistgate::load_state(state_file());
+        if (!st.node_enrolled) {
+            if (!install_) create_enrollment(c, {{"nodeId", st.node_id}});  // a new token for the node record
+            node_->enroll(*install_);
+            install_.reset();
+            update_state([](mistgate::State& s) { s.node_enrolled = true; });
+            host_.info("mistgate: node agent enrolled (state in " + node_->state_dir() + ")");
+        }
+        node_->start();
+        const auto t0 = host_.monotonic_ns();
+        auto waited_s = [&] { return static_cast<int>((host_.monotonic_ns() - t0) / 1000000000ULL); };
+        int told = 0;
+        while (!probe_has_lines(url)) {
+            if (waited_s() >= node_ready_s_)
+                throw Error(STAND_E_TIMEOUT, std::string("mistgate: ") + kNoNode + ": the node agent ran for " +
+                                                 std::to_string(node_ready_s_) + " s (config.node_ready_timeout_s) "
+                                                 "and the probe link stayed empty; its output is in " +
+                                                 serve_output().string());
+            if (waited_s() >= told + 10) {
+                told = waited_s();
+                host_.info("mistgate: waiting for the node agent to connect (" + std::to_string(told) + " s)");
+            }
+            // gently: Mistgate allows 60 fetches of a link an hour and caches a rendered link for 10 s
+            sleep_ms(waited_s() < 10 ? 1000 : 5000);
+        }
+        host_.info("mistgate: the node agent serves after " + std::to_string(waited_s()) + " s");
+    }
+
+    // The probe user's subscription URL (created once, kept in the state file).
+    std::string probe_url(mistgate::Client& c) {
+        auto st = mistgate::load_state(state_file());
+        if (!st.probe_url.empty()) return st.probe_url;
+        const std::string op = "UserService/CreateUser";
+        auto r = c.call_reply(op, {{"name", kProbeUser}, {"groupId", group_id_}});
+        std::string id, url;
+        if (r.status() == 409 && r.code == "already_exists") {  // created by a bootstrap that did not record it
+            auto list = c.call("UserService/ListUsers", {{"query", kProbeUser}, {"pageSize", 200}});
+            if (const auto* users = list.as_object().if_contains("users"); users && users->is_array())
+                for (const auto& u : users->as_array())
+                    if (u.is_object() && u.as_object().contains("name") && u.as_object().at("name") == kProbeUser)
+                        id = panelkit::id_member(u, kPanel, "UserService/ListUsers", {"id"});
+            if (id.empty()) mistgate::fail(op, r, std::string("'") + kProbeUser + "' exists but ListUsers does not show it");
+            url = link_of(c, id);
+        } else {
+            if (!r.ok()) mistgate::fail(op, r);
+            id = panelkit::id_member(r.json(), kPanel, op, {"user", "id"});
+            const auto* u = r.json().as_object().if_contains("subscriptionUrl");
+            url = u && u->is_string() && !u->as_string().empty() ? absolute(std::string(u->as_string())) : link_of(c, id);
+        }
+        update_state([&](mistgate::State& s) {
+            s.probe_user_id = id;
+            s.probe_url = url;
+        });
+        return url;
+    }
+
+    // The probe's subscription answers 200 with a body (Mistgate: empty until a node serves).
+    bool probe_has_lines(const std::string& url) {
+        if (!probe_api_) probe_api_ = std::make_unique<panelkit::AdminApi>(host_, kPanel, panel_url(),
+                                                                            json::object{{"cookies", false}});
+        auto r = probe_api_->call("probe subscription", json::object(subscription(url)), {200}, false);
+        return !r.body.empty();
     }
 
     // The hysteria2 defaults of the panel with a self-signed certificate (HARNESS §1.4 step 4).
@@ -453,7 +590,7 @@ private:
     // GetSubscriptionLink (needs a step-up) for a user this instance did not create.
     std::string link_of(mistgate::Client& c, const std::string& user_id) {
         const std::string op = "UserService/GetSubscriptionLink";
-        auto r = c.call_reply(op, {{"userId", user_id}, {"rotate", false}}, true);
+        auto r = c.call_reply(op, {{"userId", user_id}, {"rotate", false}});
         if (r.status() == 404) throw Error(STAND_E_NOT_FOUND, "mistgate: no user with id '" + user_id + "'");
         if (!r.ok()) mistgate::fail(op, r);
         return absolute(panelkit::string_member(r.json(), kPanel, op, {"url"}));
@@ -511,7 +648,8 @@ private:
                "    cgroup_parent: ${STAND_CGROUP_PARENT}\n"
                "    network_mode: host\n"
                "    command: [\"serve\", \"--data-dir\", \"" + std::string(kContainerDataDir) + "\", \"--listen\", \"" +
-               host_name_ + ":" + std::to_string(port_) + "\", \"--trusted-proxy\", \"127.0.0.1\"]\n"
+               host_name_ + ":" + std::to_string(port_) + "\", \"--trusted-proxy\", \"127.0.0.1\", \"--agent-listen\", \"" +
+               agent_addr() + "\", \"--agent-addr\", \"" + agent_addr() + "\"]\n"
                "    volumes:\n"
                "      - \"${data_dir}:" + std::string(kContainerDataDir) + "\"\n";
     }
@@ -519,12 +657,17 @@ private:
     stand::cpp::Host host_;
     std::string host_name_;
     int port_ = 18080;
+    int agent_port_ = 18081;
+    int node_ready_s_ = 120;
     unsigned totp_step_ = 30;
     panelkit::Credentials given_;
     std::string image_;
     std::vector<std::string> setup_command_;
     std::unique_ptr<panelkit::Launcher> launcher_;
+    std::unique_ptr<mistgate::NodeAgent> node_;
+    std::optional<mistgate::InstallCommand> install_;  // of the enrollment this instance created, until used
     std::unique_ptr<mistgate::Client> client_;
+    std::unique_ptr<panelkit::AdminApi> probe_api_;
     std::string group_id_;
     std::map<std::string, std::string> users_;  // user id -> absolute subscription URL
 };
@@ -537,8 +680,12 @@ STAND_CPP_PLUGIN(Mistgate, "mistgate", "Mistgate", "0.1.0",
                  R"json({"type":"object","additionalProperties":false,"properties":{
                      "mode":{"enum":["native","docker"],"default":"native"},
                      "command":{"type":"array","items":{"type":"string"},
-                                "default":["mistgate","serve","--data-dir","${data_dir}","--listen","${listen}:${port}","--trusted-proxy","127.0.0.1"],
-                                "description":"native argv of the server; ${data_dir} ${port} ${listen} are expanded"},
+                                "default":["mistgate","serve","--data-dir","${data_dir}","--listen","${listen}:${port}","--trusted-proxy","127.0.0.1","--agent-listen","${listen}:${agent_port}","--agent-addr","${listen}:${agent_port}"],
+                                "description":"native argv of the server; ${data_dir} ${port} ${listen} ${agent_port} are expanded"},
+                     "node_command":{"type":"array","items":{"type":"string"},"default":["mistgate-node"],
+                                "description":"argv of the node agent; bootstrap runs `<node_command> enroll --panel --sni --ca-sha256 --token --state-dir <data dir>/mistgate-node` with the install command the panel returns, then `<node_command> run --state-dir ...` in the box (kept running across a panel restart). [] = no agent: bootstrap fails unless a node already serves. ${data_dir} ${port} ${listen} ${agent_port} are expanded"},
+                     "node_ready_timeout_s":{"type":"integer","minimum":1,"maximum":3600,"default":120,"description":"how long bootstrap waits for the node agent to make the probe subscription non-empty"},
+                     "agent_port":{"type":"integer","minimum":1,"maximum":65535,"default":18081,"description":"the panel's listener for node agents (--agent-listen / --agent-addr)"},
                      "setup_command":{"type":"array","items":{"type":"string"},
                                 "default":["mistgate","setup","--data-dir","${data_dir}","--public-url","http://localhost:${port}"],
                                 "description":"run once per data dir before the first start; prints 'Admin URL:' and 'Setup link: ...#TOKEN'. [] = the server prints them itself (read from its output). Docker mode default: docker run --rm <image> setup"},

@@ -50,6 +50,9 @@ State load_state(const std::filesystem::path& file) {
     s.node_id = str(o, "node_id");
     s.inbound_id = str(o, "inbound_id");
     s.group_id = str(o, "group_id");
+    if (const auto* p = o.if_contains("node_enrolled"); p && p->is_bool()) s.node_enrolled = p->as_bool();
+    s.probe_user_id = str(o, "probe_user_id");
+    s.probe_url = str(o, "probe_url");
     return s;
 }
 
@@ -57,7 +60,9 @@ void save_state(const std::filesystem::path& file, const State& s) {
     json::object o{{"admin_url", s.admin_url},       {"setup_token", s.setup_token}, {"owner", s.owner},
                    {"totp_secret", s.totp_secret},   {"totp_step", s.totp_step},
                    {"totp_last_step", s.totp_last_step}, {"profile_id", s.profile_id},
-                   {"node_id", s.node_id},           {"inbound_id", s.inbound_id},  {"group_id", s.group_id}};
+                   {"node_id", s.node_id},           {"inbound_id", s.inbound_id},  {"group_id", s.group_id},
+                   {"node_enrolled", s.node_enrolled}, {"probe_user_id", s.probe_user_id},
+                   {"probe_url", s.probe_url}};
     if (s.setup_s) o["setup_s"] = *s.setup_s;
     const std::string text = json::serialize(o);
     std::filesystem::create_directories(file.parent_path());

@@ -2,8 +2,9 @@
 // file inside it (so wipe() forgets it with the panel's data): the admin URL
 // and setup token from `mistgate setup`, the owner's TOTP secret and the last
 // TOTP step used (a code works once; every instance of the adapter reads it
-// before it computes a code), and the ids bootstrap created. Secrets in it
-// are never logged.
+// before it computes a code), the ids bootstrap created, whether the node
+// agent enrolled, and the probe user whose link tells that the node serves.
+// Secrets in it are never logged.
 #pragma once
 
 #include <cstdint>
@@ -22,6 +23,9 @@ struct State {
     unsigned totp_step = 30;        // seconds
     std::int64_t totp_last_step = -1;  // counter of the last code sent
     std::string profile_id, node_id, inbound_id, group_id;
+    bool node_enrolled = false;     // `<node_command> enroll` succeeded for node_id
+    std::string probe_user_id;      // the user "stand-probe" (HARNESS §1.4 step 8)
+    std::string probe_url;          // its subscription URL (a secret)
 };
 
 // The state in `file`, or a default State when the file does not exist.

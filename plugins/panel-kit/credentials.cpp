@@ -29,6 +29,16 @@ std::string random_hex(std::size_t bytes) {
     return out;
 }
 
+void write_private_file(const std::filesystem::path& file, const std::string& text) {
+    std::filesystem::create_directories(file.parent_path());
+    int fd = ::open(file.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+    if (fd < 0) throw Error(STAND_E_IO, "cannot write " + file.string());
+    ::fchmod(fd, 0600);  // an existing file keeps its mode on open()
+    bool ok = ::write(fd, text.data(), text.size()) == static_cast<ssize_t>(text.size());
+    ::close(fd);
+    if (!ok) throw Error(STAND_E_IO, "cannot write " + file.string());
+}
+
 Credentials load_or_create_credentials(const std::filesystem::path& file, const Credentials& given,
                                        const std::string& prefix, const std::string& suffix) {
     if (!given.password.empty()) return given;
@@ -43,13 +53,7 @@ Credentials load_or_create_credentials(const std::filesystem::path& file, const 
     }
     Credentials c = given;
     c.password = prefix + random_hex(12) + suffix;
-    std::filesystem::create_directories(file.parent_path());
-    const std::string text = json::serialize(json::object{{"username", c.username}, {"password", c.password}});
-    int fd = ::open(file.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
-    if (fd < 0) throw Error(STAND_E_IO, "cannot write " + file.string());
-    bool ok = ::write(fd, text.data(), text.size()) == static_cast<ssize_t>(text.size());
-    ::close(fd);
-    if (!ok) throw Error(STAND_E_IO, "cannot write " + file.string());
+    write_private_file(file, json::serialize(json::object{{"username", c.username}, {"password", c.password}}));
     return c;
 }
 

@@ -21,6 +21,10 @@ struct Credentials {
 Credentials load_or_create_credentials(const std::filesystem::path& file, const Credentials& given,
                                        const std::string& prefix = "bn-", const std::string& suffix = "");
 
+// Writes `text` to `file` with mode 0600 (secrets: credentials, an API
+// token, a generated .env); the parent folder is created.
+void write_private_file(const std::filesystem::path& file, const std::string& text);
+
 // n random bytes as lower-case hex, from /dev/urandom (OpenSSL RAND_bytes).
 std::string random_hex(std::size_t bytes);
 

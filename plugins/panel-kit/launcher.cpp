@@ -15,21 +15,30 @@ namespace json = boost::json;
 using stand::cpp::ConfigError;
 using stand::cpp::Error;
 
+namespace {
+
+// A non-empty array of strings at `key`, or `fallback` when it is absent.
+std::vector<std::string> argv_at(stand::cpp::ConfigReader& cfg, const char* key, std::vector<std::string> fallback) {
+    const auto* list = cfg.array(key);
+    if (!list) return fallback;
+    std::vector<std::string> out;
+    for (const auto& a : *list) {
+        if (!a.is_string()) throw ConfigError(std::string("config.") + key + ": expected an array of strings");
+        out.emplace_back(a.as_string());
+    }
+    if (out.empty()) throw ConfigError(std::string("config.") + key + ": must not be empty");
+    return out;
+}
+
+}  // namespace
+
 LaunchConfig read_launch_config(stand::cpp::ConfigReader& cfg, const std::vector<std::string>& default_command,
                                 RunMode default_mode) {
     LaunchConfig c;
     const std::string mode = cfg.string("mode", default_mode == RunMode::docker ? "docker" : "native");
     if (mode == "docker") c.mode = RunMode::docker;
     else if (mode != "native") throw ConfigError("config.mode: expected \"native\" or \"docker\", got \"" + mode + "\"");
-    c.command = default_command;
-    if (const auto* cmd = cfg.array("command")) {
-        c.command.clear();
-        for (const auto& a : *cmd) {
-            if (!a.is_string()) throw ConfigError("config.command: expected an array of strings");
-            c.command.emplace_back(a.as_string());
-        }
-        if (c.command.empty()) throw ConfigError("config.command: must not be empty");
-    }
+    c.command = argv_at(cfg, "command", default_command);
     if (const auto* env = cfg.object("env"))
         for (const auto& [k, v] : *env) {
             if (!v.is_string()) throw ConfigError("config.env." + std::string(k) + ": expected a string");
@@ -37,15 +46,7 @@ LaunchConfig read_launch_config(stand::cpp::ConfigReader& cfg, const std::vector
         }
     c.working_dir = cfg.string("working_dir", "");
     c.docker = cfg.string("docker", c.docker);
-    c.compose = {c.docker, "compose"};
-    if (const auto* compose = cfg.array("compose")) {
-        c.compose.clear();
-        for (const auto& a : *compose) {
-            if (!a.is_string()) throw ConfigError("config.compose: expected an array of strings");
-            c.compose.emplace_back(a.as_string());
-        }
-        if (c.compose.empty()) throw ConfigError("config.compose: must not be empty");
-    }
+    c.compose = argv_at(cfg, "compose", {c.docker, "compose"});
     c.box = cfg.string("box", c.box);
     return c;
 }
@@ -256,7 +257,7 @@ void Launcher::start() {
     }
     json::array argv;
     for (const auto& a : config_.command) argv.emplace_back(expand(a));
-    json::object spec{{"argv", argv}, {"env", native_env()}, {"output", (fs::path(host_.data_dir()) / "panel.log").string()}};
+    json::object spec{{"argv", argv}, {"env", native_env()}, {"output", (fs::path(host_.data_dir()) / config_.log_name).string()}};
     if (auto cwd = native_cwd(); !cwd.empty()) spec["cwd"] = cwd;
     if (!config_.box.empty()) spec["box"] = config_.box;
     process_ = std::make_unique<stand::cpp::Process>(host_, spec);

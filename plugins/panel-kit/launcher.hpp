@@ -34,6 +34,7 @@ struct LaunchConfig {
     std::vector<std::string> command;           // native: argv
     std::map<std::string, std::string> env;     // native: added environment
     std::string working_dir;                    // native: "" = the adapter's default
+    std::string log_name = "panel.log";         // native: output file in the plugin's data dir
     std::string docker = "docker";              // docker: the CLI
     std::vector<std::string> compose;           // docker: the compose command; default {docker, "compose"}
     std::string project;                        // docker: compose project name

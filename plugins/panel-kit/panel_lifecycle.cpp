@@ -28,6 +28,18 @@ stand_result PanelLifecycle::install() {
     return STAND_OK;
 }
 
+void PanelLifecycle::check_docker_images(const std::vector<std::string>& images) {
+    for (const auto& image : images) {
+        try {
+            launcher_->run_capture({launcher_->config().docker, "image", "inspect", "--format", "{{.Id}}", image},
+                                   "docker image inspect " + image, 60000);
+        } catch (const Error& e) {
+            throw Error(STAND_E_NOT_FOUND, panel_ + ": install: the docker image " + image +
+                                               " is not present (pull or build it; config.image names it): " + e.what());
+        }
+    }
+}
+
 stand_result PanelLifecycle::start() {
     fs::create_directories(data_dir());
     before_start();

@@ -15,6 +15,7 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <vector>
 
 namespace panelkit {
 
@@ -47,6 +48,10 @@ protected:
     virtual void forget() = 0;
     // The adapter's keys of facts() (versions, settings it applied, ...).
     virtual boost::json::object panel_facts() { return {}; }
+
+    // For check_install() in docker mode: every image is present locally
+    // (`docker image inspect`); STAND_E_NOT_FOUND names the first one missing.
+    void check_docker_images(const std::vector<std::string>& images);
 
     const stand::cpp::Host& host() const noexcept { return host_; }
     const std::string& panel_name() const noexcept { return panel_; }

@@ -1,13 +1,18 @@
-// PasarGuard (v5): docker compose (host network, SQLite) with the box as
-// cgroup parent, or a command that starts the panel (the test double here)
-// spawned into the box (stand.lifecycle/1 + stand.panel/1). The owner is
-// created once with a temp key from the panel's CLI and POST /api/setup/owner;
-// admin calls use the bearer from the form-encoded /api/admin/token. Users
-// join a group on "Shadowsocks TCP"; a host on that inbound gives the link.
+// PasarGuard (v5; checked on the real v5.2.1): docker compose with the
+// pinned image (host network, SQLite) and the box as cgroup parent, or the
+// panel run from its source as its install_service.sh does (the checkout's
+// .venv/bin/python3 main.py, working directory the checkout), spawned into
+// the box (stand.lifecycle/1 + stand.panel/1). Either way the adapter sets
+// UVICORN_HOST/UVICORN_PORT (binds only the configured address) and keeps
+// the SQLite database in the data dir. The owner is created once with a temp
+// key from the panel's CLI and POST /api/setup/owner; admin calls use the
+// bearer from the form-encoded /api/admin/token. Users join a group on
+// "Shadowsocks TCP"; a host on that inbound gives the link.
 // subscription_url is relative: it is resolved against the panel origin.
 #include "admin_api.hpp"
 #include "credentials.hpp"
-#include "launcher.hpp"
+#include "panel_lifecycle.hpp"
+#include "python_install.hpp"
 #include "url.hpp"
 
 #include <stand/stand.hpp>
@@ -26,9 +31,12 @@ using stand::cpp::ConfigError;
 using stand::cpp::Error;
 
 constexpr const char* kPanel = "pasarguard";
+constexpr const char* kImage = "pasarguard/panel:v5.2.1";
 constexpr const char* kInboundTag = "Shadowsocks TCP";
 constexpr const char* kGroup = "everyone";
 constexpr const char* kHostRemark = "stand-host";
+// install_service.sh: ExecStart=$PWD/.venv/bin/python3 $PWD/main.py, WorkingDirectory=$PWD.
+constexpr const char* kVenvPython = ".venv/bin/python3";
 
 std::vector<std::string> strings(const json::array& a, const std::string& field) {
     std::vector<std::string> out;
@@ -47,78 +55,73 @@ const json::array* items(const json::value& v, const char* key) {
     return nullptr;
 }
 
-class PasarGuard : public stand::cpp::Instance, public stand::cpp::Lifecycle, public stand::cpp::Panel {
+// FastAPI answers {"detail": "Not Found"} for a path it has no route for,
+// while the panel's own 404 for a user is {"detail": "User not found"}.
+bool user_not_found(const panelkit::Reply& r) {
+    const auto* o = r.json.if_object();
+    const auto* d = o ? o->if_contains("detail") : nullptr;
+    return r.status == 404 && d && d->is_string() && d->as_string() == "User not found";
+}
+
+// version = "..." of the checkout's pyproject.toml, "" when unreadable.
+std::string source_version(const fs::path& source_dir) {
+    std::ifstream in(source_dir / "pyproject.toml");
+    std::smatch m;
+    for (std::string line; std::getline(in, line);)
+        if (std::regex_match(line, m, std::regex(R"(\s*version\s*=\s*"([^"]+)\"\s*)"))) return m[1].str();
+    return {};
+}
+
+class PasarGuard : public stand::cpp::Instance, public panelkit::PanelLifecycle, public stand::cpp::Panel {
 public:
-    PasarGuard(const stand::cpp::Host& host, const json::object& config) : host_(host) {
+    PasarGuard(const stand::cpp::Host& host, const json::object& config) : PanelLifecycle(host, kPanel) {
         stand::cpp::ConfigReader cfg(config);
-        const bool has_command = config.contains("command");
-        auto launch = panelkit::read_launch_config(cfg, {}, panelkit::RunMode::docker);
+        const bool own_command = config.contains("command");
+        auto lc = panelkit::read_launch_config(cfg, {}, panelkit::RunMode::docker);
         host_name_ = cfg.string("host", "127.0.0.1");
         port_ = static_cast<int>(cfg.integer("port", 8000, 1, 65535));
         given_.username = cfg.string("username", "benchadmin");
         given_.password = cfg.string("password", "");
-        image_ = cfg.string("image", "pasarguard/panel:v5.4.1");
+        image_ = cfg.string("image", kImage);
+        source_dir_ = cfg.string("source_dir", "");
+        python_ = cfg.string("python", "");
         if (const auto* t = cfg.array("temp_key_command")) temp_key_command_ = strings(*t, "temp_key_command");
         cfg.finish();
-        if (launch.mode == panelkit::RunMode::native && !has_command)
-            throw ConfigError("config.command: PasarGuard ships as a docker image; in native mode give the command "
-                              "that starts the panel (or use \"mode\": \"docker\")");
-        if (temp_key_command_.empty())
-            temp_key_command_ = launch.mode == panelkit::RunMode::docker
-                                    ? std::vector<std::string>{launch.docker, "exec", "stand_pasarguard", "pasarguard-cli",
-                                                               "generate-temp-key"}
-                                    : std::vector<std::string>{"pasarguard-cli", "generate-temp-key"};
-        launch.project = "standpasar";
-        launch.container = "stand_pasarguard";
-        launcher_ = std::make_unique<panelkit::Launcher>(host_, kPanel, launch);
-        launcher_->set_variable("data_dir", data_dir().string());
-        launcher_->set_variable("port", std::to_string(port_));
-        launcher_->set_variable("listen", host_name_);
-        launcher_->set_compose_text(compose_yaml());
+        docker_ = lc.mode == panelkit::RunMode::docker;
+        if (docker_) {
+            if (!source_dir_.empty() || !python_.empty())
+                throw ConfigError(std::string("config.") + (source_dir_.empty() ? "python" : "source_dir") +
+                                  ": only for native mode (the image " + image_ + " holds the panel)");
+            if (temp_key_command_.empty())
+                temp_key_command_ = {lc.docker, "exec", "stand_pasarguard", "pasarguard-cli", "generate-temp-key"};
+        } else {
+            configure_native(lc, own_command);
+        }
+        lc.project = "standpasar";
+        lc.container = "stand_pasarguard";
+        PanelLifecycle::launch(std::move(lc), {{"port", std::to_string(port_)}, {"listen", host_name_}},
+                               docker_ ? "docker mode runs the image " + image_
+                                       : std::string("native mode runs PasarGuard from its source: config.source_dir "
+                                                     "is the checkout, config.python its interpreter (default "
+                                                     "source_dir/") + kVenvPython + ", made by `uv sync`)");
+        if (!source_dir_.empty()) {
+            launcher().add_artifact(source_dir_);
+            for (const auto& p : pasarguard::python_artifacts(python_, source_dir_)) launcher().add_artifact(p);
+        }
+        launcher().set_compose_text(compose_yaml());
     }
 
-    stand_result install() override {
-        fs::create_directories(data_dir());
-        return STAND_OK;
-    }
-    stand_result start() override {
-        fs::create_directories(data_dir());
-        launcher_->start();
-        return STAND_OK;
-    }
-    stand_result stop() override {
-        if (!launcher_->running()) return STAND_OK_NOTHING_TO_DO;
-        launcher_->stop();
-        return STAND_OK;
-    }
-    stand_result restart() override {
-        launcher_->restart();
-        return STAND_OK;
-    }
-    stand_result wipe() override {
-        if (launcher_->running()) throw Error(STAND_E_BAD_STATE, "pasarguard: stop before wipe");
-        launcher_->wipe();
-        std::error_code ec;
-        fs::remove_all(data_dir(), ec);
-        if (ec) throw Error(STAND_E_IO, "pasarguard: cannot remove " + data_dir().string() + ": " + ec.message());
-        fs::remove(credentials_file(), ec);
-        group_id_.reset();
-        users_.clear();
-        api_.reset();
-        return STAND_OK;
-    }
+    // --- lifecycle (the rest is PanelLifecycle's)
     json::object readiness() override {
-        return {{"method", "GET"}, {"url", origin() + "/"}, {"expect_status", json::array{200}},
-                {"per_try_timeout_ms", 2000}};
-    }
-    json::object facts() override {
-        json::object f{{"data_dirs", json::array{data_dir().string()}},
-                       {"credentials_file", credentials_file().string()},
-                       {"temp_key_command", json::value_from(temp_key_command_)}};
-        for (const auto& [k, v] : launcher_->deployment_facts()) f[k] = v;
-        return f;
+        // /health is the image's own health check; / serves the dashboard.
+        return {{"method", "GET"},
+                {"url", url("/health")},
+                {"expect_status", json::array{200}},
+                {"per_try_timeout_ms", 2000},
+                {"also", json::array{json::object{{"method", "GET"}, {"url", url("/")}, {"expect_status", json::array{200}}}}}};
     }
 
+    // --- panel
     void bootstrap() override {
         if (!fs::exists(owner_marker())) create_owner();
         authenticate();
@@ -137,15 +140,18 @@ public:
         const std::string id = panelkit::id_member(r.json, kPanel, "create user", {"id"});
         const std::string sub = panelkit::string_member(r.json, kPanel, "create user", {"subscription_url"});
         json::object out{{"name", name}, {"id", id}, {"subscription", subscription(sub)}};
+        // The inbound is Shadowsocks: its links carry this password.
+        out["tunnel_auth"] = panelkit::string_member(r.json, kPanel, "create user", {"proxy_settings", "shadowsocks", "password"});
         users_[id] = sub;
         return out;
     }
 
     void delete_user(const std::string& user_id) override {
         require_bootstrap("delete_user");
-        auto r = call("delete user", {{"method", "DELETE"}, {"url", url("/api/user/by-id/" + user_id)}}, {200, 204, 404});
-        if (r.status == 404) throw Error(STAND_E_NOT_FOUND, "pasarguard: delete user: no user " + user_id);
+        auto r = call("delete user", {{"method", "DELETE"}, {"url", url("/api/user/by-id/" + user_id)}}, {204, 404});
+        // SQLite gives the next user a deleted user's id when it was the highest: forget it either way.
         users_.erase(user_id);
+        if (r.status == 404) missing_user("delete user", user_id, r);
     }
 
     void admin_call() override {
@@ -157,17 +163,89 @@ public:
         require_bootstrap("subscription_request");
         auto it = users_.find(user_id);
         if (it != users_.end()) return subscription(it->second);
+        // GET /api/user/by-id mints the URL; GET /api/users leaves it "" unless load_sub=true.
         auto r = call("read user", {{"method", "GET"}, {"url", url("/api/user/by-id/" + user_id)}}, {200, 404});
-        if (r.status == 404) throw Error(STAND_E_NOT_FOUND, "pasarguard: no user " + user_id);
+        if (r.status == 404) missing_user("read user", user_id, r);
         return subscription(panelkit::string_member(r.json, kPanel, "read user", {"subscription_url"}));
     }
 
 private:
-    fs::path data_dir() const { return fs::path(host_.data_dir()) / "pasarguard"; }
-    fs::path credentials_file() const { return fs::path(host_.data_dir()) / "pasarguard-credentials.json"; }
+    // Native mode: the panel from its source, or the given command (a
+    // stand-in that behaves like it). The panel's variables go to both.
+    void configure_native(panelkit::LaunchConfig& lc, bool own_command) {
+        if (!python_.empty() && source_dir_.empty())
+            throw ConfigError("config.python: needs config.source_dir (the checkout the interpreter runs main.py from)");
+        if (!own_command) {
+            if (source_dir_.empty())
+                throw ConfigError(std::string("config.source_dir: native mode runs PasarGuard from its source: give "
+                                              "the checkout's folder (where `uv sync` made ") + kVenvPython +
+                                  "), or config.command; or use \"mode\": \"docker\"");
+            if (python_.empty()) python_ = (fs::path(source_dir_) / kVenvPython).string();
+            lc.command = {python_, "main.py"};
+        }
+        if (lc.working_dir.empty()) lc.working_dir = source_dir_;
+        // What the compose file gives the image: bind only the configured
+        // address, keep the database in the data dir (wipe resets it).
+        std::map<std::string, std::string> env{{"UVICORN_HOST", "${listen}"},
+                                               {"UVICORN_PORT", "${port}"},
+                                               {"SQLALCHEMY_DATABASE_URL", "sqlite+aiosqlite:///${data_dir}/db.sqlite3"}};
+        for (const auto& [k, v] : lc.env) env[k] = v;
+        lc.env = env;
+        if (!source_dir_.empty()) {
+            if (temp_key_command_.empty()) temp_key_command_ = {python_, "pasarguard-cli.py", "generate-temp-key"};
+            // start.sh (the image's entrypoint) runs these before main.py; the systemd unit leaves them to `make run-migration`.
+            migrate_command_ = {python_, "-m", "alembic", "upgrade", "head"};
+        } else if (temp_key_command_.empty()) {
+            temp_key_command_ = {"pasarguard-cli", "generate-temp-key"};
+        }
+    }
+
+    void check_install() override {
+        if (docker_) return check_docker_images({image_});
+        if (source_dir_.empty()) return;
+        const fs::path src = source_dir_;
+        std::error_code ec;
+        for (const char* f : {"main.py", "pasarguard-cli.py", "alembic.ini"})
+            if (!fs::is_regular_file(src / f, ec))
+                throw Error(STAND_E_NOT_FOUND, std::string("pasarguard: install: ") + (src / f).string() +
+                                                   " is missing: config.source_dir must be PasarGuard's checkout");
+        // dashboard/__init__.py runs `bun run build` at start-up when the build is missing.
+        if (!fs::is_regular_file(src / "dashboard/build/index.html", ec))
+            throw Error(STAND_E_NOT_FOUND, "pasarguard: install: " + (src / "dashboard/build/index.html").string() +
+                                               " is missing: build the dashboard (`bun run build` in dashboard/) "
+                                               "before the first start, or the panel tries at start-up");
+    }
+
+    void before_start() override {
+        if (!migrate_command_.empty())
+            launcher().run_capture(migrate_command_, "alembic upgrade head (the database migrations)", 600000);
+    }
+
+    void forget() override {
+        group_id_.reset();
+        users_.clear();
+        api_.reset();
+    }
+
+    json::object panel_facts() override {
+        json::object f{{"listen", host_name_}, {"temp_key_command", json::value_from(temp_key_command_)}};
+        if (docker_) f["image"] = image_;
+        if (!source_dir_.empty()) {
+            f["source_dir"] = source_dir_;
+            f["python"] = python_;
+            if (auto v = source_version(source_dir_); !v.empty()) f["versions"] = json::object{{"pasarguard", v}};
+        }
+        return f;
+    }
+
     fs::path owner_marker() const { return data_dir() / ".stand-owner-created"; }
     std::string origin() const { return "http://" + host_name_ + ":" + std::to_string(port_); }
     std::string url(const std::string& path) const { return origin() + path; }
+
+    [[noreturn]] void missing_user(const std::string& op, const std::string& user_id, const panelkit::Reply& r) const {
+        if (user_not_found(r)) throw Error(STAND_E_NOT_FOUND, "pasarguard: " + op + ": no user " + user_id);
+        throw panelkit::bad_response(kPanel, op, "the panel has no such route (not a missing user)", r);
+    }
 
     panelkit::Credentials credentials() const {
         // Policy: >= 12 chars, >= 2 digits, >= 2 upper, >= 2 lower, >= 1 special.
@@ -175,7 +253,7 @@ private:
     }
 
     panelkit::AdminApi& api() {
-        if (!api_) api_ = std::make_unique<panelkit::AdminApi>(host_, kPanel, origin(), json::object{{"cookies", false}});
+        if (!api_) api_ = std::make_unique<panelkit::AdminApi>(host(), kPanel, origin(), json::object{{"cookies", false}});
         return *api_;
     }
 
@@ -194,7 +272,7 @@ private:
     }
 
     void create_owner() {
-        const std::string out = launcher_->run_capture(temp_key_command_, "generate-temp-key", 60000);
+        const std::string out = launcher().run_capture(temp_key_command_, "generate-temp-key", 120000);
         std::smatch m;
         if (!std::regex_search(out, m, std::regex(R"(Temp key: (\S+))")))
             throw Error(STAND_E_BAD_RESPONSE, "pasarguard: generate-temp-key printed no 'Temp key:' line: " +
@@ -281,13 +359,12 @@ private:
                "      - \"${data_dir}:/var/lib/pasarguard\"\n";
     }
 
-    stand::cpp::Host host_;
     std::string host_name_;
     int port_ = 8000;
+    bool docker_ = true;
     panelkit::Credentials given_;
-    std::string image_;
-    std::vector<std::string> temp_key_command_;
-    std::unique_ptr<panelkit::Launcher> launcher_;
+    std::string image_, source_dir_, python_;
+    std::vector<std::string> temp_key_command_, migrate_command_;
     std::unique_ptr<panelkit::AdminApi> api_;
     std::optional<long long> group_id_;
     std::map<std::string, std::string> users_;  // id -> subscription_url as the panel gave it
@@ -295,19 +372,24 @@ private:
 
 }  // namespace
 
-STAND_CPP_PLUGIN(PasarGuard, "pasarguard", "PasarGuard", "0.1.0",
-                 "PasarGuard panel: docker compose (or a given command) in the measured box; Shadowsocks users.",
+STAND_CPP_PLUGIN(PasarGuard, "pasarguard", "PasarGuard", "0.2.0",
+                 "PasarGuard panel (checked on the real v5.2.1): docker compose with the pinned image, or run from its "
+                 "source, in the measured box; Shadowsocks users.",
                  R"json({"type":"object","additionalProperties":false,"properties":{
                      "mode":{"enum":["native","docker"],"default":"docker"},
+                     "source_dir":{"type":"string","description":"native: PasarGuard's checkout (main.py, pasarguard-cli.py, a built dashboard/build)"},
+                     "python":{"type":"string","description":"native: the interpreter; default source_dir/.venv/bin/python3 (`uv sync`)"},
                      "command":{"type":"array","items":{"type":"string"},
-                                "description":"native: the command that starts the panel; ${data_dir} ${port} ${listen} expanded"},
-                     "env":{"type":"object","additionalProperties":{"type":"string"}},
+                                "description":"native, instead of source_dir: a command that starts the panel; ${data_dir} ${port} ${listen} expanded"},
+                     "working_dir":{"type":"string","description":"native; default: source_dir"},
+                     "env":{"type":"object","additionalProperties":{"type":"string"},
+                            "description":"native env added to UVICORN_HOST, UVICORN_PORT, SQLALCHEMY_DATABASE_URL (SQLite in the data dir)"},
                      "temp_key_command":{"type":"array","items":{"type":"string"},
-                                         "description":"prints 'Temp key: <key>'; default pasarguard-cli generate-temp-key (docker: via docker exec)"},
+                                         "description":"prints 'Temp key: <key>'; default: python pasarguard-cli.py generate-temp-key in source_dir (docker: via docker exec); same env and working dir as the panel"},
                      "docker":{"type":"string","default":"docker"},
-                     "image":{"type":"string","default":"pasarguard/panel:v5.4.1"},
+                     "image":{"type":"string","default":"pasarguard/panel:v5.2.1"},
                      "box":{"type":"string","default":"measured"},
-                     "host":{"type":"string","default":"127.0.0.1"},
+                     "host":{"type":"string","default":"127.0.0.1","description":"the address the panel binds (UVICORN_HOST)"},
                      "port":{"type":"integer","minimum":1,"maximum":65535,"default":8000},
                      "username":{"type":"string","default":"benchadmin"},
                      "password":{"type":"string","description":"generated to the panel's policy and kept 0600 when absent; never logged"}}})json")

@@ -1,17 +1,24 @@
-// Remnawave (backend 3.x): docker compose (backend, Postgres, Valkey) with
-// the box as cgroup parent, or a command that starts the backend (the test
-// double here) spawned into the box (stand.lifecycle/1 + stand.panel/1).
-// Every request carries X-Forwarded-For and X-Forwarded-Proto: https (the
-// backend refuses others). Admin: register once, later log in; an API token
-// is minted from that session with X-Remnawave-Client-Type: browser, then
-// used as the bearer. Users join the default internal squad; a host on its
-// Shadowsocks inbound gives each user a link.
+// Remnawave (backend 3.x; its source read at 3.3.2): the official
+// docker-compose-prod.yml (backend, Postgres, Valkey on a shared unix
+// socket) with a generated .env and the box as cgroup parent, or a command
+// that starts a backend (built from source, or the test double) spawned
+// into the box (stand.lifecycle/1 + stand.panel/1). Every request carries
+// X-Forwarded-For and X-Forwarded-Proto: https (the backend refuses others).
+// Admin: register once, later log in; an API token is minted from that
+// session with X-Remnawave-Client-Type: browser, kept in the data dir and
+// reused, replaced (the old one deleted) only when the backend refuses it.
+// Users join the default internal squad; a host on its inbound gives each
+// user a link.
 #include "admin_api.hpp"
 #include "credentials.hpp"
-#include "launcher.hpp"
+#include "kept_token.hpp"
+#include "panel_lifecycle.hpp"
+#include "remnawave_env.hpp"
+#include "url.hpp"
 
 #include <stand/stand.hpp>
 
+#include <algorithm>
 #include <filesystem>
 #include <map>
 #include <memory>
@@ -25,106 +32,84 @@ using stand::cpp::Error;
 
 constexpr const char* kPanel = "remnawave";
 constexpr const char* kHostRemark = "stand-host";
+// docker-compose-prod.yml of backend 3.3.2 names postgres:18.4 and
+// valkey/valkey:9-alpine; the backend is pinned to the release read here.
+constexpr const char* kImage = "remnawave/backend:3.3.2";
+constexpr const char* kDbImage = "postgres:18.4";
+constexpr const char* kRedisImage = "valkey/valkey:9-alpine";
 
 const json::object& forwarding() {
     static const json::object h{{"X-Forwarded-For", "127.0.0.1"}, {"X-Forwarded-Proto", "https"}};
     return h;
 }
 
-class Remnawave : public stand::cpp::Instance, public stand::cpp::Lifecycle, public stand::cpp::Panel {
+bool contains(const std::vector<int>& v, int x) { return std::find(v.begin(), v.end(), x) != v.end(); }
+
+// The credential a user's links carry on an inbound of this type.
+const char* credential_field(const std::string& inbound_type) {
+    if (inbound_type == "shadowsocks") return "ssPassword";
+    if (inbound_type == "vless") return "vlessUuid";
+    if (inbound_type == "trojan") return "trojanPassword";
+    return nullptr;
+}
+
+class Remnawave : public stand::cpp::Instance, public panelkit::PanelLifecycle, public stand::cpp::Panel {
 public:
-    Remnawave(const stand::cpp::Host& host, const json::object& config) : host_(host) {
+    Remnawave(const stand::cpp::Host& host, const json::object& config) : PanelLifecycle(host, kPanel) {
         stand::cpp::ConfigReader cfg(config);
-        const bool has_command = config.contains("command");
-        auto launch = panelkit::read_launch_config(cfg, {}, panelkit::RunMode::docker);
+        const bool own_command = config.contains("command");
+        auto lc = panelkit::read_launch_config(cfg, {}, panelkit::RunMode::docker);
         host_name_ = cfg.string("host", "127.0.0.1");
         port_ = static_cast<int>(cfg.integer("port", 3000, 1, 65535));
         given_.username = cfg.string("username", "benchadmin");
         given_.password = cfg.string("password", "");
-        image_ = cfg.string("image", "remnawave/backend:3.4.5");
+        image_ = cfg.string("image", kImage);
+        sub_public_domain_ = cfg.string("sub_public_domain", host_name_ + ":" + std::to_string(port_) + "/api/sub");
         cfg.finish();
-        if (launch.mode == panelkit::RunMode::native && !has_command)
-            throw ConfigError("config.command: Remnawave ships as a docker image; in native mode give the command "
-                              "that starts the backend (or use \"mode\": \"docker\")");
-        launch.project = "standremna";
-        launch.container = "stand_remnawave";
-        launcher_ = std::make_unique<panelkit::Launcher>(host_, kPanel, launch);
-        launcher_->set_variable("data_dir", data_dir().string());
-        launcher_->set_variable("port", std::to_string(port_));
-        launcher_->set_variable("listen", host_name_);
-        launcher_->set_compose_text(compose_yaml());
+        docker_ = lc.mode == panelkit::RunMode::docker;
+        if (!docker_) {
+            if (!own_command)
+                throw ConfigError("config.command: Remnawave's documented install is its docker compose (\"mode\": "
+                                  "\"docker\"); native mode needs the command that starts a backend built from source");
+            // What the backend's config schema reads; the config's env wins.
+            std::map<std::string, std::string> env{{"APP_PORT", "${port}"}, {"SUB_PUBLIC_DOMAIN", sub_public_domain_}};
+            for (const auto& [k, v] : lc.env) env[k] = v;
+            lc.env = env;
+        }
+        lc.project = "standremna";
+        lc.container = "stand_remnawave";
+        PanelLifecycle::launch(std::move(lc), {{"port", std::to_string(port_)}, {"listen", host_name_}},
+                               docker_ ? "docker mode runs " + image_ + ", " + kDbImage + " and " + kRedisImage
+                                       : std::string("config.command starts the backend"));
+        launcher().set_compose_text(compose_yaml());
     }
 
-    stand_result install() override {
-        fs::create_directories(data_dir());
-        return STAND_OK;
-    }
-    stand_result start() override {
-        fs::create_directories(data_dir());
-        launcher_->start();
-        return STAND_OK;
-    }
-    stand_result stop() override {
-        if (!launcher_->running()) return STAND_OK_NOTHING_TO_DO;
-        launcher_->stop();
-        return STAND_OK;
-    }
-    stand_result restart() override {
-        launcher_->restart();
-        return STAND_OK;
-    }
-    stand_result wipe() override {
-        if (launcher_->running()) throw Error(STAND_E_BAD_STATE, "remnawave: stop before wipe");
-        launcher_->wipe();
-        std::error_code ec;
-        fs::remove_all(data_dir(), ec);
-        if (ec) throw Error(STAND_E_IO, "remnawave: cannot remove " + data_dir().string() + ": " + ec.message());
-        fs::remove(credentials_file(), ec);
-        squad_.clear();
-        users_.clear();
-        api_.reset();
-        return STAND_OK;
-    }
+    // --- lifecycle (the rest is PanelLifecycle's)
     json::object readiness() override {
         // This endpoint reads the database: ready means the backend can serve.
         return {{"method", "GET"}, {"url", origin() + "/api/auth/status"}, {"headers", forwarding()},
                 {"expect_status", json::array{200}}, {"per_try_timeout_ms", 2000}};
     }
-    json::object facts() override {
-        json::object f{{"data_dirs", json::array{data_dir().string()}},
-                       {"credentials_file", credentials_file().string()}};
-        for (const auto& [k, v] : launcher_->deployment_facts()) f[k] = v;
-        return f;
-    }
 
+    // --- panel
     void bootstrap() override {
-        authenticate();
         auto squads = call("list squads", {{"method", "GET"}, {"url", url("/api/internal-squads")}}, {200});
         const auto& list = panelkit::member(squads.json, kPanel, "list squads", {"response", "internalSquads"});
         if (!list.is_array() || list.as_array().empty())
             throw panelkit::bad_response(kPanel, "list squads", "no internal squad", squads);
+        // The default squad (made by a migration, with a random uuid) comes first.
         const auto& squad = list.as_array().front();
-        squad_ = panelkit::string_member(squad, kPanel, "list squads", {"uuid"});
+        const std::string squad_uuid = panelkit::string_member(squad, kPanel, "list squads", {"uuid"});
         const auto& inbounds = panelkit::member(squad, kPanel, "list squads", {"inbounds"});
         if (!inbounds.is_array() || inbounds.as_array().empty())
             throw panelkit::bad_response(kPanel, "list squads", "the default squad has no inbound", squads);
         const auto& inbound = inbounds.as_array().front();
-        const std::string inbound_uuid = panelkit::string_member(inbound, kPanel, "list squads", {"uuid"});
-        const std::string profile_uuid = panelkit::string_member(inbound, kPanel, "list squads", {"profileUuid"});
-
-        auto hosts = call("list hosts", {{"method", "GET"}, {"url", url("/api/hosts")}}, {200});
-        const auto& host_list = panelkit::member(hosts.json, kPanel, "list hosts", {"response"});
-        if (host_list.is_array())
-            for (const auto& h : host_list.as_array())
-                if (const auto* o = h.if_object(); o && o->contains("remark") && o->at("remark") == kHostRemark) return;
-        call("create host",
-             {{"method", "POST"},
-              {"url", url("/api/hosts")},
-              {"json", {{"inbound", {{"configProfileUuid", profile_uuid}, {"configProfileInboundUuid", inbound_uuid}}},
-                        {"remark", kHostRemark},
-                        {"address", "node1.bench.test"},
-                        {"port", 1234}}}},
-             {201});
+        ensure_host(panelkit::string_member(inbound, kPanel, "list squads", {"profileUuid"}),
+                    panelkit::string_member(inbound, kPanel, "list squads", {"uuid"}));
+        const auto* type = inbound.as_object().if_contains("type");
+        const char* field = type && type->is_string() ? credential_field(std::string(type->as_string())) : nullptr;
+        tunnel_auth_field_ = field ? field : "";
+        squad_ = squad_uuid;
     }
 
     json::object create_user(const std::string& name) override {
@@ -132,28 +117,29 @@ public:
         json::object body{{"username", name},
                           {"expireAt", "2099-01-01T00:00:00.000Z"},
                           {"activeInternalSquads", json::array{squad_}}};
-        auto r = call("create user", {{"method", "POST"}, {"url", url("/api/users")}, {"json", body}}, {201, 400, 409});
+        auto r = call("create user", {{"method", "POST"}, {"url", url("/api/users")}, {"json", body}}, {201, 400});
         if (r.status != 201) {
             const auto* o = r.json.if_object();
             const auto* code = o ? o->if_contains("errorCode") : nullptr;
-            const bool duplicate = r.status == 409 || (code && *code == "A019");
+            // users.service.ts maps a unique-username violation to A019 (HTTP 400).
+            const bool duplicate = code && *code == "A019";
             throw panelkit::bad_response(kPanel, "create user", duplicate ? "duplicate user '" + name + "'" : "refused", r);
         }
         const auto& user = panelkit::member(r.json, kPanel, "create user", {"response"});
-        const auto* uo = user.if_object();
-        const std::string id = panelkit::id_member(user, kPanel, "create user", {uo && uo->contains("uuid") ? "uuid" : "id"});
-        const std::string short_uuid = panelkit::string_member(user, kPanel, "create user", {"shortUuid"});
-        json::object out{{"name", name}, {"id", id}, {"subscription", subscription(short_uuid)}};
-        if (uo && uo->contains("vlessUuid") && uo->at("vlessUuid").is_string()) out["tunnel_auth"] = uo->at("vlessUuid");
-        users_[id] = short_uuid;
+        const std::string id = panelkit::id_member(user, kPanel, "create user", {"id"});
+        const std::string sub = panelkit::string_member(user, kPanel, "create user", {"subscriptionUrl"});
+        json::object out{{"name", name}, {"id", id}, {"subscription", subscription(sub)}};
+        if (!tunnel_auth_field_.empty())
+            out["tunnel_auth"] = panelkit::string_member(user, kPanel, "create user", {tunnel_auth_field_.c_str()});
+        users_[id] = sub;
         return out;
     }
 
     void delete_user(const std::string& user_id) override {
         require_bootstrap("delete_user");
         auto r = call("delete user", {{"method", "DELETE"}, {"url", url("/api/users/" + user_id)}}, {200, 204, 404});
-        if (r.status == 404) throw Error(STAND_E_NOT_FOUND, "remnawave: delete user: no user " + user_id);
         users_.erase(user_id);
+        if (r.status == 404) throw Error(STAND_E_NOT_FOUND, "remnawave: delete user: no user " + user_id);
     }
 
     void admin_call() override {
@@ -167,34 +153,89 @@ public:
         if (it != users_.end()) return subscription(it->second);
         auto r = call("read user", {{"method", "GET"}, {"url", url("/api/users/" + user_id)}}, {200, 404});
         if (r.status == 404) throw Error(STAND_E_NOT_FOUND, "remnawave: no user " + user_id);
-        return subscription(panelkit::string_member(r.json, kPanel, "read user", {"response", "shortUuid"}));
+        return subscription(panelkit::string_member(r.json, kPanel, "read user", {"response", "subscriptionUrl"}));
     }
 
 private:
-    fs::path data_dir() const { return fs::path(host_.data_dir()) / "remnawave"; }
-    fs::path credentials_file() const { return fs::path(host_.data_dir()) / "remnawave-credentials.json"; }
+    void check_install() override {
+        if (!docker_) return;
+        check_docker_images({image_, kDbImage, kRedisImage});
+        ensure_env();  // compose reads it for every command, `down -v` of a wipe too
+    }
+
+    void before_start() override {
+        if (docker_) ensure_env();
+    }
+
+    void after_restart() override { bearer_set_ = false; }  // the kept token is tried again, then replaced if dead
+
+    void forget() override {
+        squad_.clear();
+        tunnel_auth_field_.clear();
+        users_.clear();
+        api_.reset();
+        bearer_set_ = false;
+    }
+
+    json::object panel_facts() override {
+        json::object f{{"listen", host_name_}, {"sub_public_domain", sub_public_domain_}};
+        if (docker_) {
+            f["images"] = json::array{image_, kDbImage, kRedisImage};
+            f["env_file"] = env_file().string();
+        } else {
+            f["listen_note"] = "the backend's app.listen(APP_PORT) binds every interface; only docker mode publishes "
+                               "it on the configured address alone";
+        }
+        return f;
+    }
+
+    fs::path env_file() const { return data_dir() / ".env"; }
+    fs::path token_file() const { return data_dir() / "stand-api-token.json"; }
     std::string origin() const { return "http://" + host_name_ + ":" + std::to_string(port_); }
     std::string url(const std::string& path) const { return origin() + path; }
 
+    void ensure_env() {
+        remnawave::ensure_env_file(env_file(), {host_name_ + ":" + std::to_string(port_), sub_public_domain_});
+    }
+
+    panelkit::Credentials credentials() const {
+        return panelkit::load_or_create_credentials(credentials_file(), given_, "Bn-", "Aa1");
+    }
+
     panelkit::AdminApi& api() {
         if (!api_) {
-            api_ = std::make_unique<panelkit::AdminApi>(host_, kPanel, origin());
+            api_ = std::make_unique<panelkit::AdminApi>(host(), kPanel, origin());
             for (const auto& [k, v] : forwarding()) api_->set_header(std::string(k), std::string(v.as_string()));
         }
         return *api_;
     }
 
-    // One admin call; a 401 (the token died with a restart or a new secret)
-    // costs one new login and one retry.
+    // A dead API token: 401 when the JWT does not verify (expired, another
+    // APP_SECRET), 403 "Forbidden resource" when the JWT guard refuses it
+    // (the token was deleted). Other 403s are the backend's "Forbidden" (E000).
+    static bool token_refused(const panelkit::Reply& r) {
+        if (r.status == 401) return true;
+        if (r.status != 403) return false;
+        boost::system::error_code ec;
+        auto v = json::parse(r.body, ec);
+        const auto* o = ec ? nullptr : v.if_object();
+        const auto* m = o ? o->if_contains("message") : nullptr;
+        return m && m->is_string() && m->as_string() == "Forbidden resource";
+    }
+
+    // One admin call with the API token; a refused token costs one new
+    // token (the old one deleted) and one retry.
     panelkit::Reply call(const std::string& op, const json::object& request, std::vector<int> expect) {
-        auto with_401 = expect;
-        with_401.push_back(401);
-        auto r = api().call(op, request, with_401, false);
-        if (r.status == 401 && authenticated_) {
-            authenticate();
+        if (!bearer_set_) use_kept_or_new_token();
+        auto with_refusals = expect;
+        with_refusals.push_back(401);
+        with_refusals.push_back(403);
+        auto r = api().call(op, request, with_refusals, false);
+        if (!contains(expect, r.status) && token_refused(r)) {
+            new_token();
             r = api().call(op, request, expect, false);
-        } else if (r.status == 401) {
-            throw panelkit::bad_response(kPanel, op, "not authenticated", r);
+        } else if (!contains(expect, r.status)) {
+            throw panelkit::bad_response(kPanel, op, "forbidden", r);
         }
         boost::system::error_code ec;
         r.json = json::parse(r.body, ec);
@@ -202,20 +243,33 @@ private:
         return r;
     }
 
-    void authenticate() {
-        auto c = panelkit::load_or_create_credentials(credentials_file(), given_, "Bn-", "Aa1");
+    void use_kept_or_new_token() {
+        if (auto kept = remnawave::load_kept_token(token_file(), credentials())) {
+            api().set_header("Authorization", "Bearer " + kept->token);
+            bearer_set_ = true;
+            return;
+        }
+        new_token();
+    }
+
+    // Signs in (registering the admin on a fresh backend), mints an API
+    // token, deletes the one it replaces and keeps the new one.
+    void new_token() {
+        auto c = credentials();
         auto& a = api();
         a.remove_header("Authorization");
+        bearer_set_ = false;
         auto status = a.call("auth status", {{"method", "GET"}, {"url", url("/api/auth/status")}}, {200});
         const auto& allowed = panelkit::member(status.json, kPanel, "auth status", {"response", "isRegisterAllowed"});
         const bool register_first = allowed.is_bool() && allowed.as_bool();
-        json::object credentials{{"username", c.username}, {"password", c.password}};
+        json::object body{{"username", c.username}, {"password", c.password}};
         panelkit::Reply r;
         if (register_first) {
-            r = a.call("register", {{"method", "POST"}, {"url", url("/api/auth/register")}, {"json", credentials}}, {201});
+            r = a.call("register", {{"method", "POST"}, {"url", url("/api/auth/register")}, {"json", body}}, {201});
         } else {
-            r = a.call("login", {{"method", "POST"}, {"url", url("/api/auth/login")}, {"json", credentials}},
-                       {200, 401, 403}, false);
+            // A wrong password is 403 "Forbidden" (E000), like any refused login.
+            r = a.call("login", {{"method", "POST"}, {"url", url("/api/auth/login")}, {"json", body}}, {200, 401, 403},
+                       false);
             if (r.status != 200)
                 throw panelkit::bad_response(kPanel, "login", "wrong credentials for admin '" + c.username + "'", r);
             boost::system::error_code ec;
@@ -223,81 +277,144 @@ private:
             if (ec) throw panelkit::bad_response(kPanel, "login", "the body is not JSON", r);
         }
         const std::string session = panelkit::string_member(r.json, kPanel, "login", {"response", "accessToken"});
-        // API tokens are minted from a dashboard session.
+        // API tokens are minted (and deleted) from a dashboard session.
         a.set_header("Authorization", "Bearer " + session);
         a.set_header("X-Remnawave-Client-Type", "browser");
         auto t = a.call("create API token",
-                        {{"method", "POST"}, {"url", url("/api/tokens")}, {"json", {{"name", "stand"}, {"expiresInDays", 7}}}},
+                        {{"method", "POST"}, {"url", url("/api/tokens")}, {"json", {{"name", "stand"}, {"expiresInDays", 30}}}},
                         {201});
+        remnawave::KeptToken fresh{panelkit::string_member(t.json, kPanel, "create API token", {"response", "uuid"}),
+                                   panelkit::string_member(t.json, kPanel, "create API token", {"response", "token"})};
+        if (auto old = remnawave::load_kept_token(token_file(), c); old && old->uuid != fresh.uuid)
+            a.call("delete replaced API token", {{"method", "DELETE"}, {"url", url("/api/tokens/" + old->uuid)}}, {204, 404},
+                   false);
         a.remove_header("X-Remnawave-Client-Type");
-        a.set_header("Authorization",
-                     "Bearer " + panelkit::string_member(t.json, kPanel, "create API token", {"response", "token"}));
-        authenticated_ = true;
+        remnawave::save_kept_token(token_file(), c, fresh);
+        a.set_header("Authorization", "Bearer " + fresh.token);
+        bearer_set_ = true;
+    }
+
+    // The backend accepts duplicate remarks: after creating, the first host
+    // with the remark (list order, viewPosition) stays and any later one is
+    // deleted, so two bootstraps at once still leave one link per user.
+    void ensure_host(const std::string& profile_uuid, const std::string& inbound_uuid) {
+        auto ours = hosts_with_remark();
+        if (ours.empty()) {
+            call("create host",
+                 {{"method", "POST"},
+                  {"url", url("/api/hosts")},
+                  {"json", {{"inbound", {{"configProfileUuid", profile_uuid}, {"configProfileInboundUuid", inbound_uuid}}},
+                            {"remark", kHostRemark},
+                            {"address", "node1.bench.test"},
+                            {"port", 1234}}}},
+                 {201});
+            ours = hosts_with_remark();
+        }
+        for (std::size_t i = 1; i < ours.size(); ++i)
+            call("delete duplicate host", {{"method", "DELETE"}, {"url", url("/api/hosts/" + ours[i])}}, {200, 204, 404});
+    }
+
+    std::vector<std::string> hosts_with_remark() {
+        auto hosts = call("list hosts", {{"method", "GET"}, {"url", url("/api/hosts")}}, {200});
+        const auto& list = panelkit::member(hosts.json, kPanel, "list hosts", {"response"});
+        std::vector<std::string> out;
+        if (list.is_array())
+            for (const auto& h : list.as_array())
+                if (const auto* o = h.if_object(); o && o->contains("remark") && o->at("remark") == kHostRemark)
+                    out.push_back(panelkit::string_member(h, kPanel, "list hosts", {"uuid"}));
+        return out;
     }
 
     void require_bootstrap(const char* what) const {
         if (squad_.empty()) throw Error(STAND_E_BAD_STATE, std::string("remnawave: ") + what + " before bootstrap");
     }
 
-    json::object subscription(const std::string& short_uuid) const {
-        // subscriptionUrl names the public domain; the backend serves the same path here.
-        json::object headers = forwarding();
-        headers["User-Agent"] = "v2rayN/7.5.0";
-        return {{"method", "GET"}, {"url", url("/api/sub/" + short_uuid)}, {"headers", headers}};
+    // subscriptionUrl as returned (https://SUB_PUBLIC_DOMAIN/<shortUuid>,
+    // resolved when relative). When it names the backend's own address, the
+    // request goes there over plain HTTP with the forwarding headers: the
+    // backend expects a TLS proxy in front of it and serves HTTP itself.
+    json::object subscription(const std::string& sub_url) const {
+        std::string target = panelkit::resolve_url(origin() + "/", sub_url);
+        json::object headers{{"User-Agent", "v2rayN/7.5.0"}};
+        const std::string authority = host_name_ + ":" + std::to_string(port_);
+        const std::string target_origin = panelkit::origin_of(target);
+        if (target_origin == "https://" + authority || target_origin == "http://" + authority) {
+            target = origin() + panelkit::path_of(target);
+            for (const auto& [k, v] : forwarding()) headers[k] = v;
+        }
+        return {{"method", "GET"}, {"url", target}, {"headers", headers}};
     }
 
+    // docker-compose-prod.yml of backend 3.3.2, with the box as cgroup
+    // parent, the API published on the configured address only (no metrics
+    // or database port published) and the project's own volume names.
     std::string compose_yaml() const {
-        const std::string p = std::to_string(port_);
+        const std::string box = "    cgroup_parent: ${STAND_CGROUP_PARENT}\n";
+        const std::string ulimits = "    ulimits: {nofile: {soft: 1048576, hard: 1048576}}\n";
         return "services:\n"
                "  remnawave:\n"
                "    image: " + image_ + "\n"
                "    container_name: stand_remnawave\n"
-               "    cgroup_parent: ${STAND_CGROUP_PARENT}\n"
+               "    hostname: remnawave\n" + box + ulimits +
                "    env_file: ${data_dir}/.env\n"
-               "    ports: [\"" + host_name_ + ":" + p + ":3000\"]\n"
-               "    ulimits: {nofile: {soft: 1048576, hard: 1048576}}\n"
+               "    volumes: [\"valkey-socket:/var/run/valkey\"]\n"
+               "    ports: [\"" + host_name_ + ":" + std::to_string(port_) + ":3000\"]\n"
+               "    healthcheck: {test: [\"CMD-SHELL\", \"curl -f http://localhost:3001/health\"], interval: 30s, "
+               "timeout: 5s, retries: 3, start_period: 30s}\n"
                "    depends_on: {remnawave-db: {condition: service_healthy}, remnawave-redis: {condition: service_healthy}}\n"
                "  remnawave-db:\n"
-               "    image: postgres:18.4\n"
+               "    image: " + kDbImage + "\n"
                "    container_name: stand_remnawave_db\n"
-               "    cgroup_parent: ${STAND_CGROUP_PARENT}\n"
+               "    hostname: remnawave-db\n"
+               "    shm_size: 512mb\n" + box + ulimits +
                "    env_file: ${data_dir}/.env\n"
+               "    environment: [TZ=UTC]\n"
                "    volumes: [\"remnawave-db-data:/var/lib/postgresql\"]\n"
-               "    healthcheck: {test: [\"CMD-SHELL\", \"pg_isready -U postgres\"], interval: 3s, retries: 20}\n"
+               "    healthcheck: {test: [\"CMD-SHELL\", \"pg_isready -U $${POSTGRES_USER} -d $${POSTGRES_DB}\"], "
+               "interval: 3s, timeout: 10s, retries: 3}\n"
                "  remnawave-redis:\n"
-               "    image: valkey/valkey:9-alpine\n"
+               "    image: " + kRedisImage + "\n"
                "    container_name: stand_remnawave_redis\n"
-               "    cgroup_parent: ${STAND_CGROUP_PARENT}\n"
-               "    healthcheck: {test: [\"CMD\", \"valkey-cli\", \"ping\"], interval: 3s, retries: 20}\n"
+               "    hostname: remnawave-redis\n" + box + ulimits +
+               "    volumes: [\"valkey-socket:/var/run/valkey\"]\n"
+               "    command: >\n"
+               "      valkey-server --save \"\" --appendonly no --maxmemory-policy noeviction --loglevel warning\n"
+               "      --unixsocket /var/run/valkey/valkey.sock --unixsocketperm 777 --port 0\n"
+               "    healthcheck: {test: [\"CMD\", \"valkey-cli\", \"-s\", \"/var/run/valkey/valkey.sock\", \"ping\"], "
+               "interval: 3s, timeout: 3s, retries: 3}\n"
                "volumes:\n"
-               "  remnawave-db-data: {}\n";
+               "  remnawave-db-data: {}\n"
+               "  valkey-socket: {}\n";
     }
 
-    stand::cpp::Host host_;
     std::string host_name_;
     int port_ = 3000;
+    bool docker_ = true;
     panelkit::Credentials given_;
-    std::string image_;
-    std::unique_ptr<panelkit::Launcher> launcher_;
+    std::string image_, sub_public_domain_;
     std::unique_ptr<panelkit::AdminApi> api_;
-    bool authenticated_ = false;
-    std::string squad_;
-    std::map<std::string, std::string> users_;  // id -> shortUuid
+    bool bearer_set_ = false;
+    std::string squad_, tunnel_auth_field_;
+    std::map<std::string, std::string> users_;  // id -> subscriptionUrl as returned
 };
 
 }  // namespace
 
-STAND_CPP_PLUGIN(Remnawave, "remnawave", "Remnawave", "0.1.0",
-                 "Remnawave backend: docker compose (or a given command) in the measured box; Shadowsocks users.",
+STAND_CPP_PLUGIN(Remnawave, "remnawave", "Remnawave", "0.2.0",
+                 "Remnawave backend (source read at 3.3.2): the official docker compose with a generated .env, or a "
+                 "given command, in the measured box; users on the default squad's inbound.",
                  R"({"type":"object","additionalProperties":false,"properties":{
                      "mode":{"enum":["native","docker"],"default":"docker"},
                      "command":{"type":"array","items":{"type":"string"},
                                 "description":"native: the command that starts the backend; ${data_dir} ${port} ${listen} expanded"},
-                     "env":{"type":"object","additionalProperties":{"type":"string"}},
+                     "working_dir":{"type":"string"},
+                     "env":{"type":"object","additionalProperties":{"type":"string"},
+                            "description":"native env added to APP_PORT=${port} and SUB_PUBLIC_DOMAIN"},
                      "docker":{"type":"string","default":"docker"},
-                     "image":{"type":"string","default":"remnawave/backend:3.4.5"},
+                     "image":{"type":"string","default":"remnawave/backend:3.3.2","description":"docker; beside postgres:18.4 and valkey/valkey:9-alpine"},
                      "box":{"type":"string","default":"measured"},
-                     "host":{"type":"string","default":"127.0.0.1"},
+                     "host":{"type":"string","default":"127.0.0.1","description":"docker publishes the API on this address only"},
                      "port":{"type":"integer","minimum":1,"maximum":65535,"default":3000},
+                     "sub_public_domain":{"type":"string","description":"SUB_PUBLIC_DOMAIN (no scheme); default host:port/api/sub, the backend itself"},
                      "username":{"type":"string","default":"benchadmin"},
                      "password":{"type":"string","description":"generated (24+ chars) and kept 0600 when absent; never logged"}}})")

@@ -21,9 +21,11 @@ import urllib.parse
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 MG = os.path.join(HERE, "mistgate", "mistgate_double.py")
+MG_NODE = os.path.join(HERE, "mistgate", "mistgate_node_double.py")
 XUI = os.path.join(HERE, "3x-ui", "xui_double.py")
+sys.path.insert(0, HERE)
 sys.path.insert(0, os.path.join(HERE, "mistgate"))
-from mistgate_double import totp  # noqa: E402
+from connect_wire import totp  # noqa: E402
 
 
 class Double:
@@ -136,36 +138,54 @@ def parse_hy2(link):
 
 
 # --------------------------------------------------------------------------- Mistgate
+PASSWORD = "bn-0123456789abcdef"
+
+
 class MistgateTest(unittest.TestCase):
     STEP = 1
 
     def setUp(self):
         self.tmp = tempfile.mkdtemp(prefix="mgdouble-")
-        self.doubles = []
+        self.state = os.path.join(self.tmp, "state")
+        self.doubles, self.agents = [], []
 
     def tearDown(self):
+        for a in self.agents:
+            if a.poll() is None:
+                a.terminate()
+            a.wait(5)
         for d in self.doubles:
             d.stop()
         shutil.rmtree(self.tmp, ignore_errors=True)
 
-    def start(self, *extra):
-        d = Double(MG, ["--state-dir", os.path.join(self.tmp, "state"), "--totp-step", str(self.STEP),
-                        "--capture", os.path.join(self.tmp, "capture.jsonl")] + list(extra), nlines=2)
+    def start(self, *extra, setup_on_start=True):
+        d = Double(MG, ["--state-dir", self.state, "--totp-step", str(self.STEP), "--stats-interval", "1",
+                        "--capture", os.path.join(self.tmp, "capture.jsonl")]
+                   + (["--setup-on-start"] if setup_on_start else []) + list(extra), nlines=2)
         self.doubles.append(d)
+        self.admin_path = urllib.parse.urlsplit(re.search(r"Admin URL:\s+(\S+)", d.lines[1]).group(1)).path
         return d
+
+    def setup_cmd(self, port, *extra):
+        out = subprocess.run([sys.executable, MG, "setup", "--state-dir", self.state,
+                              "--public-url", "http://127.0.0.1:%d" % port] + list(extra),
+                             capture_output=True, text=True, check=True).stdout
+        m = re.search(r"Setup link:\s+\S+#(\S+)", out)
+        return out, m.group(1) if m else None
 
     def rpc(self, c, method, body):
         return c.json("POST", self.admin_path + "api/mistgate.admin.v1." + method, body)
 
-    def bootstrap(self, d):
-        admin_url = re.search(r"Admin URL:\s+(\S+)", d.lines[1]).group(1)
-        self.admin_path = urllib.parse.urlsplit(admin_url).path
-        setup_line = d.proc.stdout.readline()
-        token = re.search(r"Setup link:\s+\S+#(\S+)", setup_line).group(1)
-        c = Client(d.port)
-        s, r = self.rpc(c, "AuthService/BeginSetup", {
+    def begin_setup(self, c, token):
+        return self.rpc(c, "AuthService/BeginSetup", {
             "setupToken": token, "displayName": "Bench owner", "method": "SETUP_METHOD_PASSWORD",
-            "login": "benchowner", "password": "bn-0123456789abcdef"})
+            "login": "benchowner", "password": PASSWORD})
+
+    def owner(self, d, token=None):
+        if token is None:
+            token = re.search(r"Setup link:\s+\S+#(\S+)", d.proc.stdout.readline()).group(1)
+        c = Client(d.port)
+        s, r = self.begin_setup(c, token)
         self.assertEqual(s, 200, r)
         self.secret = r["totpSecret"]
         s, r = self.rpc(c, "AuthService/FinishSetup", {"setupToken": token, "ceremonyId": r["ceremonyId"],
@@ -173,34 +193,53 @@ class MistgateTest(unittest.TestCase):
         self.assertEqual(s, 200, r)
         self.assertIn("__Host-sid", c.cookies)
         self.assertEqual(r["admin"]["role"], "ROLE_OWNER")
+        self.assertNotIn("login", r["admin"])  # Admin is {id, displayName, role}
+        return c
+
+    def bootstrap(self, d):
+        """Owner, profile, enrollment, inbound, group: none of it asks for a step-up (policy.go)."""
+        c = self.owner(d)
         s, r = self.rpc(c, "ProfileService/ListProtocols", {})
         proto = [p for p in r["protocols"] if p["id"] == "hysteria2"][0]
         settings = json.loads(proto["defaultSettingsJson"])
         settings["tls_mode"] = "self_signed"
         s, r = self.rpc(c, "ProfileService/CreateProfile",
                         {"protocol": "hysteria2", "name": "main", "settingsJson": json.dumps(settings)})
-        self.assertEqual((s, r["code"]), (403, "permission_denied"))  # step-up first
-        s, r = self.rpc(c, "AuthService/FinishStepUp", {"totpCode": next_totp(self.secret, self.STEP)})
         self.assertEqual(s, 200, r)
-        s, r = self.rpc(c, "ProfileService/CreateProfile",
-                        {"protocol": "hysteria2", "name": "main", "settingsJson": json.dumps(settings)})
         pid = r["profile"]["id"]
         self.assertTrue(pid.startswith("prf_"))
         s, r = self.rpc(c, "NodeService/CreateEnrollment",
                         {"name": "bench1", "address": "203.0.113.10", "countryCode": "DE"})
         self.assertEqual(s, 200, r)
-        args = dict(re.findall(r"--(panel|sni|ca-sha256|token) (\S+)", r["installCommand"]))
-        self.assertEqual(set(args), {"panel", "sni", "ca-sha256", "token"})
-        nid = r["node"]["id"]
-        s, r = self.rpc(c, "ProfileService/CreateInbound", {"profileId": pid, "nodeId": nid})
+        self.assertEqual(r["node"]["status"], "NODE_STATUS_PENDING")
+        self.install = dict(re.findall(r"--(panel|sni|ca-sha256|token) (\S+)", r["installCommand"]))
+        self.assertEqual(set(self.install), {"panel", "sni", "ca-sha256", "token"})
+        self.assertEqual(r["caFingerprint"], "sha256:" + self.install["ca-sha256"])
+        self.node_id = r["node"]["id"]
+        s, r = self.rpc(c, "ProfileService/CreateInbound", {"profileId": pid, "nodeId": self.node_id})
         self.assertEqual(s, 200, r)
         s, r = self.rpc(c, "GroupService/CreateGroup", {"name": "everyone", "profileIds": [pid]})
         self.assertEqual(s, 200, r)
         return c, r["group"]["id"]
 
+    def node(self, *args):
+        return subprocess.run([sys.executable, MG_NODE] + list(args), capture_output=True, text=True)
+
+    def enroll_and_run(self):
+        state = os.path.join(self.tmp, "node")
+        i = self.install
+        r = self.node("enroll", "--panel", i["panel"], "--sni", i["sni"], "--ca-sha256", i["ca-sha256"],
+                      "--token", i["token"], "--state-dir", state)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertIn("enrolled as %s" % self.node_id, r.stdout)
+        a = subprocess.Popen([sys.executable, MG_NODE, "run", "--state-dir", state],
+                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        self.agents.append(a)
+        return state
+
     def login(self, port):
         c = Client(port)
-        s, r = self.rpc(c, "AuthService/PasswordLogin", {"login": "benchowner", "password": "bn-0123456789abcdef",
+        s, r = self.rpc(c, "AuthService/PasswordLogin", {"login": "benchowner", "password": PASSWORD,
                                                         "totpCode": next_totp(self.secret, self.STEP)})
         self.assertEqual(s, 200, r)
         return c
@@ -208,8 +247,17 @@ class MistgateTest(unittest.TestCase):
     def fetch(self, port, path):
         return Client(port).req("GET", path, headers={"User-Agent": "v2rayN/7.5.0"})
 
+    def wait_lines(self, port, path, timeout=10):
+        until = time.time() + timeout
+        while time.time() < until:
+            s, h, body = self.fetch(port, path)
+            if s == 200 and body:
+                return base64.b64decode(body).decode().split("\n")
+            time.sleep(0.2)
+        self.fail("the subscription %s stayed empty" % path)
+
     def test_full_flow(self):
-        d = self.start("--sub-cache-seconds", "0", "--sub-max-per-hour", "3")
+        d = self.start("--sub-cache-seconds", "0", "--sub-max-per-hour", "5")
         s, h, body = Client(d.port).req("GET", "/")
         self.assertEqual(s, 200)
         self.assertIn(b"Coming soon", body)
@@ -222,29 +270,31 @@ class MistgateTest(unittest.TestCase):
             u = urllib.parse.urlsplit(r["subscriptionUrl"])
             self.assertEqual(u.scheme, "http")  # absolute URL
             users["user%d" % i] = (r["user"]["id"], u.path)
+        # no agent yet: 200 with an empty body (sub.go: no line before the node reported its pin)
+        s, h, body = self.fetch(d.port, users["user1"][1])
+        self.assertEqual((s, body), (200, b""))
+        self.enroll_and_run()
         for name, (_, path) in users.items():
-            s, h, body = self.fetch(d.port, path)
-            self.assertEqual(s, 200)
-            self.assertEqual(h["Content-Type"], "text/plain; charset=utf-8")
-            self.assertIn("Subscription-Userinfo", h)
-            lines = base64.b64decode(body).decode().split("\n")
+            lines = self.wait_lines(d.port, path)
             self.assertEqual(len(lines), 1)
             u, q = parse_hy2(lines[0])
             self.assertEqual((u.hostname, u.port), ("203.0.113.10", 443))
             self.assertTrue(u.username)
             self.assertEqual(len(q["pinSHA256"][0]), 64)
-        # duplicate name (case-insensitive) -> Connect already_exists / 409
+        s, h, _ = self.fetch(d.port, users["user3"][1])
+        self.assertEqual(h["Content-Type"], "text/plain; charset=utf-8")
+        self.assertIn("Subscription-Userinfo", h)
+        # duplicate name (case-insensitive) -> Connect already_exists "name_taken" / 409
         s, r = self.rpc(c, "UserService/CreateUser", {"name": "USER1", "groupId": gid})
-        self.assertEqual((s, r["code"]), (409, "already_exists"))
-        # per-link cap: 3 per window, the 4th fetch is 429 with Retry-After
+        self.assertEqual((s, r["code"], r["message"]), (409, "already_exists", "name_taken"))
+        # per-link cap: 5 per window; user1 was fetched twice (empty, then with a line) at most a few times
         p1 = users["user1"][1]
-        self.assertEqual(self.fetch(d.port, p1)[0], 200)
-        self.assertEqual(self.fetch(d.port, p1)[0], 200)
-        s, h, body = self.fetch(d.port, p1)
-        self.assertEqual(s, 429)
-        self.assertGreater(int(h["Retry-After"]), 0)
-        # delete user2 -> its link gets the decoy 404
+        codes = [self.fetch(d.port, p1)[0] for _ in range(6)]
+        self.assertEqual(codes[-1], 429)
+        # delete user2 -> its link gets the decoy 404; an unknown id is no error
         s, r = self.rpc(c, "UserService/DeleteUsers", {"userIds": [users["user2"][0]]})
+        self.assertEqual((s, r), (200, {}))
+        s, r = self.rpc(c, "UserService/DeleteUsers", {"userIds": ["usr_unknown"]})
         self.assertEqual((s, r), (200, {}))
         s, h, body = self.fetch(d.port, users["user2"][1])
         self.assertEqual(s, 404)
@@ -254,24 +304,82 @@ class MistgateTest(unittest.TestCase):
                         {"login": "benchowner", "password": "wrong-password-x", "totpCode": "000000"})
         self.assertEqual((s, r["code"]), (401, "unauthenticated"))
         self.assertEqual(r["details"][0]["debug"]["attemptsLeft"], 4)
-        # restart with the same state dir: users kept, session gone, re-login works
+        # restart with the same state dir: users and the session kept (sessions live in the database)
         d.restart()
         s, r = self.rpc(c, "UserService/ListUsers", {"pageSize": 50})
-        self.assertEqual((s, r["code"]), (401, "unauthenticated"))
-        c2 = self.login(d.port)
-        s, r = self.rpc(c2, "UserService/ListUsers", {"pageSize": 50})
+        self.assertEqual(s, 200, r)
         self.assertEqual(sorted(u["name"] for u in r["users"]), ["user1", "user3"])
-        self.assertEqual(self.fetch(d.port, users["user1"][1])[0], 200)  # window is in memory
+        self.assertEqual(self.wait_lines(d.port, users["user3"][1])[0][:12], "hysteria2://")
         self.assertEqual(self.fetch(d.port, users["user2"][1])[0], 404)
-        st = stats(d.port)
-        self.assertEqual(st["requests"]["UserService/ListUsers"], 2)  # the 401 and the 200
+        self.assertEqual(stats(d.port)["requests"]["UserService/ListUsers"], 1)
         with open(os.path.join(self.tmp, "capture.jsonl")) as f:
             cap = [json.loads(x) for x in f]
         self.assertTrue(any(x["path"].endswith("UserService/CreateUser") and '"user1"' in x["body"] for x in cap))
 
+    def test_step_up(self):
+        d = self.start("--stepup-seconds", "1")
+        c = self.owner(d)
+        s, r = self.rpc(c, "AuthService/EndOtherSessions", {})
+        self.assertEqual((s, r), (200, {}))  # signing in counts as a step-up
+        time.sleep(1.2)
+        s, r = self.rpc(c, "AuthService/EndOtherSessions", {})
+        self.assertEqual((s, r["code"]), (403, "permission_denied"))
+        self.assertEqual(r["details"][0]["type"], "mistgate.admin.v1.StepUpRequired")
+        self.assertEqual(r["details"][0]["debug"], {"totp": True})
+        self.assertEqual(self.rpc(c, "UserService/ListUsers", {})[0], 200)  # a call that needs none
+        s, r = self.rpc(c, "AuthService/FinishStepUp", {"totpCode": next_totp(self.secret, self.STEP)})
+        self.assertEqual(s, 200, r)
+        self.assertGreater(int(r["stepUpUntilUnix"]), time.time())
+        self.assertEqual(self.rpc(c, "AuthService/EndOtherSessions", {})[0], 200)
+        # a used code is "step-up failed" (401); five failures lock step-up, then 429
+        used = totp(self.secret, int(time.time()) // self.STEP)
+        for _ in range(5):
+            s, r = self.rpc(c, "AuthService/FinishStepUp", {"totpCode": used})
+            self.assertEqual((s, r["code"], r["message"]), (401, "unauthenticated", "step-up failed"))
+        s, r = self.rpc(c, "AuthService/FinishStepUp", {"totpCode": next_totp(self.secret, self.STEP)})
+        self.assertEqual((s, r["code"]), (429, "resource_exhausted"))
+        self.assertEqual(self.rpc(c, "AuthService/Me", {})[0], 200)  # still signed in
+        self.assertEqual(self.rpc(Client(d.port), "AuthService/Me", {})[1],
+                         {"code": "unauthenticated", "message": "not signed in"})
+
+    def test_setup_rerun(self):
+        d = self.start("--setup-ttl", "1", setup_on_start=False)
+        out, token = self.setup_cmd(d.port, "--setup-ttl", "1")
+        self.assertIn("Already configured", out)
+        time.sleep(1.2)
+        s, r = self.begin_setup(Client(d.port), token)
+        self.assertEqual((s, r["code"]), (403, "permission_denied"))  # expired
+        _, token = self.setup_cmd(d.port)  # re-run while no owner exists: a fresh link
+        self.owner(d, token)
+        out, token = self.setup_cmd(d.port)
+        self.assertIsNone(token)
+        self.assertIn("An admin already exists; no setup link issued.", out)
+
+    def test_node_agent(self):
+        d = self.start("--sub-cache-seconds", "0")  # the 10 s render cache would keep an early empty answer
+        c, gid = self.bootstrap(d)
+        i = self.install
+        r = self.node("run", "--state-dir", os.path.join(self.tmp, "node"))
+        self.assertEqual(r.returncode, 78)  # not enrolled
+        state = self.enroll_and_run()
+        r = self.node("enroll", "--panel", i["panel"], "--sni", i["sni"], "--ca-sha256", i["ca-sha256"],
+                      "--token", i["token"], "--state-dir", state, "--force")
+        self.assertEqual(r.returncode, 1)
+        self.assertIn("enrollment token unknown, expired or used", r.stderr)
+        s, r = self.rpc(c, "UserService/CreateUser", {"name": "late", "groupId": gid})
+        self.assertEqual(len(self.wait_lines(d.port, urllib.parse.urlsplit(r["subscriptionUrl"]).path)), 1)
+        s, r = self.rpc(c, "NodeService/CreateEnrollment", {"nodeId": self.node_id})  # re-enrollment
+        self.assertEqual((s, r["node"]["status"]), (200, "NODE_STATUS_ONLINE"))
+        token = re.search(r"--token (\S+)", r["installCommand"]).group(1)
+        r = self.node("enroll", "--panel", i["panel"], "--sni", i["sni"], "--ca-sha256", "0" * 64,
+                      "--token", token, "--state-dir", os.path.join(self.tmp, "bad"))
+        self.assertEqual(r.returncode, 1)
+        self.assertIn("does not match --ca-sha256", r.stderr)
+        s, h, body = Client(d.port).req("POST", "/mistgate.agent.v1.EnrollmentService/Enroll", {})
+        self.assertEqual(s, 404)  # without the secret SNI the agent endpoint is the decoy
+
     def test_admin_rate_limit(self):
         d = self.start("--admin-rate", "0.5", "--admin-burst", "5")
-        self.admin_path = urllib.parse.urlsplit(re.search(r"Admin URL:\s+(\S+)", d.lines[1]).group(1)).path
         c = Client(d.port)
         codes = [self.rpc(c, "AuthService/Me", {})[0] for _ in range(5)]
         self.assertEqual(codes, [401] * 5)
@@ -283,7 +391,6 @@ class MistgateTest(unittest.TestCase):
 
     def test_faults(self):
         d = self.start("--fault", "500", "--fault-count", "1", "--slow-seconds", "1.5")
-        self.admin_path = urllib.parse.urlsplit(re.search(r"Admin URL:\s+(\S+)", d.lines[1]).group(1)).path
         run_fault_checks(self, d.port, lambda c: c.req("POST", self.admin_path + "api/mistgate.admin.v1.AuthService/Me", {}))
         # 401-after-restart: a logged-in session is dropped for the next admin call
         c, gid = self.bootstrap(d)

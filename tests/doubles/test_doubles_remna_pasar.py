@@ -185,10 +185,11 @@ class RemnawaveDoubleTest(unittest.TestCase):
         st, _, _, js = self.api("POST", "/api/auth/register",
                                 body={"username": "x2", "password": password})
         self.assertEqual((st, js["message"]), (403, "Forbidden"))
-        # wrong credentials -> 403 (backend returns ERRORS.FORBIDDEN)
+        # wrong credentials -> 403: ERRORS.FORBIDDEN through http-exception.filter.ts,
+        # which gives every 403 the message "Forbidden" and the code E000
         st, _, _, js = self.api("POST", "/api/auth/login",
                                 body={"username": "benchadmin", "password": password + "x"})
-        self.assertEqual((st, js["errorCode"]), (403, "A068"))
+        self.assertEqual((st, js["errorCode"], js["message"]), (403, "E000", "Forbidden"))
         st, _, _, js = self.api("POST", "/api/auth/login",
                                 body={"username": "benchadmin", "password": password})
         self.assertEqual(st, 200)
@@ -212,15 +213,24 @@ class RemnawaveDoubleTest(unittest.TestCase):
         st, _, _, js = self.api("GET", "/api/internal-squads", tok)
         self.assertEqual(st, 200)
         squad = js["response"]["internalSquads"][0]
-        self.assertEqual(squad["uuid"], NIL)
+        self.assertNotEqual(squad["uuid"], NIL)        # made by a migration: random
         inb = squad["inbounds"][0]
-        self.assertEqual((inb["type"], inb["port"]), ("shadowsocks", 1234))
-        st, _, _, js = self.api("POST", "/api/hosts", tok, {
-            "inbound": {"configProfileUuid": inb["profileUuid"],
-                        "configProfileInboundUuid": inb["uuid"]},
-            "remark": "bench-host", "address": "node1.bench.test", "port": 1234})
+        self.assertEqual((inb["type"], inb["port"], inb["profileUuid"]), ("shadowsocks", 1234, NIL))
+        host = {"inbound": {"configProfileUuid": inb["profileUuid"],
+                            "configProfileInboundUuid": inb["uuid"]},
+                "remark": "bench-host", "address": "node1.bench.test", "port": 1234}
+        st, _, _, js = self.api("POST", "/api/hosts", tok, host)
         self.assertEqual(st, 201)
         self.assertEqual(js["response"]["remark"], "bench-host")
+        # a duplicate remark is accepted (two hosts), and DELETE /api/hosts/{uuid} removes one
+        st, _, _, js = self.api("POST", "/api/hosts", tok, host)
+        self.assertEqual(st, 201)
+        dup = js["response"]["uuid"]
+        st, _, _, js = self.api("GET", "/api/hosts", tok)
+        self.assertEqual([h["remark"] for h in js["response"]], ["bench-host", "bench-host"])
+        self.assertEqual(self.api("DELETE", "/api/hosts/" + dup, tok)[:3:2], (204, b""))
+        st, _, _, js = self.api("DELETE", "/api/hosts/" + dup, tok)
+        self.assertEqual((st, js["errorCode"]), (404, "A046"))
 
         # 3 users
         users = []
@@ -305,7 +315,16 @@ class RemnawaveDoubleTest(unittest.TestCase):
         st, _, _, js = self.api("POST", "/api/tokens", js["response"]["accessToken"],
                                 {"name": "bench2", "expiresInDays": 7}, browser=True)
         self.assertEqual(st, 201)
-        self.assertEqual(self.api("GET", "/api/users", js["response"]["token"])[0], 200)
+        fresh = js["response"]
+        self.assertEqual(self.api("GET", "/api/users", fresh["token"])[0], 200)
+        # a deleted API token: the JWT still verifies, the guard refuses it
+        st, _, _, js = self.api("POST", "/api/auth/login",
+                                body={"username": "benchadmin", "password": password})
+        st, _, _, _ = self.api("DELETE", "/api/tokens/" + fresh["uuid"],
+                               js["response"]["accessToken"], browser=True)
+        self.assertEqual(st, 204)
+        st, _, _, js = self.api("GET", "/api/users", fresh["token"])
+        self.assertEqual((st, js["message"]), (403, "Forbidden resource"))
         st, _, _, stats = d.req("GET", "/__double/stats")
         self.assertEqual(stats["faults_injected"].get("500"), 1)
 
@@ -331,16 +350,19 @@ class PasarGuardDoubleTest(unittest.TestCase):
         h = {"Authorization": "Bearer " + token} if token else {}
         return self.d.req(method, path, h, body)
 
+    def owner_token(self, password="Bn-0123456789abAa1"):
+        """Creates the owner with a temp key and returns its bearer token."""
+        key = self.temp_key("--state-dir", self.state)
+        self.assertEqual(self.api("POST", "/api/setup/owner", body={
+            "key": key, "username": "benchadmin", "password": password})[0], 201)
+        return self.d.req("POST", "/api/admin/token",
+                          form={"username": "benchadmin", "password": password})[3]["access_token"]
+
     def test_client_flow(self):
         """Only what a correct plugin sends (HARNESS.md §1.4 PasarGuard)."""
         d = self.d
         self.assertEqual(d.req("GET", "/")[0], 200)
-        password = "Bn-0123456789abAa1"
-        key = self.temp_key("--state-dir", self.state)
-        self.assertEqual(self.api("POST", "/api/setup/owner", body={
-            "key": key, "username": "benchadmin", "password": password})[0], 201)
-        tok = d.req("POST", "/api/admin/token",
-                    form={"username": "benchadmin", "password": password})[3]["access_token"]
+        tok = self.owner_token()
         gid = self.api("POST", "/api/group", tok, {"name": "everyone",
                                                    "inbound_tags": ["Shadowsocks TCP"]})[3]["id"]
         self.assertEqual(self.api("POST", "/api/host/", tok, {
@@ -357,6 +379,24 @@ class PasarGuardDoubleTest(unittest.TestCase):
             self.assertEqual((st, len(decode_sub(raw))), (200, 1))
         self.assertEqual(self.api("GET", "/api/users?limit=1", tok)[0], 200)
         self.assertEqual(self.api("DELETE", "/api/user/user1", tok)[0], 204)
+
+    def test_sqlite_ids_and_list_urls(self):
+        """v5.2.1 on SQLite: a deleted highest id is given again; GET /api/users leaves
+        subscription_url "" unless load_sub=true."""
+        d = self.d
+        tok = self.owner_token()
+        ids = [self.api("POST", "/api/user", tok, {"username": "user%d" % i})[3]["id"]
+               for i in (1, 2)]
+        self.assertEqual(ids, [1, 2])
+        self.assertEqual(self.api("DELETE", "/api/user/by-id/2", tok)[0], 204)
+        self.assertEqual(self.api("POST", "/api/user", tok, {"username": "user3"})[3]["id"], 2)
+        st, _, _, js = self.api("GET", "/api/users", tok)
+        self.assertEqual([u["subscription_url"] for u in js["users"]], ["", ""])
+        st, _, _, js = self.api("GET", "/api/users?load_sub=true", tok)
+        self.assertTrue(all(u["subscription_url"].startswith("/sub/") for u in js["users"]))
+        # a missing route and a missing user are told apart by the body
+        self.assertEqual(self.api("GET", "/api/user/by-id/9", tok)[3], {"detail": "User not found"})
+        self.assertEqual(self.api("DELETE", "/api/nope/9", tok)[:4:3], (404, {"detail": "Not Found"}))
 
     def test_full_flow(self):
         d = self.d

@@ -91,8 +91,8 @@ facts = [
      round(max(busy["cpu"]["pct_series"]), 1)),
     ("busy: the burners were counted as the box's processes", busy["procs"]["max"] >= quiet["procs"]["max"] + 2, busy["procs"]["max"]),
     ("busy: the 1 GiB allocation was killed (exit 137)", hog == "137", hog),
-    ("busy: the box's memory limit was hit (memory.failcnt)", (busy["memory_events"]["max"] or 0) >= 1, busy["memory_events"]["max"]),
-    ("busy: the sampler saw the OOM kill", (busy["memory_events"]["oom_kill"] or 0) >= 1, busy["memory_events"]["oom_kill"]),
+    # (memory.failcnt stays 0 here: with swap_max 0 the charge fails on memsw first)
+    ("busy: the sampler saw the box's OOM kill", (busy["memory_events"]["oom_kill"] or 0) >= 1, busy["memory_events"]["oom_kill"]),
     ("busy: memory stayed under the box's 512 MiB", busy["memory"]["current"]["max"] <= 512 * mib,
      round(busy["memory"]["current"]["max"] / mib, 1)),
 ]

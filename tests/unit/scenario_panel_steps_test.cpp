@@ -1,11 +1,16 @@
 // Scenario parameters and the panel steps (bootstrap, create_users,
 // disk_usage, subscription loads with churn, restart with admin_api).
+#include "scenario/data_bytes.hpp"
 #include "scenario/scenario_parser.hpp"
 #include "scenario/step_metrics.hpp"
 
 #include <doctest/doctest.h>
 
+#include <filesystem>
+#include <fstream>
 #include <string>
+
+#include <unistd.h>
 
 using namespace stand::scenario;
 
@@ -96,4 +101,18 @@ TEST_CASE("scenario panel steps: bad values name the JSON path") {
     CHECK(error_of(scenario_with(R"({"step": "load", "bind_prefix": "10.1"})")).find("$.phases[0].steps[0].bind_prefix") !=
           std::string::npos);
     CHECK(error_of(scenario_with(R"({"step": "bootstrap", "count": 1})")).find("$.phases[0].steps[0]") != std::string::npos);
+}
+
+TEST_CASE("disk_usage: data bytes count regular files and never follow a link") {
+    namespace fs = std::filesystem;
+    const fs::path root = fs::temp_directory_path() / ("stand-data-bytes-" + std::to_string(::getpid()));
+    fs::remove_all(root);
+    fs::create_directories(root / "data" / "bin");
+    fs::create_directories(root / "installed");
+    std::ofstream(root / "data" / "x-ui.db") << std::string(1000, 'x');
+    std::ofstream(root / "installed" / "xray") << std::string(50000, 'y');
+    fs::create_symlink(root / "installed" / "xray", root / "data" / "bin" / "xray");
+    fs::create_directory_symlink(root / "installed", root / "data" / "installed-link");
+    CHECK(stand::scenario::data_bytes({root / "data", root / "missing"}) == doctest::Approx(1000));
+    fs::remove_all(root);
 }

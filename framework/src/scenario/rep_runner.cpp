@@ -7,6 +7,7 @@
 #include "load/idle_hold.hpp"
 #include "load/load_engine.hpp"
 #include "load/ws_echo_load.hpp"
+#include "scenario/data_bytes.hpp"
 #include "scenario/probe_result.hpp"
 #include "scenario/proxy_load_metrics.hpp"
 #include "scenario/proxy_setup.hpp"
@@ -244,16 +245,10 @@ struct Rep {
         auto facts = call("lifecycle.facts", {}, s.timeout);
         const auto* dirs = facts.is_object() ? facts.as_object().if_contains("data_dirs") : nullptr;
         if (dirs == nullptr || !dirs->is_array()) throw StepFailure("lifecycle.facts has no data_dirs");
-        double bytes = 0;
-        for (const auto& d : dirs->as_array()) {
-            std::error_code ec;
-            const std::filesystem::path root(std::string(d.as_string()));
-            if (!std::filesystem::exists(root, ec)) continue;
-            for (auto it = std::filesystem::recursive_directory_iterator(root, ec);
-                 !ec && it != std::filesystem::recursive_directory_iterator(); it.increment(ec))
-                if (it->is_regular_file(ec)) bytes += static_cast<double>(it->file_size(ec));
-        }
-        put(s.name + ".data_mib", bytes / 1048576.0);
+        std::vector<std::filesystem::path> roots;
+        for (const auto& d : dirs->as_array())
+            if (d.is_string()) roots.emplace_back(std::string(d.as_string()));
+        put(s.name + ".data_mib", data_bytes(roots) / 1048576.0);
         if (const auto* c = facts.as_object().if_contains("containers"); c && c->is_number())
             put(s.name + ".containers", c->to_number<double>());
         if (const auto* arts = facts.as_object().if_contains("artifacts"); arts && arts->is_array()) {

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """PasarGuard admin-API test double (test infrastructure only, stdlib only).
 
-Behaves like PasarGuard/panel v5.x (FastAPI) as described in
+Behaves like PasarGuard/panel v5.x (FastAPI; checked against the real v5.2.1 run
+from its source, tests/real-panels/pasarguard-from-source.md) as described in
 shared/reference/panels/3x-ui-and-pasarguard.md (PART B) and the seed harness
 HARNESS.md §1.3/§1.4. Built on tests/doubles/common/panel_double.py.
 
@@ -34,7 +35,9 @@ What it models (reference section in brackets):
     subscription_url "/sub/<token>" (default url_prefix ""), a fresh token on every
     user response; duplicate -> 409 "User already exists"; 422 dict errors.
     GET/DELETE /api/user/{username} and /api/user/by-id/{id} (204; 404 "User not
-    found"); GET /api/users; POST /api/user/{username}/revoke_sub [B5, B6].
+    found"); GET /api/users (subscription_url "" unless load_sub=true);
+    POST /api/user/{username}/revoke_sub [B5, B6]. Ids are SQLite rowids: a deleted
+    user's id is given to the next user when it was the highest.
   * GET /sub/{token} (also trailing "/", HEAD): catch-all UA -> links_base64
     (text/plain, standard base64 of links joined by "\\n"), one
     ss://base64(method:password)@address:port#remark per host of the user's groups;
@@ -79,6 +82,32 @@ UA_RULES = [  # migration 9af04c077ede defaults; first re.match wins [B6]
     (re.compile(r"^[Ii]n[Hh]ive"), "xray"),
     (re.compile(r"^.*"), "links_base64"),
 ]
+
+
+# The seeded owner role (admin_roles id 1) as the real v5.2.1 returns it.
+OWNER_ROLE = json.loads(
+    '{"id":1,"name":"owner","is_owner":true,"permissions":{"users":{"create":true,"read":'
+    '{"scope":2},"read_simple":{"scope":2},"update":{"scope":2},"delete":{"scope":2},"res'
+    'et_usage":{"scope":2},"revoke_sub":{"scope":2},"set_owner":true,"activate_next_plan"'
+    ':{"scope":2}},"admins":{"create":true,"read":true,"read_simple":true,"update":true,"'
+    'delete":true,"reset_usage":true},"nodes":{"create":true,"read":true,"read_simple":tr'
+    'ue,"update":true,"delete":true,"reconnect":true,"update_core":true,"logs":true,"stat'
+    's":true},"groups":{"create":true,"read":true,"read_simple":true,"update":true,"delet'
+    'e":true},"hosts":{"create":true,"read":true,"update":true},"templates":{"create":tru'
+    'e,"read":true,"read_simple":true,"update":true,"delete":true},"client_templates":{"c'
+    'reate":true,"read":true,"read_simple":true,"update":true,"delete":true},"cores":{"cr'
+    'eate":true,"read":true,"read_simple":true,"update":true,"delete":true},"settings":{"'
+    'read":true,"read_general":true,"update":true},"system":{"read":true},"hwids":{"read"'
+    ':true,"delete":true},"admin_roles":{"create":true,"read":true,"read_simple":true,"up'
+    'date":true,"delete":true},"api_keys":{"create":true,"read":{"scope":2},"read_simple"'
+    ':{"scope":2},"update":{"scope":2},"delete":{"scope":2}}},"limits":{"max_users":null,'
+    '"data_limit_min":null,"data_limit_max":null,"expire_min":null,"expire_max":null,"min'
+    '_hwid_per_user":null,"max_hwid_per_user":null},"features":{"can_use_reset_strategy":'
+    'true,"can_use_next_plan":true},"access":{"require_template":false,"allowed_template_'
+    'ids":null,"allowed_group_ids":null},"disabled_when_limited":false,"disconnect_users_'
+    'when_limited":true,"hwid":{"enabled":true,"forced":false,"fallback_limit":null,"min_'
+    'limit":null,"max_limit":null,"mode":"use_global"},"disconnect_users_when_disabled":t'
+    'rue}')
 
 
 def utcnow_iso():
@@ -208,7 +237,6 @@ class PasarGuardDouble(PanelDouble):
         if "jwt_secret" not in st:
             st.update({"jwt_secret": secrets.token_hex(32), "sub_secret": secrets.token_hex(32),
                        "admins": [], "groups": [], "hosts": [], "users": [],
-                       "next_ids": {"admin": 1, "group": 1, "host": 1, "user": 1},
                        "cores": [{"id": 1, "name": "Default Core Config", "config": {
                            "log": {"loglevel": "warning"},
                            "inbounds": [{"tag": "Shadowsocks TCP", "listen": "0.0.0.0",
@@ -306,9 +334,11 @@ class PasarGuardDouble(PanelDouble):
         return next((a for a in self.state["admins"] if a["username"] == username), None)
 
     def _next_id(self, kind):
-        n = self.state["next_ids"][kind]
-        self.state["next_ids"][kind] = n + 1
-        return n
+        # SQLite rowids (INTEGER PRIMARY KEY, no AUTOINCREMENT): max + 1, so a
+        # deleted row's id is given again when it was the highest (seen on v5.2.1).
+        rows = self.state[{"admin": "admins", "group": "groups", "host": "hosts",
+                           "user": "users"}[kind]]
+        return max((r["id"] for r in rows), default=0) + 1
 
     @staticmethod
     def _json_obj(req):
@@ -326,8 +356,8 @@ class PasarGuardDouble(PanelDouble):
                     1 for u in self.state["users"] if u["admin_id"] == a["id"]),
                 "used_traffic": 0, "data_limit": None, "status": "active",
                 "sub_template": None, "lifetime_used_traffic": 0, "note": None,
-                "role": {"id": 1, "name": "owner"}, "permission_overrides": None,
-                "custom_variables": None}
+                "role": OWNER_ROLE, "permission_overrides": None,
+                "custom_variables": []}
 
     # ----- health / setup / auth ------------------------------------------------
     def h_home(self, req):
@@ -510,7 +540,15 @@ class PasarGuardDouble(PanelDouble):
              "alpn": body.get("alpn") or [], "fingerprint": body.get("fingerprint", ""),
              "allowinsecure": body.get("allowinsecure"),
              "is_disabled": bool(body.get("is_disabled", False)),
-             "priority": body["priority"], "status": body.get("status") or []}
+             "priority": body["priority"], "status": body.get("status") or [],
+             "random_user_agent": bool(body.get("random_user_agent", False)),
+             "use_sni_as_host": bool(body.get("use_sni_as_host", False)),
+             "verify_peer_cert_by_name": body.get("verify_peer_cert_by_name") or []}
+        for k in ("ech_config_list", "ech_query_strategy", "final_mask_settings",
+                  "fragment_settings", "http_headers", "mux_settings", "noise_settings",
+                  "pinned_peer_cert_sha256", "subscription_templates", "transport_settings",
+                  "vless_route", "wireguard_overrides"):
+            h[k] = body.get(k)
         self.state["hosts"].append(h)
         self.save_state()
         return json_response(h, 201)
@@ -553,7 +591,9 @@ class PasarGuardDouble(PanelDouble):
         u = next((x for x in self.state["users"] if x["id"] == uid), None)
         if u is None or ver != "v3":
             return None
-        if ts < int(u["created_ts"]) or (u["sub_revoked_ts"] and ts < u["sub_revoked_ts"]):
+        # app/operation/__init__.py: refused when the user was created after the
+        # token (created_at has sub-second precision, the token whole seconds).
+        if u["created_ts"] > ts or (u["sub_revoked_ts"] and ts < u["sub_revoked_ts"]):
             return None
         return u
 
@@ -641,7 +681,7 @@ class PasarGuardDouble(PanelDouble):
         now = time.time()
         u = {"id": self._next_id("user"), "username": body["username"],
              "status": body.get("status") or "active", "used_traffic": 0,
-             "lifetime_used_traffic": 0, "created_at": utcnow_iso(), "created_ts": int(now),
+             "lifetime_used_traffic": 0, "created_at": utcnow_iso(), "created_ts": now,
              "edit_at": None, "online_at": None, "sub_revoked_ts": 0,
              "proxy_settings": self._proxy_settings(body.get("proxy_settings")),
              "expire": body.get("expire"), "data_limit": body.get("data_limit") or 0,
@@ -680,8 +720,14 @@ class PasarGuardDouble(PanelDouble):
         if req.query.get("search"):
             users = [u for u in users if req.query["search"] in u["username"]]
         page = users[offset:offset + limit if limit is not None else None]
-        return json_response({"users": [self._user_view(u) for u in page],
-                              "total": len(users)})
+        # UsersResponse: subscription_url defaults to "" and is minted only
+        # with load_sub=true (app/operation/user.py get_users).
+        load_sub = req.query.get("load_sub", "false").lower() in ("true", "1", "yes", "on")
+        views = [self._user_view(u) for u in page]
+        if not load_sub:
+            for v in views:
+                v["subscription_url"] = ""
+        return json_response({"users": views, "total": len(users)})
 
     def _get(self, req, u):
         _, e = self._auth(req)

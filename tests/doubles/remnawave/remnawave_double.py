@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """Remnawave admin-API test double (test infrastructure only, stdlib only).
 
-Behaves like remnawave/backend 3.x (contract @remnawave/backend-contract 3.4.x) as
-described in shared/reference/panels/remnawave-and-hysteria2.md (PART 1) and the
+Behaves like remnawave/backend 3.x (contract @remnawave/backend-contract 3.4.x; checked
+against the backend's source at 3.3.2 and its run from source, reference
+real-panels/remnawave.md) as described in shared/reference/panels/remnawave-and-hysteria2.md (PART 1) and the
 seed harness HARNESS.md §1.3/§1.4. Built on tests/doubles/common/panel_double.py.
 
     python3 tests/doubles/remnawave/remnawave_double.py --port 0 [--state-dir D]
@@ -17,12 +18,16 @@ What it models (reference section in brackets):
     {"message","error","statusCode"} 403), nestjs-zod 400 for validation.
   * auth [1.4]: GET /api/auth/status; POST /api/auth/register (201, only while no
     admin; password >=24 chars with upper+lower+digit); POST /api/auth/login (200;
-    wrong credentials -> 403 A068); admin JWT needs X-Remnawave-Client-Type: browser
-    (else 403); POST /api/tokens (201, admin JWT only) mints an API-token JWT.
+    wrong credentials -> 403 "Forbidden" E000, the code every 403 of
+    http-exception.filter.ts carries); admin JWT needs X-Remnawave-Client-Type: browser
+    (else 403); POST /api/tokens (201, admin JWT only) mints an API-token JWT;
+    DELETE /api/tokens/{uuid} 204 (404 A007). A deleted API token answers 403
+    "Forbidden resource" (the JWT guard returns false).
     JWTs are HS256 signed with APP_SECRET kept in state, so they survive a restart.
-  * seeded [1.7]: config profile Default-Profile and squad Default-Squad (both the
-    nil UUID) with one Shadowsocks inbound (port 1234, chacha20-ietf-poly1305);
-    no host. Hosts, squads, users via the 3.x routes.
+  * seeded [1.7]: config profile Default-Profile (the nil UUID) and squad
+    Default-Squad (a random UUID, made by a migration) with one Shadowsocks inbound
+    (port 1234, chacha20-ietf-poly1305); no host. Hosts (duplicate remarks accepted;
+    DELETE /api/hosts/{uuid} 204, 404 A046), squads, users via the 3.x routes.
   * users [1.5]: POST /api/users 201 (username ^[a-zA-Z0-9_-]+$ 3..36, expireAt
     required); duplicate username -> 400 A019 "User username already exists"
     (backend users.service.ts maps Prisma P2002 to USER_USERNAME_ALREADY_EXISTS,
@@ -35,7 +40,8 @@ What it models (reference section in brackets):
     subscriptionUrl = https://<SUB_PUBLIC_DOMAIN>/<shortUuid> (absolute, https).
   * restart [1.8]: with --state-dir, admin, API tokens, squads, hosts, users and
     APP_SECRET persist. Fault 401-after-restart rotates APP_SECRET (all JWTs ->
-    401), like a restart with a changed secret.
+    401), like a restart with a changed secret; with --session-lost revoke-tokens it
+    deletes every API token instead (API tokens -> 403 "Forbidden resource").
   * metrics listener (--metrics-port, printed as "metrics listening on ..."):
     GET /health, no proxy headers needed [1.3].
 """
@@ -79,7 +85,7 @@ ERRORS = {
     "FORBIDDEN": ("A068", "Forbidden", 403),
     "USER_USERNAME_ALREADY_EXISTS": ("A019", "User username already exists", 400),
     "USER_NOT_FOUND": ("A025", "User not found", 404),
-    "HOST_REMARK_ALREADY_EXISTS": ("A045", "Host remark already exists", 400),
+    "HOST_NOT_FOUND": ("A046", "Host not found", 404),
     "CONFIG_PROFILE_NOT_FOUND": ("A111", "Config profile not found", 404),
     "INTERNAL_SQUAD_NOT_FOUND": ("A118", "Internal squad not found", 404),
     "INTERNAL_SQUAD_NAME_ALREADY_EXISTS": ("A120", "Internal squad name already exists", 409),
@@ -156,12 +162,19 @@ class RemnawaveDouble(PanelDouble):
         parser.add_argument("--metrics-port", type=int, default=None,
                             help="also serve the scheduler's GET /health on this port "
                                  "(0 = free port; omitted = no metrics listener)")
-        parser.add_argument("--sub-public-domain", default="panel.domain.com/api/sub",
+        parser.add_argument("--sub-public-domain",
+                            default=os.environ.get("SUB_PUBLIC_DOMAIN", "panel.domain.com/api/sub"),
                             help="SUB_PUBLIC_DOMAIN (no scheme); subscriptionUrl = "
-                                 "https://<this>/<shortUuid> (default: the .env.sample value)")
+                                 "https://<this>/<shortUuid> (default: $SUB_PUBLIC_DOMAIN as the "
+                                 "backend reads it, else the .env.sample value)")
         parser.add_argument("--jwt-lifetime-hours", type=float, default=12.0,
                             help="JWT_AUTH_LIFETIME (default 12)")
         parser.add_argument("--short-uuid-length", type=int, default=16)
+        parser.add_argument("--session-lost", choices=("rotate-secret", "revoke-tokens"),
+                            default="rotate-secret",
+                            help="what the 401-after-restart fault does: a restart with a new "
+                                 "APP_SECRET (every JWT -> 401), or every API token deleted "
+                                 "(an API token -> 403 \"Forbidden resource\")")
 
     # ----- setup ---------------------------------------------------------------
     def setup(self):
@@ -189,6 +202,8 @@ class RemnawaveDouble(PanelDouble):
           self.h_squad_add_all, name="squads_add_users", **A)
         R("GET", r"/api/hosts/?", self.h_hosts, name="hosts_list", **A)
         R("POST", r"/api/hosts/?", self.h_host_create, name="hosts_create", **A)
+        R("DELETE", r"/api/hosts/(?P<uuid>[^/]+)/?", self.h_host_delete, name="hosts_delete",
+          **A)
         R("GET", r"/api/users/?", self.h_users, name="users_list", **A)
         R("POST", r"/api/users/?", self.h_user_create, name="users_create", **A)
         R("GET", r"/api/users/by-username/(?P<username>[^/]+)/?", self.h_user_by_username,
@@ -228,7 +243,9 @@ class RemnawaveDouble(PanelDouble):
                               "tag": "Shadowsocks", "type": "shadowsocks", "network": "tcp",
                               "security": None, "port": 1234, "rawInbound": raw,
                               "method": "chacha20-ietf-poly1305"}]}]
-            st["squads"] = [{"uuid": NIL_UUID, "name": "Default-Squad", "viewPosition": 1,
+            # Default-Squad comes from a migration (gen_random_uuid()); only the
+            # config profile is seeded with the nil uuid (5_seed-config-profile.ts).
+            st["squads"] = [{"uuid": str(uuid.uuid4()), "name": "Default-Squad", "viewPosition": 1,
                              "tags": [], "inbounds": [inbound_uuid],
                              "createdAt": t, "updatedAt": t}]
             st.setdefault("hosts", [])
@@ -242,7 +259,10 @@ class RemnawaveDouble(PanelDouble):
             self.save_state()
 
     def on_session_lost(self):
-        self.state["app_secret"] = secrets.token_hex(32)
+        if self.args.session_lost == "revoke-tokens":
+            self.state["tokens"] = []
+        else:
+            self.state["app_secret"] = secrets.token_hex(32)
         self.save_state()
 
     # ----- response helpers ------------------------------------------------------
@@ -254,7 +274,9 @@ class RemnawaveDouble(PanelDouble):
     def err(req, key):
         code, message, http = ERRORS[key]
         if http == 403:
-            message = "Forbidden"
+            # http-exception.filter.ts: every 403 reads "Forbidden" with the
+            # filter's default code E000 (the error's own code is dropped).
+            message, code = "Forbidden", "E000"
         return json_response({"timestamp": iso(), "path": req.raw_path,
                               "message": message, "errorCode": code}, http)
 
@@ -619,9 +641,9 @@ class RemnawaveDouble(PanelDouble):
             return self.err(req, "CONFIG_PROFILE_NOT_FOUND")
         if not any(i["uuid"] == inb["configProfileInboundUuid"] for i in prof["inbounds"]):
             return self.err(req, "CONFIG_PROFILE_INBOUND_NOT_FOUND_IN_SPECIFIED_PROFILE")
-        if any(h["remark"] == remark for h in self.state["hosts"]):
-            return self.err(req, "HOST_REMARK_ALREADY_EXISTS")
-        h = {"uuid": str(uuid.uuid4()), "viewPosition": len(self.state["hosts"]) + 1,
+        # hosts.service.ts createHost does not look at the remark: duplicates are kept.
+        h = {"uuid": str(uuid.uuid4()),
+             "viewPosition": max((x["viewPosition"] for x in self.state["hosts"]), default=0) + 1,
              "remark": remark, "address": body["address"], "port": port,
              "path": body.get("path"), "sni": body.get("sni"), "host": body.get("host"),
              "alpn": body.get("alpn"), "fingerprint": body.get("fingerprint"),
@@ -645,6 +667,17 @@ class RemnawaveDouble(PanelDouble):
         self.state["hosts"].append(h)
         self.save_state()
         return self.ok(self._host_view(h), 201)
+
+    def h_host_delete(self, req):
+        _, e = self._auth(req)
+        if e:
+            return e
+        h = next((x for x in self.state["hosts"] if x["uuid"] == req.params["uuid"]), None)
+        if h is None:
+            return self.err(req, "HOST_NOT_FOUND")
+        self.state["hosts"].remove(h)
+        self.save_state()
+        return empty_response(204)
 
     # ----- users ------------------------------------------------------------------
     def _user_view(self, u):

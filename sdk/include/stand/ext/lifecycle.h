@@ -57,6 +57,8 @@ typedef struct stand_lifecycle {
      *    "artifacts":[{"path":"/usr/sbin/nginx","bytes":1234}],
      *    "defaults":{"keepalive_upstream":"off"}}
      * Keys are optional; unknown keys are kept as they are.
+     * "secret_path_prefix": "/<secret>/" names a secret URL path prefix of
+     * the system (a panel's admin path); recordings write it as {base}.
      * Returns STAND_OK or an error (the host records it and goes on). */
     stand_result(STAND_ABI *facts)(stand_instance *self, const stand_sink *out, stand_error *err);
 } stand_lifecycle;
