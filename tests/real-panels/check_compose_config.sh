@@ -4,18 +4,21 @@
 # adapter runs install, start and stop against the fake docker CLI
 # (tests/doubles/fake-docker: no container runs), which leaves the file it
 # wrote in the run's data dir. Exit 77 when docker-compose is missing.
-#   check_compose_config.sh STAND PLUGINS FAKE_DOCKER PLUGIN
+#   check_compose_config.sh STAND PLUGINS FAKE_DOCKER PLUGIN [CONFIG_JSON]
+# CONFIG_JSON: more of the adapter's config (e.g. Mistgate's {"node_command": []}).
 set -euo pipefail
-stand=$1 plugins=$2 fake_docker=$3 plugin=$4
+stand=$1 plugins=$2 fake_docker=$3 plugin=$4 extra=${5:-"{}"}
 command -v docker-compose >/dev/null 2>&1 ||
   { echo "SKIP: docker-compose not installed (Debian: apt-get install docker-compose)"; exit 77; }
 [[ -w /sys/fs/cgroup ]] || { echo "SKIP: no writable cgroups (the cgroup parent needs a box)"; exit 77; }
 dir=$(mktemp -d /tmp/stand-compose-config.XXXXXX)
 trap 'rm -rf "$dir"' EXIT
 export FAKE_DOCKER_LOG=$dir/docker.log
+config=$(python3 -c 'import json, sys; print(json.dumps({"mode": "docker", "docker": sys.argv[1], **json.loads(sys.argv[2])}))' \
+         "$fake_docker" "$extra")
 cat >"$dir/scenario.json" <<EOF
 {"schema_version": 1, "name": "compose-file-$plugin",
- "plugins": [{"id": "$plugin", "config": {"mode": "docker", "docker": "$fake_docker"}}],
+ "plugins": [{"id": "$plugin", "config": $config}],
  "box": {"vcpu": 1, "memory_mib": 1024}, "repetitions": 1, "order": "fixed", "sample_interval_ms": 200,
  "phases": [{"name": "lifecycle", "steps": [{"step": "install"}, {"step": "start"}, {"step": "stop"}]}]}
 EOF
