@@ -5,8 +5,8 @@
 #  1. stand compat 3x-ui passes every check of the mustpass list;
 #  2. in a 1 vCPU / 512 MiB box (docker_box.json) the container's processes
 #     and memory are the box's, the container runs on the box's cpuset, two
-#     CPU burners in it make at most one CPU, and a 1 GiB allocation in it hits
-#     the box's memory limit and is OOM-killed.
+#     CPU burners in it get at most one CPU (the box's quota throttles them),
+#     and a 1 GiB allocation in it is OOM-killed by the box's memory limit.
 # Exit 77 naming what is missing when podman, docker-compose or debootstrap
 # cannot run.
 #   check_3x_ui_docker.sh STAND TARGET MUSTPASS PLUGINS XUI_HOME CACHE BOX_SCENARIO
@@ -77,6 +77,8 @@ print("box:", json.dumps(rep["box_plan"]), "| container's Cpus_allowed_list:", c
 w = rep["windows"]
 quiet, busy = w["quiet"], w["busy"]
 mib = 1024 * 1024
+hot = [p for p in busy["cpu"]["pct_series"] if p >= 30]
+hot_mean = sum(hot) / len(hot) if hot else 0.0
 facts = [
     ("the allocation and the burners ran inside the busy window (s of 20)", busy_s < 19, busy_s),
     ("the container runs on the box's CPUs only (box cpuset / container's Cpus_allowed_list)",
@@ -85,10 +87,11 @@ facts = [
     ("quiet: the container's memory is the box's (> 20 MiB)", quiet["memory"]["current"]["mean"] > 20 * mib,
      round(quiet["memory"]["current"]["mean"] / mib, 1)),
     ("quiet: the container's threads are the box's tasks", quiet["tasks"]["max"] >= 10, quiet["tasks"]["max"]),
-    ("busy: the burners' CPU is the box's (peak % of one CPU >= 30)", max(busy["cpu"]["pct_series"]) >= 30,
-     round(max(busy["cpu"]["pct_series"]), 1)),
-    ("busy: two burners reach at most one CPU (%, peak)", max(busy["cpu"]["pct_series"]) <= 115,
-     round(max(busy["cpu"]["pct_series"]), 1)),
+    ("busy: the burners' CPU is the box's (samples at >= 30 % of one CPU)", len(hot) >= 3, len(hot)),
+    # A 200 ms sample can see up to 1.5 periods' quota; their mean cannot.
+    ("busy: two burners get at most one CPU (mean % of those samples)", hot_mean <= 110, round(hot_mean, 1)),
+    ("busy: the box's CPU quota throttled them (periods)", (busy["cpu"]["throttled_periods"] or 0) > 0,
+     busy["cpu"]["throttled_periods"]),
     ("busy: the burners were counted as the box's processes", busy["procs"]["max"] >= quiet["procs"]["max"] + 2, busy["procs"]["max"]),
     ("busy: the 1 GiB allocation was killed (exit 137)", hog == "137", hog),
     # (memory.failcnt stays 0 here: with swap_max 0 the charge fails on memsw first)

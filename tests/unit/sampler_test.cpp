@@ -64,6 +64,14 @@ struct TopWeight {
     }
 };
 
+// The cgroup sample source of one group directory (the memory controller's).
+std::unique_ptr<SampleSource> source_of(const fs::path& dir, stand::box::CgroupVersion version) {
+    stand::box::GroupPaths paths;
+    paths.version = version;
+    paths.controllers["memory"] = {dir.parent_path(), dir};
+    return make_cgroup_source(paths);
+}
+
 }  // namespace
 
 TEST_CASE("sampler: parsing of cgroup and PSI text") {
@@ -97,10 +105,7 @@ TEST_CASE("sampler: v2 files of a group directory, missing ones stay absent") {
     write(dir / "cgroup.procs", "12\n34\n");
     write(dir / "cpu.pressure", "some avg10=2.00 avg60=0.00 avg300=0.00 total=999\n");
 
-    stand::box::GroupPaths paths;
-    paths.version = stand::box::CgroupVersion::v2;
-    paths.controllers["memory"] = {dir.parent_path(), dir};
-    auto source = make_cgroup_source(paths);
+    auto source = source_of(dir, stand::box::CgroupVersion::v2);
     Sample fast;
     source->read(fast, false);
     CHECK(fast.mem_current == 1000U);
@@ -152,10 +157,7 @@ TEST_CASE("sampler: v1 counts the processes and OOM kills of a container engine'
     write(dir / "libpod-1" / "memory.oom_control", "oom_kill_disable 0\nunder_oom 0\noom_kill 2\n");
     write(dir / "conmon" / "cgroup.procs", "90\n");
 
-    stand::box::GroupPaths paths;
-    paths.version = stand::box::CgroupVersion::v1;
-    paths.controllers["memory"] = {dir.parent_path(), dir};
-    auto source = make_cgroup_source(paths);
+    auto source = source_of(dir, stand::box::CgroupVersion::v1);
     Sample s;
     source->read(s, true);
     CHECK(s.mem_current == 4096U);
