@@ -52,7 +52,9 @@ LaunchConfig read_launch_config(stand::cpp::ConfigReader& cfg, const std::vector
 }
 
 Launcher::Launcher(const stand::cpp::Host& host, std::string panel, LaunchConfig config)
-    : host_(host), panel_(std::move(panel)), config_(std::move(config)) {}
+    : host_(host), panel_(std::move(panel)), config_(std::move(config)) {
+    if (config_.compose.empty()) config_.compose = {config_.docker, "compose"};
+}
 
 Launcher::~Launcher() {
     try {
