@@ -21,6 +21,7 @@ PACKAGES=(
   liburing-dev libaio-dev fio
   p7zip-full
   chromium python3 python3-venv nodejs npm
+  podman runc docker-compose debootstrap
 )
 
 log() { printf '==> %s\n' "$*" >&2; }

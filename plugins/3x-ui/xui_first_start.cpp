@@ -69,7 +69,7 @@ bool apply_first_start_settings(panelkit::Launcher& launcher, const std::vector<
         throw Error(STAND_E_IO, "3x-ui: x-ui setting (first start) failed: " + out.substr(at, out.find('\n', at) - at));
     if (!fs::exists(db, ec))
         throw Error(STAND_E_IO, "3x-ui: x-ui setting (first start) ran but wrote no " + db.string() +
-                                    " (XUI_DB_FOLDER must be the data dir): " + panelkit::excerpt(out));
+                                    " (x-ui's database folder must be there: XUI_DB_FOLDER natively, the /etc/x-ui volume in docker mode): " + panelkit::excerpt(out));
     write_setting_rows(db, {{"subPort", std::to_string(s.sub_port)}, {"subListen", s.sub_listen}});
     return true;
 }

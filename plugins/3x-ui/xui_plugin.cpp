@@ -34,6 +34,8 @@ constexpr const char* kInstalledBinary = "/usr/local/x-ui/x-ui";
 constexpr const char* kImage = "ghcr.io/mhsanaei/3x-ui:v3.6.0";
 constexpr int kXrayApiDefault = 62789;
 constexpr int kXrayMetricsDefault = 11111;
+constexpr int kImagePanelPort = 2053;  // inside the container (x-ui's defaults)
+constexpr int kImageSubPort = 2096;
 
 std::string uuid4() {
     std::string h = panelkit::random_hex(16);
@@ -72,7 +74,6 @@ public:
         http_timeout_ms_ = static_cast<int>(cfg.integer("http_timeout_ms", 30000, 100, 600000));
         cfg.finish();
         docker_ = lc.mode == panelkit::RunMode::docker;
-        if (docker_ && given_.password.empty()) given_.password = "admin";  // the image seeds admin/admin
         if (!docker_) {
             // The official unit: WorkingDirectory=/usr/local/x-ui/, and x-ui
             // finds Xray in XUI_BIN_FOLDER, else bin/ below its working directory.
@@ -92,8 +93,10 @@ public:
         }
         lc.project = "stand3xui";
         lc.container = "stand_3xui";
-        setting_command_ = lc.command;
-        setting_command_.emplace_back("setting");
+        if (!docker_) {
+            setting_command_ = lc.command;
+            setting_command_.emplace_back("setting");
+        }
         PanelLifecycle::launch(std::move(lc),
                                {{"port", std::to_string(port_)},
                                 {"sub_port", std::to_string(sub_port_)},
@@ -107,6 +110,10 @@ public:
                 launcher().add_artifact("${bin_folder}/" + (*f ? std::string(f) : xray_binary_name()));
         }
         launcher().set_compose_text(compose_yaml());
+        // The image's entrypoint starts the panel whatever its arguments, so
+        // `x-ui setting` runs in a one-off container with x-ui as entrypoint,
+        // on the same database volume.
+        if (docker_) setting_command_ = launcher().compose_argv({"run", "--rm", "--entrypoint", "/app/x-ui", "x-ui", "setting"});
     }
 
     // --- lifecycle (the rest is PanelLifecycle's)
@@ -215,15 +222,23 @@ private:
         return f;
     }
 
-    // Native mode: x-ui's settings before its first start in this data dir,
-    // and a bin folder of its own: x-ui writes Xray's config.json into
+    // x-ui's settings before its first start in this data dir. Native mode:
+    // also a bin folder of its own: x-ui writes Xray's config.json into
     // XUI_BIN_FOLDER, so each instance gets links to the installed Xray and
-    // data files instead of sharing the installation's folder.
+    // data files instead of sharing the installation's folder. Docker mode:
+    // the container's ports and all its interfaces (the compose file
+    // publishes them on `host`), the database in the volume <data dir>/db.
     void prepare_data_dir() {
-        if (docker_) return;
+        auto c = credentials();
+        if (docker_) {
+            fs::create_directories(data_dir() / "db");
+            launcher().write_compose_file();
+            xui::FirstStartSettings s{kImagePanelPort, "", base_path_, c.username, c.password, kImageSubPort, ""};
+            xui::apply_first_start_settings(launcher(), setting_command_, s, data_dir() / "db" / "x-ui.db");
+            return;
+        }
         fs::create_directories(data_dir() / "log");
         link_bin_folder();
-        auto c = credentials();
         xui::FirstStartSettings s{port_, host_name_, base_path_, c.username, c.password, sub_port_, host_name_};
         xui::apply_first_start_settings(launcher(), setting_command_, s, data_dir() / "x-ui.db");
     }
@@ -292,8 +307,8 @@ private:
                "      XUI_ENABLE_FAIL2BAN: \"false\"\n"
                "      XUI_INIT_WEB_BASE_PATH: \"" + base_path_ + "\"\n"
                "    ports:\n"
-               "      - \"" + bind + std::to_string(port_) + ":2053\"\n"
-               "      - \"" + bind + std::to_string(sub_port_) + ":2096\"\n"
+               "      - \"" + bind + std::to_string(port_) + ":" + std::to_string(kImagePanelPort) + "\"\n"
+               "      - \"" + bind + std::to_string(sub_port_) + ":" + std::to_string(kImageSubPort) + "\"\n"
                "      - \"" + bind + std::to_string(inbound_port_) + ":" + std::to_string(inbound_port_) + "\"\n"
                "    volumes:\n"
                "      - \"${data_dir}/db:/etc/x-ui\"\n";
@@ -327,7 +342,8 @@ STAND_CPP_PLUGIN(Xui, "3x-ui", "3x-ui", "0.2.0",
                      "bin_folder":{"type":"string","description":"native: where Xray and its geo files are (linked into <data dir>/bin, x-ui's XUI_BIN_FOLDER); default: bin/ in the working dir"},
                      "env":{"type":"object","additionalProperties":{"type":"string"},
                             "description":"native env added to XUI_DB_FOLDER=<data dir>, XUI_LOG_FOLDER, XUI_BIN_FOLDER=<data dir>/bin"},
-                     "docker":{"type":"string","default":"docker"},
+                     "docker":{"type":"string","default":"docker","description":"docker mode: the docker CLI (restart, image inspect), e.g. podman"},
+                     "compose":{"type":"array","items":{"type":"string"},"description":"docker mode: the compose command; default [<docker>, \"compose\"], e.g. [\"docker-compose\"] or [\"podman-compose\"]"},
                      "image":{"type":"string","default":"ghcr.io/mhsanaei/3x-ui:v3.6.0"},
                      "box":{"type":"string","default":"measured"},
                      "host":{"type":"string","default":"127.0.0.1","description":"the address the panel, the subscription server and the inbound bind"},
@@ -342,4 +358,4 @@ STAND_CPP_PLUGIN(Xui, "3x-ui", "3x-ui", "0.2.0",
                      "http_timeout_ms":{"type":"integer","minimum":100,"maximum":600000,"default":30000,
                                         "description":"per admin call, connect to last byte"},
                      "username":{"type":"string","default":"admin"},
-                     "password":{"type":"string","description":"never logged; native default: generated once and kept 0600 beside the data dir"}}})")
+                     "password":{"type":"string","description":"never logged; default: generated once and kept 0600 beside the data dir, applied with x-ui setting before the first start"}}})")

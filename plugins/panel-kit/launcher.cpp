@@ -15,21 +15,30 @@ namespace json = boost::json;
 using stand::cpp::ConfigError;
 using stand::cpp::Error;
 
+namespace {
+
+// A non-empty array of strings at `key`, or `fallback` when it is absent.
+std::vector<std::string> argv_at(stand::cpp::ConfigReader& cfg, const char* key, std::vector<std::string> fallback) {
+    const auto* list = cfg.array(key);
+    if (!list) return fallback;
+    std::vector<std::string> out;
+    for (const auto& a : *list) {
+        if (!a.is_string()) throw ConfigError(std::string("config.") + key + ": expected an array of strings");
+        out.emplace_back(a.as_string());
+    }
+    if (out.empty()) throw ConfigError(std::string("config.") + key + ": must not be empty");
+    return out;
+}
+
+}  // namespace
+
 LaunchConfig read_launch_config(stand::cpp::ConfigReader& cfg, const std::vector<std::string>& default_command,
                                 RunMode default_mode) {
     LaunchConfig c;
     const std::string mode = cfg.string("mode", default_mode == RunMode::docker ? "docker" : "native");
     if (mode == "docker") c.mode = RunMode::docker;
     else if (mode != "native") throw ConfigError("config.mode: expected \"native\" or \"docker\", got \"" + mode + "\"");
-    c.command = default_command;
-    if (const auto* cmd = cfg.array("command")) {
-        c.command.clear();
-        for (const auto& a : *cmd) {
-            if (!a.is_string()) throw ConfigError("config.command: expected an array of strings");
-            c.command.emplace_back(a.as_string());
-        }
-        if (c.command.empty()) throw ConfigError("config.command: must not be empty");
-    }
+    c.command = argv_at(cfg, "command", default_command);
     if (const auto* env = cfg.object("env"))
         for (const auto& [k, v] : *env) {
             if (!v.is_string()) throw ConfigError("config.env." + std::string(k) + ": expected a string");
@@ -37,12 +46,15 @@ LaunchConfig read_launch_config(stand::cpp::ConfigReader& cfg, const std::vector
         }
     c.working_dir = cfg.string("working_dir", "");
     c.docker = cfg.string("docker", c.docker);
+    c.compose = argv_at(cfg, "compose", {c.docker, "compose"});
     c.box = cfg.string("box", c.box);
     return c;
 }
 
 Launcher::Launcher(const stand::cpp::Host& host, std::string panel, LaunchConfig config)
-    : host_(host), panel_(std::move(panel)), config_(std::move(config)) {}
+    : host_(host), panel_(std::move(panel)), config_(std::move(config)) {
+    if (config_.compose.empty()) config_.compose = {config_.docker, "compose"};
+}
 
 Launcher::~Launcher() {
     try {
@@ -71,17 +83,26 @@ std::string Launcher::expand(const std::string& text) const {
     return out;
 }
 
+fs::path Launcher::compose_file() const { return fs::path(host_.data_dir()) / "compose.yml"; }
+
+void Launcher::write_compose_file() const {
+    std::ofstream out(compose_file());
+    out << expand(compose_);
+    if (!out.flush()) throw Error(STAND_E_IO, panel_ + ": cannot write " + compose_file().string());
+}
+
+std::vector<std::string> Launcher::compose_argv(const std::vector<std::string>& tail) const {
+    auto v = config_.compose;
+    for (const char* a : {"-p", config_.project.c_str(), "-f"}) v.emplace_back(a);
+    v.push_back(compose_file().string());
+    v.insert(v.end(), tail.begin(), tail.end());
+    return v;
+}
+
 std::vector<std::vector<std::string>> Launcher::docker_commands(const std::string& action) const {
-    const std::string file = (fs::path(host_.data_dir()) / "compose.yml").string();
-    std::vector<std::string> compose{config_.docker, "compose", "-p", config_.project, "-f", file};
-    auto with = [&](std::initializer_list<const char*> tail) {
-        auto v = compose;
-        for (const char* t : tail) v.emplace_back(t);
-        return v;
-    };
-    if (action == "start") return {with({"up", "-d"})};
-    if (action == "stop") return {with({"down"})};
-    if (action == "wipe") return {with({"down", "-v"})};
+    if (action == "start") return {compose_argv({"up", "-d"})};
+    if (action == "stop") return {compose_argv({"down"})};
+    if (action == "wipe") return {compose_argv({"down", "-v"})};
     if (action == "restart") return {{config_.docker, "restart", config_.container}};
     throw Error(STAND_E_INVALID_ARGUMENT, panel_ + ": unknown docker action " + action);
 }
@@ -171,6 +192,8 @@ void Launcher::check_installed(const std::string& hint) const {
     if (config_.mode == RunMode::docker) {
         if (find_executable(config_.docker, "").empty())
             missing("the docker CLI '" + config_.docker + "' is not installed (config.docker)");
+        if (find_executable(config_.compose.front(), "").empty())
+            missing("the compose command '" + config_.compose.front() + "' is not installed (config.compose)");
         return;
     }
     if (config_.command.empty()) missing("no command to start the panel (config.command)");
@@ -229,7 +252,7 @@ json::object Launcher::deployment_facts() const {
 void Launcher::start() {
     if (running()) throw Error(STAND_E_BAD_STATE, panel_ + ": already running");
     if (config_.mode == RunMode::docker) {
-        std::ofstream(fs::path(host_.data_dir()) / "compose.yml") << expand(compose_);
+        write_compose_file();
         run_to_end(docker_commands("start").front(), "compose up", 300000);
         docker_up_ = true;
         return;
@@ -262,8 +285,7 @@ void Launcher::stop() {
 void Launcher::wipe() {
     if (running()) throw Error(STAND_E_BAD_STATE, panel_ + ": stop before wipe");
     if (config_.mode != RunMode::docker) return;
-    if (!fs::exists(fs::path(host_.data_dir()) / "compose.yml"))
-        std::ofstream(fs::path(host_.data_dir()) / "compose.yml") << expand(compose_);
+    if (!fs::exists(compose_file())) write_compose_file();
     run_to_end(docker_commands("wipe").front(), "compose down -v", 120000);
 }
 

@@ -1,9 +1,13 @@
 // How a panel runs, the two ways people run panels:
 //   native: a command (the panel's binary, or anything that behaves like it)
 //           spawned through stand.process/1 into the box;
-//   docker: `docker compose` with a compose file the adapter writes, whose
-//           services take the box as cgroup parent (${STAND_CGROUP_PARENT},
-//           set from the host's ${stand.box.NAME} token).
+//   docker: a compose command (`docker compose`, or config.compose, e.g.
+//           ["docker-compose"] or ["podman-compose"]) with a compose file the
+//           adapter writes, whose services take the box as cgroup parent
+//           (${STAND_CGROUP_PARENT}, set from the host's ${stand.box.NAME}
+//           token); the docker CLI (config.docker, e.g. "podman") for
+//           `restart` and `image inspect`. Both inherit stand's environment
+//           (DOCKER_HOST, CONTAINERS_CONF).
 // Commands, env values and the working directory may use the adapter's
 // variables (${data_dir}, ${port}, ${listen}, ...), expanded before the spawn.
 // Helper commands (a panel's own CLI: x-ui setting, pasarguard-cli, mistgate
@@ -15,6 +19,7 @@
 
 #include <boost/json.hpp>
 
+#include <filesystem>
 #include <map>
 #include <memory>
 #include <string>
@@ -31,12 +36,13 @@ struct LaunchConfig {
     std::string working_dir;                    // native: "" = the adapter's default
     std::string log_name = "panel.log";         // native: output file in the plugin's data dir
     std::string docker = "docker";              // docker: the CLI
+    std::vector<std::string> compose;           // docker: the compose command; default {docker, "compose"}
     std::string project;                        // docker: compose project name
     std::string container;                      // docker: container restarted by restart()
     std::string box = "measured";               // "" = none
 };
 
-// Reads "mode", "command", "env", "working_dir", "docker", "box" from an
+// Reads "mode", "command", "env", "working_dir", "docker", "compose", "box" from an
 // adapter config (the rest is the adapter's). `default_command` is the native argv when none is
 // given; `default_mode` the mode when "mode" is absent.
 LaunchConfig read_launch_config(stand::cpp::ConfigReader& cfg, const std::vector<std::string>& default_command,
@@ -53,12 +59,18 @@ public:
 
     // docker: the compose file written to <data dir>/compose.yml before `up`.
     void set_compose_text(std::string yaml) { compose_ = std::move(yaml); }
+    // docker: writes the compose file now (before a helper `compose run`).
+    void write_compose_file() const;
+    // docker: the compose command for this project and file, then `tail`
+    // (e.g. {"run", "--rm", SERVICE, ...} for a helper command in the image).
+    std::vector<std::string> compose_argv(const std::vector<std::string>& tail) const;
     // Files or folders the system under test is made of besides the command
     // (the core a panel spawns, its data files, a virtualenv); expanded when listed.
     void add_artifact(std::string path) { extra_artifacts_.push_back(std::move(path)); }
 
     // What the chosen mode needs, checked before anything runs: native: the
-    // command's executable (and the working directory); docker: the CLI.
+    // command's executable (and the working directory); docker: the CLI and
+    // the compose command's executable.
     // Throws Error(STAND_E_NOT_FOUND) naming what is missing and `hint`.
     void check_installed(const std::string& hint) const;
     // The command's executable: argv[0] expanded and looked up in PATH; "" when not found.
@@ -92,6 +104,7 @@ public:
     const LaunchConfig& config() const noexcept { return config_; }
 
 private:
+    std::filesystem::path compose_file() const;
     std::string run_to_end(const std::vector<std::string>& argv, const std::string& what, int timeout_ms,
                            const std::string& log_name = "docker.log");
     boost::json::object native_env() const;

@@ -237,6 +237,19 @@ TEST_CASE("box: the destructor kills what is left and removes the directories") 
     CHECK(procs.killed(child));
 }
 
+TEST_CASE("box: groups a container engine made below the box go with it") {
+    if (!cgroups_usable()) return;
+    auto box = std::make_unique<Box>(cgroup_layout(), unique_run_id(), BoxPlan{.name = "measured"});
+    const auto dirs = box->dirs();
+    for (const auto& d : dirs) {  // what podman leaves with --cgroup-parent=<box>
+        REQUIRE(make_dir(d / "conmon"));
+        REQUIRE(make_dir(d / "libpod-1"));
+        REQUIRE(make_dir(d / "libpod-1" / "nested"));
+    }
+    box.reset();
+    CHECK(all_gone(dirs));
+}
+
 TEST_CASE("box: a plan that cannot be applied leaves nothing behind") {
     if (!cgroups_usable()) return;
     const auto& layout = cgroup_layout();

@@ -64,6 +64,14 @@ struct TopWeight {
     }
 };
 
+// The cgroup sample source of one group directory (the memory controller's).
+std::unique_ptr<SampleSource> source_of(const fs::path& dir, stand::box::CgroupVersion version) {
+    stand::box::GroupPaths paths;
+    paths.version = version;
+    paths.controllers["memory"] = {dir.parent_path(), dir};
+    return make_cgroup_source(paths);
+}
+
 }  // namespace
 
 TEST_CASE("sampler: parsing of cgroup and PSI text") {
@@ -97,10 +105,7 @@ TEST_CASE("sampler: v2 files of a group directory, missing ones stay absent") {
     write(dir / "cgroup.procs", "12\n34\n");
     write(dir / "cpu.pressure", "some avg10=2.00 avg60=0.00 avg300=0.00 total=999\n");
 
-    stand::box::GroupPaths paths;
-    paths.version = stand::box::CgroupVersion::v2;
-    paths.controllers["memory"] = {dir.parent_path(), dir};
-    auto source = make_cgroup_source(paths);
+    auto source = source_of(dir, stand::box::CgroupVersion::v2);
     Sample fast;
     source->read(fast, false);
     CHECK(fast.mem_current == 1000U);
@@ -122,12 +127,42 @@ TEST_CASE("sampler: v2 files of a group directory, missing ones stay absent") {
     CHECK(s.throttled_us == 700U);
     CHECK(s.procs == 2U);
     CHECK_FALSE(s.tasks);
+    // A container engine's child groups (--cgroup-parent=<box>) count too.
+    fs::create_directories(dir / "libpod-1");
+    fs::create_directories(dir / "conmon");
+    write(dir / "libpod-1" / "cgroup.procs", "56\n78\n");
+    write(dir / "conmon" / "cgroup.procs", "90\n");
+    Sample nested;
+    source->read(nested, true);
+    CHECK(nested.procs == 5U);
+    fs::remove_all(dir / "libpod-1");
+    fs::remove_all(dir / "conmon");
     CHECK(s.cpu_pressure.some_total_us == 999U);
     CHECK_FALSE(s.io_pressure.some_total_us);
 
     write(dir / "memory.current", "2000\n");  // re-read through the open descriptor
     source->read(s, false);
     CHECK(s.mem_current == 2000U);
+    fs::remove_all(dir);
+}
+
+TEST_CASE("sampler: v1 counts the processes and OOM kills of a container engine's child groups") {
+    auto dir = fs::temp_directory_path() / ("stand-sampler-v1-" + std::to_string(::getpid()));
+    fs::create_directories(dir / "libpod-1");
+    fs::create_directories(dir / "conmon");
+    write(dir / "memory.usage_in_bytes", "4096\n");
+    write(dir / "cgroup.procs", "");
+    write(dir / "memory.oom_control", "oom_kill_disable 0\nunder_oom 0\noom_kill 0\n");
+    write(dir / "libpod-1" / "cgroup.procs", "56\n78\n");
+    write(dir / "libpod-1" / "memory.oom_control", "oom_kill_disable 0\nunder_oom 0\noom_kill 2\n");
+    write(dir / "conmon" / "cgroup.procs", "90\n");
+
+    auto source = source_of(dir, stand::box::CgroupVersion::v1);
+    Sample s;
+    source->read(s, true);
+    CHECK(s.mem_current == 4096U);
+    CHECK(s.procs == 3U);
+    CHECK(s.events_oom_kill == 2U);
     fs::remove_all(dir);
 }
 

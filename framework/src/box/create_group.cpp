@@ -76,6 +76,14 @@ fs::path create_group(const fs::path& root, const std::string& run_group, const 
 }
 
 bool remove_group(const fs::path& root, const fs::path& leaf, std::chrono::milliseconds patience) {
+    // Groups a container engine made below the box (--cgroup-parent: podman's
+    // conmon/ and libpod-<id>/ stay after the container is gone): deepest first.
+    std::vector<fs::path> below;
+    std::error_code ec;
+    for (auto it = fs::recursive_directory_iterator(leaf, ec); !ec && it != fs::recursive_directory_iterator();
+         it.increment(ec))
+        if (it->is_directory(ec) && !it->is_symlink(ec)) below.push_back(it->path());
+    for (auto it = below.rbegin(); it != below.rend(); ++it) remove_dir(*it, std::chrono::milliseconds(500));
     if (!remove_dir(leaf, patience)) return false;
     // Best effort: busy (another box or run) is fine.
     for (fs::path p = leaf.parent_path(); p != root && p.string().size() > root.string().size(); p = p.parent_path())

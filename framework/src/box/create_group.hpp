@@ -19,8 +19,9 @@ namespace stand::box {
 std::filesystem::path create_group(const std::filesystem::path& root, const std::string& run_group,
                                    const std::string& name, CgroupVersion version, bool v1_cpuset);
 
-// Removes the leaf, retrying while busy for up to `patience`, then its run
-// and top groups when nobody else uses them. False when the leaf stayed.
+// Removes the groups below the leaf (a container engine's, made with the box
+// as cgroup parent), the leaf, retrying while busy for up to `patience`, then
+// its run and top groups when nobody else uses them. False when the leaf stayed.
 bool remove_group(const std::filesystem::path& root, const std::filesystem::path& leaf,
                   std::chrono::milliseconds patience);
 

@@ -1,6 +1,7 @@
 // The cgroup sample sources: the file set differs between v1 and v2, the
 // field meanings are in sample.hpp.
 #include "box/cgroup_text.hpp"
+#include "sampler/group_tree.hpp"
 #include "sampler/pressure.hpp"
 #include "sampler/sample_source.hpp"
 #include "sampler/stat_file.hpp"
@@ -11,7 +12,6 @@ namespace stand::sampler {
 namespace {
 
 namespace fs = std::filesystem;
-using box::count_lines;
 using box::find_u64;
 using box::parse_u64;
 
@@ -44,13 +44,12 @@ public:
           stat_(Files::at(paths, "memory", "memory.stat")),
           kmem_(Files::at(paths, "memory", "memory.kmem.usage_in_bytes")),
           failcnt_(Files::at(paths, "memory", "memory.failcnt")),
-          oom_control_(Files::at(paths, "memory", "memory.oom_control")),
           cpuacct_(Files::at(paths, "cpuacct", "cpuacct.usage")),
           cpu_stat_(Files::at(paths, "cpu", "cpu.stat")),
           pids_(Files::at(paths, "pids", "pids.current")),
-          procs_(Files::at(paths, paths.find("memory") ? "memory" : paths.controllers.begin()->first,
-                           "cgroup.procs", StatFile::Reopen::each_read)),
-          what_("cgroup v1 " + procs_.path().parent_path().string()) {}
+          procs_dir_((paths.find("memory") ? *paths.find("memory") : paths.controllers.begin()->second).dir),
+          memory_dir_(paths.find("memory") ? std::optional<fs::path>(paths.find("memory")->dir) : std::nullopt),
+          what_("cgroup v1 " + procs_dir_.string()) {}
 
     void read(Sample& s, bool slow) override {
         if (auto t = usage_.read()) s.mem_current = parse_u64(*t);
@@ -71,13 +70,15 @@ public:
         if (!slow) return;  // the rest: sample.hpp, "Slow fields"
         if (auto t = kmem_.read()) s.kernel = parse_u64(*t);
         if (auto t = failcnt_.read()) s.events_max = parse_u64(*t);
-        if (auto t = oom_control_.read()) s.events_oom_kill = find_u64(*t, "oom_kill");
-        if (auto t = procs_.read()) s.procs = count_lines(*t);
+        if (memory_dir_) s.events_oom_kill = sum_group_oom_kills(*memory_dir_);
+        s.procs = count_group_procs(procs_dir_);
     }
     std::string describe() const override { return what_; }
 
 private:
-    StatFile usage_, max_usage_, stat_, kmem_, failcnt_, oom_control_, cpuacct_, cpu_stat_, pids_, procs_;
+    StatFile usage_, max_usage_, stat_, kmem_, failcnt_, cpuacct_, cpu_stat_, pids_;
+    fs::path procs_dir_;
+    std::optional<fs::path> memory_dir_;
     std::string what_;
 };
 
@@ -86,7 +87,7 @@ public:
     explicit CgroupV2Source(const fs::path& dir)
         : current_(dir / "memory.current"), peak_(dir / "memory.peak"), stat_(dir / "memory.stat"),
           events_(dir / "memory.events"), cpu_stat_(dir / "cpu.stat"), pids_(dir / "pids.current"),
-          procs_(dir / "cgroup.procs", StatFile::Reopen::each_read), cpu_pressure_(dir / "cpu.pressure"),
+          procs_dir_(dir), cpu_pressure_(dir / "cpu.pressure"),
           memory_pressure_(dir / "memory.pressure"), io_pressure_(dir / "io.pressure"),
           what_("cgroup v2 " + dir.string()) {}
 
@@ -116,13 +117,14 @@ public:
         if (auto t = memory_pressure_.read()) s.memory_pressure = parse_pressure_some(*t);
         if (auto t = io_pressure_.read()) s.io_pressure = parse_pressure_some(*t);
         if (!slow) return;
-        if (auto t = procs_.read()) s.procs = count_lines(*t);
+        s.procs = count_group_procs(procs_dir_);
     }
     std::string describe() const override { return what_; }
 
 private:
-    StatFile current_, peak_, stat_, events_, cpu_stat_, pids_, procs_, cpu_pressure_, memory_pressure_,
-        io_pressure_;
+    StatFile current_, peak_, stat_, events_, cpu_stat_, pids_;
+    fs::path procs_dir_;
+    StatFile cpu_pressure_, memory_pressure_, io_pressure_;
     std::string what_;
 };
 

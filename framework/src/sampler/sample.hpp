@@ -28,13 +28,15 @@
 // nr_periods     | cpu.stat nr_periods          | cpu.stat nr_periods
 // nr_throttled   | cpu.stat nr_throttled        | cpu.stat nr_throttled
 // throttled_us   | cpu.stat throttled_usec      | cpu.stat throttled_time (ns) / 1000
-// procs          | lines of cgroup.procs        | lines of cgroup.procs (first hierarchy)
+// procs          | lines of cgroup.procs, the   | the same in the memory hierarchy (else the
+//                |   group's and its children's |   first): containers are child groups
 // tasks          | pids.current (threads too)   | pids.current
 // events_max     | memory.events max            | memory.failcnt (times usage hit the limit;
 //                |                              |   counts charge failures, so it is larger
 //                |                              |   than v2's "about to go over max")
 // events_oom     | memory.events oom            | absent (v1 has no such counter)
-// events_oom_kill| memory.events oom_kill       | memory.oom_control oom_kill (kernel >= 4.13)
+// events_oom_kill| memory.events oom_kill       | memory.oom_control oom_kill (kernel >= 4.13),
+//                |                              |   the group's and its children's
 // *_pressure     | cpu/memory/io.pressure       | absent (PSI per group is v2 only)
 // host_*_pressure| /proc/pressure/{cpu,memory,io}, "some" line, both versions
 //
