@@ -233,7 +233,12 @@ public:
         if (!setup.empty()) f["setup_command"] = to_array(setup);
         try {
             auto st = mistgate::load_state(state_file());
-            if (!st.admin_url.empty()) f["secret_path_prefix"] = panelkit::path_of(st.admin_url);  // the admin path
+            // The admin path, and the subscription prefix (/<prefix>/<token>).
+            json::array secret;
+            if (!st.admin_url.empty()) secret.emplace_back(panelkit::path_of(st.admin_url));
+            if (const std::string sub = panelkit::path_of(st.probe_url); sub.size() > 1)
+                secret.emplace_back(sub.substr(0, sub.find('/', 1) + 1));
+            if (!secret.empty()) f["secret_path_prefix"] = secret;
             if (st.setup_s) f["setup_s"] = *st.setup_s;
             f["owner_set_up"] = st.owner;
             if (!st.totp_secret.empty()) f["totp_step_s"] = st.totp_step;
