@@ -122,7 +122,8 @@ cat > "$out/pasarguard.json" <<EOF
   "wrong_credentials": {"password": "Nope-Wrong-Pass-12"},
   "users": 5,
   "ready_timeout_s": 120,
-  "check_timeout_s": 300
+  "check_timeout_s": 300,
+  "unserved_links": "panel only: the host's address names no node (node1.bench.test), nothing serves the links"
 }
 EOF
 say "ready: stand compat pasarguard --target-config $out/pasarguard.json"

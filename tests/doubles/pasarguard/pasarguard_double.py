@@ -102,11 +102,13 @@ OWNER_ROLE = json.loads(
     'date":true,"delete":true},"api_keys":{"create":true,"read":{"scope":2},"read_simple"'
     ':{"scope":2},"update":{"scope":2},"delete":{"scope":2}}},"limits":{"max_users":null,'
     '"data_limit_min":null,"data_limit_max":null,"expire_min":null,"expire_max":null,"min'
-    '_hwid_per_user":null,"max_hwid_per_user":null},"features":{"can_use_reset_strategy":'
+    '_hwid_per_user":null,"max_hwid_per_user":null,"on_hold_timeout_min":null,"on_hold_timeo'
+    'ut_max":null},"features":{"can_use_reset_strategy":'
     'true,"can_use_next_plan":true},"access":{"require_template":false,"allowed_template_'
     'ids":null,"allowed_group_ids":null},"disabled_when_limited":false,"disconnect_users_'
     'when_limited":true,"hwid":{"enabled":true,"forced":false,"fallback_limit":null,"min_'
-    'limit":null,"max_limit":null,"mode":"use_global"},"disconnect_users_when_disabled":t'
+    'limit":null,"max_limit":null,"mode":"use_global","require_hwid_for_manual_sub":false},'
+    '"disconnect_users_when_disabled":t'
     'rue}')
 
 
@@ -749,7 +751,8 @@ class PasarGuardDouble(PanelDouble):
             return self.detail("User not found", 404)
         self.state["users"].remove(u)
         self.save_state()
-        return empty_response(204)
+        # v5.2.1 answers the 204 with FastAPI's JSON media type and no body.
+        return empty_response(204, {"Content-Type": "application/json"})
 
     def h_user_get(self, req):
         return self._get(req, self._user_by_name(req))
