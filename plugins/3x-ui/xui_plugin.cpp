@@ -174,12 +174,7 @@ public:
 
 private:
     void check_install() override {
-        if (docker_) {
-            launcher().run_capture({launcher().config().docker, "image", "inspect", "--format", "{{.Id}}", image_},
-                                   "docker image inspect " + image_ + " (the image must be present: pull or build it)",
-                                   60000);
-            return;
-        }
+        if (docker_) return check_docker_images({image_});
         const fs::path bin = launcher().expand("${bin_folder}");
         std::error_code ec;
         const fs::path xray = bin / xray_binary_name();
