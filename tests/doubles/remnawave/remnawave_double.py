@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
 """Remnawave admin-API test double (test infrastructure only, stdlib only).
 
-Behaves like remnawave/backend 3.x (contract @remnawave/backend-contract 3.4.x; checked
-against the backend's source at 3.3.2 and its run from source, reference
-real-panels/remnawave.md) as described in shared/reference/panels/remnawave-and-hysteria2.md (PART 1) and the
+Behaves like remnawave/backend 3.3.2 (contract @remnawave/backend-contract 3.4.2): held
+to tests/data/real-panels/remnawave-3.3.2/recording.json, recorded from the real backend
+built from source (tests/real-panels/prepare_remnawave.sh), by compat.recorded.remnawave-double as described in shared/reference/panels/remnawave-and-hysteria2.md (PART 1) and the
 seed harness HARNESS.md §1.3/§1.4. Built on tests/doubles/common/panel_double.py.
 
     python3 tests/doubles/remnawave/remnawave_double.py --port 0 [--state-dir D]
@@ -229,20 +229,20 @@ class RemnawaveDouble(PanelDouble):
         if "profiles" not in st:
             t = iso()
             inbound_uuid = str(uuid.uuid4())
-            raw = {"tag": "Shadowsocks", "port": 1234, "listen": "0.0.0.0",
-                   "protocol": "shadowsocks",
-                   "settings": {"clients": [], "network": "tcp,udp"}}
+            # prisma/seed/default/xray-config.ts at 3.3.2
+            raw = {"tag": "Shadowsocks", "port": 1234, "protocol": "shadowsocks",
+                   "settings": {"clients": [], "method": "chacha20-ietf-poly1305", "network": "tcp,udp"},
+                   "sniffing": {"enabled": True, "destOverride": ["http", "tls", "quic"]}}
             st["profiles"] = [{
                 "uuid": NIL_UUID, "name": "Default-Profile", "viewPosition": 1,
                 "createdAt": t, "updatedAt": t,
-                "config": {"log": {"loglevel": "warning"}, "inbounds": [raw],
+                "config": {"log": {"loglevel": "info"}, "inbounds": [raw],
                            "outbounds": [{"tag": "DIRECT", "protocol": "freedom"},
                                          {"tag": "BLOCK", "protocol": "blackhole"}],
                            "routing": {"rules": []}},
                 "inbounds": [{"uuid": inbound_uuid, "profileUuid": NIL_UUID,
-                              "tag": "Shadowsocks", "type": "shadowsocks", "network": "tcp",
-                              "security": None, "port": 1234, "rawInbound": raw,
-                              "method": "chacha20-ietf-poly1305"}]}]
+                              "tag": "Shadowsocks", "type": "shadowsocks", "network": None,
+                              "security": None, "port": 1234, "rawInbound": raw}]}]
             # Default-Squad comes from a migration (gen_random_uuid()); only the
             # config profile is seeded with the nil uuid (5_seed-config-profile.ts).
             st["squads"] = [{"uuid": str(uuid.uuid4()), "name": "Default-Squad", "viewPosition": 1,
@@ -516,7 +516,6 @@ class RemnawaveDouble(PanelDouble):
         members = sum(1 for u in self.state["users"] if s["uuid"] in u["squads"])
         ins = [self._inbound_view(i) for _, i in self._inbounds() if i["uuid"] in s["inbounds"]]
         return {"uuid": s["uuid"], "viewPosition": s["viewPosition"], "name": s["name"],
-                "tags": s.get("tags", []),
                 "info": {"membersCount": members, "inboundsCount": len(ins)},
                 "inbounds": ins, "createdAt": s["createdAt"], "updatedAt": s["updatedAt"]}
 
@@ -660,10 +659,9 @@ class RemnawaveDouble(PanelDouble):
              "verifyPeerCertByName": None, "vlessRouteId": None, "shuffleHost": False,
              "mihomoX25519": False, "mihomoIpVersion": None,
              "nodes": body.get("nodes", []), "xrayJsonTemplateUuid": None,
-             "internalSquads": {"mode": "EXCLUDE", "squads": []}, "mapper": {},
+             "excludedInternalSquads": [], "mapper": {},
              "excludeFromSubscriptionTypes":
-                 body.get("excludeFromSubscriptionTypes", []),
-             "allowInsecure": bool(body.get("allowInsecure", False))}
+                 body.get("excludeFromSubscriptionTypes", [])}
         self.state["hosts"].append(h)
         self.save_state()
         return self.ok(self._host_view(h), 201)
@@ -687,8 +685,7 @@ class RemnawaveDouble(PanelDouble):
             "id", "shortUuid", "username", "status", "trafficLimitBytes",
             "trafficLimitStrategy", "expireAt", "telegramId", "email", "description", "tag",
             "hwidDeviceLimit", "externalSquadUuid", "trojanPassword", "vlessUuid",
-            "ssPassword", "lastTriggeredThreshold", "subRevokedAt", "subLastUserAgent",
-            "subLastOpenedAt", "lastTrafficResetAt", "createdAt", "updatedAt")}
+            "ssPassword", "lastTriggeredThreshold", "subRevokedAt", "lastTrafficResetAt", "createdAt", "updatedAt")}
         v["subscriptionUrl"] = "https://%s/%s" % (self.args.sub_public_domain, u["shortUuid"])
         v["activeInternalSquads"] = squads
         v["userTraffic"] = {"usedTrafficBytes": 0, "lifetimeUsedTrafficBytes": 0,

