@@ -1,6 +1,7 @@
 // Adaptive repetitions: the "repetitions" object in a scenario, the stopping
 // rule (stats/precision_stop.hpp) and the per-plugin bookkeeping the engine
 // walks its plan with (scenario/adaptive_reps.hpp).
+#include "report/adaptive_section.hpp"
 #include "scenario/adaptive_reps.hpp"
 #include "scenario/run_plan.hpp"
 #include "scenario/scenario_parser.hpp"
@@ -231,4 +232,18 @@ TEST_CASE("adaptive repetitions: the progress text, and nothing when the count i
     for (int i = 0; i < 6; ++i) CHECK_FALSE(none.record(0, rep_with("ok", 1)));
     CHECK_FALSE(none.stopped(0));
     CHECK(none.to_json().empty());
+}
+
+TEST_CASE("adaptive repetitions: summary.md says per plugin how many ran and why it stopped") {
+    const Scenario s = two_plugins(2, 3, 5);
+    AdaptiveReps adaptive(s);
+    for (double v : {7.0, 7.0}) adaptive.record(0, rep_with("ok", v));
+    for (double v : {100.0, 180.0, 120.0}) adaptive.record(1, rep_with("ok", v));
+    const std::string md = report::adaptive_markdown({{"adaptive_repetitions", adaptive.to_json()}});
+    CHECK(md.starts_with("## Adaptive repetitions\n\nEach plugin ran from 2 to at most 3 repetitions, until the 95 % "
+                         "bootstrap interval of the median of `tick.slept_ms` was at most 5 % of the median wide.\n"));
+    CHECK(md.find("| stable | 2 | narrow: CI width 0 % ≤ 5 % after 2 |\n") != std::string::npos);
+    CHECK(md.find("| noisy | 3 | max reached: CI width ") != std::string::npos);
+    CHECK(md.find(" % > 5 % after 3 |\n") != std::string::npos);
+    CHECK(report::adaptive_markdown({{"plan", boost::json::array{}}}).empty());
 }
