@@ -154,11 +154,12 @@ TEST_CASE("stopping rule: narrow from min on, max reached otherwise, with the wi
 TEST_CASE("stopping rule: failed repetitions count against max, a median of 0 needs a zero width") {
     const stats::PrecisionTarget target{2, 4, 5};
     const std::vector<double> one{50};
-    CHECK(stats::decide_stop(one, 3, target).text == "fewer than 2 values, no interval after 3");
+    CHECK(stats::decide_stop(one, 3, target).text == "fewer than 2 values, no interval after 3 (2 without a value)");
     const auto at_max = stats::decide_stop(one, 4, target);
     CHECK(at_max.verdict == stats::StopVerdict::kMaxReached);
-    CHECK(at_max.text == "max reached: fewer than 2 values, no interval after 4");
-    CHECK(stats::decide_stop({}, 4, target).text == "max reached: fewer than 2 values, no interval after 4");
+    CHECK(at_max.text == "max reached: fewer than 2 values, no interval after 4 (3 without a value)");
+    CHECK(stats::decide_stop({}, 4, target).text ==
+          "max reached: fewer than 2 values, no interval after 4 (4 without a value)");
 
     CHECK(stats::decide_stop(std::vector<double>{0, 0, 0}, 3, target).text == "narrow: CI width 0 % ≤ 5 % after 3");
     const auto spread = stats::decide_stop(std::vector<double>{-1, 0, 0, 1}, 4, target);
@@ -203,7 +204,7 @@ TEST_CASE("adaptive repetitions: a stopped plugin leaves the plan, the others ke
     CHECK(stable.at("values") == 2);
     CHECK(stable.at("state") == "narrow");
     CHECK(std::string(stable.at("reason").as_string()).starts_with("narrow: CI width "));
-    CHECK(std::string(stable.at("reason").as_string()).ends_with(" % ≤ 5 % after 4"));
+    CHECK(std::string(stable.at("reason").as_string()).ends_with(" % ≤ 5 % after 4 (2 without a value)"));
     const auto& noisy_json = json.at("plugins").at("noisy").as_object();
     CHECK(noisy_json.at("repetitions") == 6);
     CHECK(noisy_json.at("state") == "max reached");

@@ -42,7 +42,8 @@ StopDecision decide_stop(std::span<const double> values, std::uint32_t ran, cons
                                        : width / std::fabs(*d.median) * 100.0;
     }
     const bool narrow = d.width_pct && *d.width_pct <= target.ci_width_pct;
-    const std::string after = " after " + std::to_string(ran);
+    std::string after = " after " + std::to_string(ran);
+    if (values.size() < ran) after += " (" + std::to_string(ran - values.size()) + " without a value)";
     if (ran >= target.min && narrow) {
         d.verdict = StopVerdict::kNarrow;
         d.text = "narrow: " + width_text(d, target.ci_width_pct, true) + after;

@@ -27,7 +27,9 @@ struct StopDecision {
     std::optional<double> median;     // of the values (none without values)
     std::optional<Interval> ci;       // none for fewer than 2 values
     std::optional<double> width_pct;  // (high - low) / |median| * 100; infinite when the median is 0 and the interval is not
-    std::string text;                 // "narrow: CI width 3.2 % ≤ 5 % after 4", "max reached: ...", "CI width 7.1 % > 5 % after 3"
+    // "narrow: CI width 3.2 % ≤ 5 % after 4", "max reached: ...", "CI width 7.1 % > 5 % after 3";
+    // "after 4 (1 without a value)" when repetitions failed or lacked the metric.
+    std::string text;
 };
 
 // `ran`: the repetitions run so far (failed ones count against max);
