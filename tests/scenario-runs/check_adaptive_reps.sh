@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Adaptive repetitions end to end: the stable plugin stops after min (narrow),
 # the noisy one runs to max, both interleaved in the plan's shuffled order;
-# run.json, summary.md and the progress output say how many ran and why;
+# run.json, summary.md, report.html and the progress output say how many ran and why;
 # --resume on the finished run decides the same from the files.
 set -euo pipefail
 stand=$1 scenario=$2 plugins=$3
@@ -41,6 +41,7 @@ grep -q '^## Adaptive repetitions$' "$dir/run/summary.md"
 grep -q '^| stable | 3 | narrow: CI width .* % ≤ 5 % after 3 |$' "$dir/run/summary.md"
 grep -q '^| noisy | 6 | max reached: CI width .* % > 5 % after 6 |$' "$dir/run/summary.md"
 grep -q '"adaptive_repetitions"' "$dir/run/results.json"
+grep -q '<tr><td>noisy</td><td class="num">6</td><td>max reached: CI width .* % &gt; 5 % after 6</td></tr>' "$dir/run/report.html"
 cp "$dir/run/run.json" "$dir/run.json.first"
 
 "$stand" run --resume "$dir/run" --plugin-path "$plugins" >"$dir/resume" 2>&1 || {

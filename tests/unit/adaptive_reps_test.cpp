@@ -242,9 +242,16 @@ TEST_CASE("adaptive repetitions: summary.md says per plugin how many ran and why
     for (double v : {100.0, 180.0, 120.0}) adaptive.record(1, rep_with("ok", v));
     const std::string md = report::adaptive_markdown({{"adaptive_repetitions", adaptive.to_json()}});
     CHECK(md.starts_with("## Adaptive repetitions\n\nEach plugin ran from 2 to at most 3 repetitions, until the 95 % "
-                         "bootstrap interval of the median of `tick.slept_ms` was at most 5 % of the median wide.\n"));
+                         "bootstrap interval of the median of tick.slept_ms was at most 5 % of the median wide.\n"));
     CHECK(md.find("| stable | 2 | narrow: CI width 0 % ≤ 5 % after 2 |\n") != std::string::npos);
     CHECK(md.find("| noisy | 3 | max reached: CI width ") != std::string::npos);
     CHECK(md.find(" % > 5 % after 3 |\n") != std::string::npos);
     CHECK(report::adaptive_markdown({{"plan", boost::json::array{}}}).empty());
+
+    const std::string html = report::adaptive_html({{"adaptive_repetitions", adaptive.to_json()}});
+    CHECK(html.starts_with("<h3>Adaptive repetitions</h3><p class=\"note\">Each plugin ran from 2 to at most 3"));
+    CHECK(html.find("<tr><td>stable</td><td class=\"num\">2</td><td>narrow: CI width 0 % ≤ 5 % after 2</td></tr>") !=
+          std::string::npos);
+    CHECK(html.ends_with("</tbody></table>"));
+    CHECK(report::adaptive_html({}).empty());
 }
