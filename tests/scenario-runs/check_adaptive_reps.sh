@@ -2,7 +2,8 @@
 # Adaptive repetitions end to end: the stable plugin stops after min (narrow),
 # the noisy one runs to max, both interleaved in the plan's shuffled order;
 # run.json, summary.md, report.html and the progress output say how many ran and why;
-# --resume on the finished run decides the same from the files.
+# --resume on the finished run decides the same from the files, and on a run
+# cut short re-runs exactly the unfinished repetitions and decides again.
 set -euo pipefail
 stand=$1 scenario=$2 plugins=$3
 dir=$(mktemp -d /tmp/stand-adaptive.XXXXXX)
@@ -53,4 +54,28 @@ import json, sys
 first, again = (json.load(open(f))["adaptive_repetitions"] for f in sys.argv[1:])
 assert first == again, (first, again)
 print("ok: the resumed run decided the same")
+PY
+
+# As if the run had been cut short during stable_r3 and noisy_r5 (a repetition
+# that did not finish is "running" on disk): the resume runs those two, noisy_r6
+# after them, nothing of stable beyond 3, and ends in the same states.
+python3 - "$dir/run" <<'PY'
+import json, os, sys
+for key in ("stable_r3", "noisy_r5"):
+    f = os.path.join(sys.argv[1], "reps", key + ".json")
+    rep = json.load(open(f)); rep["status"] = "running"; json.dump(rep, open(f, "w"))
+os.remove(os.path.join(sys.argv[1], "reps", "noisy_r6.json"))
+PY
+"$stand" run --resume "$dir/run" --plugin-path "$plugins" >"$dir/cut" 2>&1 || {
+  cat "$dir/cut"; echo "FAIL: the resume of the cut run failed"; exit 1; }
+cat "$dir/cut"
+grep -q '^3 repetitions ok, 0 failed, 6 already done$' "$dir/cut"
+[[ "$(grep -E '^(stable|noisy)_r[0-9]+: ok$' "$dir/cut" | tr '\n' ' ')" == "stable_r3: ok noisy_r5: ok noisy_r6: ok " ]] || {
+  echo "FAIL: the resume ran other repetitions than stable_r3, noisy_r5, noisy_r6"; exit 1; }
+python3 - "$dir/run/run.json" <<'PY'
+import json, sys
+p = json.load(open(sys.argv[1]))["adaptive_repetitions"]["plugins"]
+assert (p["stable"]["state"], p["stable"]["repetitions"]) == ("narrow", 3), p
+assert (p["noisy"]["state"], p["noisy"]["repetitions"]) == ("max reached", 6), p
+print("ok: the cut run resumed with the unfinished repetitions only, same states")
 PY
