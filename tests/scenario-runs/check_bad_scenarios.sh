@@ -17,6 +17,8 @@ expect() {  # NAME REGEX JSON [EXIT]
 base='"schema_version": 1, "name": "x", "phases": [{"name": "p", "steps": [{"step": "start"}]}]'
 expect unknown_key '\$\.repetitons: expected a key of a scenario' "{$base, \"plugins\": [\"hello\"], \"repetitons\": 3}"
 expect wrong_type '\$\.repetitions: expected' "{$base, \"plugins\": [\"hello\"], \"repetitions\": \"3\"}"
+expect adaptive_max_below_min '\$\.repetitions\.max: expected an integer ≥ min \(3\), got 2' "{$base, \"plugins\": [\"hello\"], \"repetitions\": {\"min\": 3, \"max\": 2, \"until\": {\"metric\": \"x.y\", \"ci_width_pct\": 5}}}"
+expect adaptive_unknown_metric '\$\.repetitions\.until\.metric: expected a metric produced by a step \(no step produces metrics\), got "load1\.rps"' "{$base, \"plugins\": [\"hello\"], \"repetitions\": {\"min\": 3, \"max\": 9, \"until\": {\"metric\": \"load1.rps\", \"ci_width_pct\": 5}}}"
 expect bad_step '\$\.phases\[0\]\.steps\[0\]' '{"schema_version": 1, "name": "x", "plugins": ["hello"], "phases": [{"name": "p", "steps": [{"step": "jump"}]}]}'
 expect missing_plugin 'refused .*missing_plugin\.json: \$\.plugins\[0\]: no-such-plugin: no plugin with this id' "{$base, \"plugins\": [\"no-such-plugin\"]}" 3
 expect syntax 'syntax\.json:1:22: invalid JSON' '{"schema_version": 1,, }'

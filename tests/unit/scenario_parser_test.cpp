@@ -288,7 +288,8 @@ TEST_CASE("scenario parser: wrong types") {
     CHECK(error_of(with_top(R"("plugins": [{"id": "nginx", "config": "x"}])")) ==
           R"(t.json: $.plugins[0].config: expected an object, got "x")");
     CHECK(error_of(with_top(R"("repetitions": ")" + std::string(50, 'n') + "\"")) ==
-          R"(t.json: $.repetitions: expected a positive integer, got ")" + std::string(40, 'n') + R"(...")");
+          R"(t.json: $.repetitions: expected a positive integer up to 1000 or {"min": N, "max": N, "until": )"
+          R"({"metric": ..., "ci_width_pct": x}}, got ")" + std::string(40, 'n') + R"(...")");
 }
 
 TEST_CASE("scenario parser: unknown keys name the keys that are allowed") {

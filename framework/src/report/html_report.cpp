@@ -1,5 +1,6 @@
 #include "report/html_report.hpp"
 
+#include "report/adaptive_section.hpp"
 #include "report/battery_sections.hpp"
 #include "report/html_charts.hpp"
 #include "report/html_text.hpp"
@@ -253,7 +254,7 @@ std::string tables_section(const Run& r) {
                       "the median, the whisker spans min to max.</p>";
     const json::array* tables = array_at(r.run, "tables");
     if (tables == nullptr || tables->empty())
-        return out + "<p class=\"note\">The scenario declares no tables.</p></section>";
+        return out + "<p class=\"note\">The scenario declares no tables.</p>" + adaptive_html(r.run) + "</section>";
     const auto rows = rows_of_reps(r.reps);
     std::vector<std::string> columns;
     for (const auto& p : r.plugins)
@@ -279,7 +280,7 @@ std::string tables_section(const Run& r) {
             out += "<p class=\"note\">This table cannot be drawn: " + html_escape(e.what()) + "</p>";
         }
     }
-    return out + "</section>";
+    return out + adaptive_html(r.run) + "</section>";
 }
 
 // ---- repetitions and findings -------------------------------------------------

@@ -1,5 +1,6 @@
 #include "report/run_report.hpp"
 
+#include "report/adaptive_section.hpp"
 #include "report/battery_sections.hpp"
 #include "report/proxy_sections.hpp"
 #include "report/html_report.hpp"
@@ -195,6 +196,7 @@ RunReportFiles write_run_report(const std::filesystem::path& run_dir) {
     md += "Run directory: `" + run_dir.string() + "`. Cells: median (min-max) over the repetitions that finished; "
           "n is their count.\n\n";
     md += tables_markdown(*run, rows, (run_dir / "per_rep.csv").string());
+    md += adaptive_markdown(*run);
     md += checks_markdown(checks);
     md += proxy_defaults_markdown(reps);
     md += tls_sessions_markdown(reps);

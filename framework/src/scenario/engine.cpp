@@ -8,6 +8,7 @@
 #include "detect/machine_busy.hpp"
 #include "sampler/sample_csv.hpp"
 #include "sampler/sample_source.hpp"
+#include "scenario/adaptive_reps.hpp"
 #include "scenario/backend_process.hpp"
 #include "scenario/rep_runner.hpp"
 #include "scenario/run_directory.hpp"
@@ -69,6 +70,7 @@ EngineOutcome run_scenario(const Scenario& scenario, const EngineOptions& option
     for (const auto& p : scenario.plugins) plugin_files.push_back(options.search->resolve(p.id)->file);
 
     auto plan = make_run_plan(scenario);
+    AdaptiveReps adaptive(scenario);
     json::array plan_json;
     for (const auto& p : plan) plan_json.push_back({{"key", p.key}, {"rep", p.rep}, {"plugin", scenario.plugins[p.plugin].label}});
     json::array tables;
@@ -83,18 +85,31 @@ EngineOutcome run_scenario(const Scenario& scenario, const EngineOptions& option
     }
     json::array plugins;
     for (const auto& p : scenario.plugins) plugins.push_back({{"id", p.id}, {"label", p.label}, {"config", p.config}});
-    if (!options.resume)
-        dir.write_run_info({{"schema_version", 1},
-                            {"tables", std::move(tables)},
-                            {"plugins", std::move(plugins)},
-                            {"scenario_file", std::filesystem::absolute(scenario.file).string()},
-                            {"scenario_name", scenario.name},
-                            {"started_unix", static_cast<std::int64_t>(std::time(nullptr))},
-                            {"host_version", STAND_HOST_VERSION},
-                            {"params", scenario.params},
-                            {"checks", scenario.checks},
-                            {"host_facts", detect::collect_host_facts()},
-                            {"plan", plan_json}});
+    if (!options.resume) {
+        json::object run_info{{"schema_version", 1},
+                              {"tables", std::move(tables)},
+                              {"plugins", std::move(plugins)},
+                              {"scenario_file", std::filesystem::absolute(scenario.file).string()},
+                              {"scenario_name", scenario.name},
+                              {"started_unix", static_cast<std::int64_t>(std::time(nullptr))},
+                              {"host_version", STAND_HOST_VERSION},
+                              {"params", scenario.params},
+                              {"checks", scenario.checks},
+                              {"host_facts", detect::collect_host_facts()},
+                              {"plan", plan_json}};
+        if (adaptive.active()) run_info["adaptive_repetitions"] = adaptive.to_json();
+        dir.write_run_info(run_info);
+    }
+    // After each decision, so that an interrupted run's run.json says where each plugin stood.
+    auto note_decision = [&](std::size_t plugin, const json::object& rep) {
+        const auto decision = adaptive.record(plugin, rep);
+        if (!decision) return;
+        log(adaptive.progress_text(plugin, *decision));
+        if (auto info = dir.read_run_info()) {
+            (*info)["adaptive_repetitions"] = adaptive.to_json();
+            dir.write_run_info(*info);
+        }
+    };
 
     auto layout = box::detect_cgroup_layout();
     const bool need_box = scenario.box.vcpu || scenario.box.memory_bytes || scenario.box.pin || scenario.box.io ||
@@ -134,7 +149,9 @@ EngineOutcome run_scenario(const Scenario& scenario, const EngineOptions& option
     std::size_t index = 0;
     std::size_t measured_here = 0;
     const auto first_start = std::chrono::steady_clock::now();
-    for (const auto& planned : plan) {
+    for (std::size_t at = 0; at < plan.size(); ++at) {
+        const PlannedRep& planned = plan[at];
+        if (adaptive.stopped(planned.plugin)) continue;
         ++index;
         if (interrupted.load()) {
             outcome.interrupted = true;
@@ -145,12 +162,16 @@ EngineOutcome run_scenario(const Scenario& scenario, const EngineOptions& option
             if (status && (*status == "ok" || *status == "failed")) {
                 ++outcome.reps_skipped;
                 log("skip " + planned.key + " (" + std::string(status->as_string()) + " in the earlier run)");
+                note_decision(planned.plugin, *earlier);
                 continue;
             }
         }
-        std::string prefix = "[" + std::to_string(index) + "/" + std::to_string(plan.size()) +
-                             eta_text(std::chrono::steady_clock::now() - first_start, measured_here, plan.size() - index + 1) +
-                             "] " + planned.key;
+        // Adaptive: the plan's entries of plugins that have not stopped, an upper bound.
+        const std::size_t left = adaptive.left_in(plan, at);
+        std::string prefix = "[" + std::to_string(index) + "/" + (adaptive.active() ? "≤" : "") +
+                             std::to_string(index - 1 + left) +
+                             eta_text(std::chrono::steady_clock::now() - first_start, measured_here, left) + "] " +
+                             planned.key;
         if (options.progress) options.progress(prefix + ": checking the machine");
 
         json::object preface;
@@ -254,6 +275,7 @@ EngineOutcome run_scenario(const Scenario& scenario, const EngineOptions& option
         else ++outcome.reps_failed;
         log(planned.key + ": " + status + (rep.contains("reason") ? " - " + std::string(rep.at("reason").as_string()) : ""));
         if (outcome.interrupted) break;
+        note_decision(planned.plugin, rep);
     }
     return outcome;
 }

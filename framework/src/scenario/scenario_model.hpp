@@ -205,6 +205,16 @@ struct BackendSpec {
     std::uint32_t threads = 1;
 };
 
+// "repetitions": {"min": 3, "max": 10, "until": {"metric": ..., "ci_width_pct": 5}}:
+// each plugin runs from `min` until the bootstrap interval of the metric's
+// median is narrow enough, or Scenario::repetitions (the max) is reached
+// (scenario/adaptive_reps.hpp, stats/precision_stop.hpp).
+struct AdaptiveRepetitions {
+    std::uint32_t min = 1;
+    std::string metric;
+    double ci_width_pct = 5;
+};
+
 struct Scenario {
     std::filesystem::path file;
     std::string name;
@@ -212,7 +222,8 @@ struct Scenario {
     std::vector<PluginRef> plugins;
     BoxSpec box;
     BoxSpec client;
-    std::uint32_t repetitions = 1;
+    std::uint32_t repetitions = 1;  // with `adaptive`: the most a plugin runs
+    std::optional<AdaptiveRepetitions> adaptive;
     Order order;
     std::chrono::milliseconds sample_interval{1000};
     bool allow_remote = false;

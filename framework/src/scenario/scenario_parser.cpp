@@ -3,6 +3,7 @@
 #include "scenario/check_parser.hpp"
 #include "scenario/json_reader.hpp"
 #include "scenario/json_text.hpp"
+#include "scenario/step_metrics.hpp"
 #include "scenario/step_parser.hpp"
 #include "scenario/table_parser.hpp"
 #include "scenario/value_syntax.hpp"
@@ -148,6 +149,37 @@ std::vector<Phase> parse_phases(const json::value& v, const JsonPlace& place, bo
     return phases;
 }
 
+constexpr std::uint64_t kMaxRepetitions = 1000;
+
+// A number (exactly that many) or {"min", "max", "until": {"metric", "ci_width_pct"}}.
+void parse_repetitions(const json::value& v, const JsonPlace& place, Scenario& s) {
+    if (!v.is_object()) {
+        if (!v.is_number())
+            place.fail("a positive integer up to 1000 or {\"min\": N, \"max\": N, \"until\": {\"metric\": ..., "
+                       "\"ci_width_pct\": x}}",
+                       &v);
+        s.repetitions = static_cast<std::uint32_t>(expect_uint(v, place, 1, kMaxRepetitions));
+        return;
+    }
+    const ObjectReader r(v, place, "adaptive repetitions", {"min", "max", "until"});
+    AdaptiveRepetitions a;
+    a.min = static_cast<std::uint32_t>(
+        expect_uint(r.require("min", "a positive integer up to 1000"), r.at("min"), 1, kMaxRepetitions));
+    const json::value& max = r.require("max", "an integer from min to 1000");
+    s.repetitions = static_cast<std::uint32_t>(expect_uint(max, r.at("max"), 1, kMaxRepetitions));
+    if (s.repetitions < a.min) r.at("max").fail("an integer ≥ min (" + std::to_string(a.min) + ")", &max);
+    const ObjectReader until(r.require("until", "{\"metric\": ..., \"ci_width_pct\": x}"), r.at("until"),
+                             "the stopping rule", {"metric", "ci_width_pct"});
+    const json::value& metric = until.require("metric", "a metric name such as \"tick.slept_ms\"");
+    a.metric = expect_string(metric, until.at("metric"), true);
+    if (!phases_produce_metric(s.phases, a.metric))
+        until.at("metric").fail("a metric produced by a step (" + unknown_metric_hint(a.metric, s.phases) + ")",
+                                &metric);
+    const json::value& width = until.require("ci_width_pct", "a positive number up to 1000");
+    a.ci_width_pct = expect_positive(width, until.at("ci_width_pct"), 1000);
+    s.adaptive = std::move(a);
+}
+
 BackendSpec parse_backend(const json::value& v, const JsonPlace& place) {
     const ObjectReader r(v, place, "the backend", {"body_bytes", "threads"});
     BackendSpec b;
@@ -174,7 +206,6 @@ Scenario parse_root(const json::value& root, const std::filesystem::path& file) 
     s.plugins = parse_plugins(r.require("plugins", "a non-empty array"), r.at("plugins"));
     if (const json::value* box = r.find("box")) s.box = parse_box(*box, r.at("box"));
     if (const json::value* client = r.find("client")) s.client = parse_box(*client, r.at("client"));
-    if (auto n = r.uint("repetitions", 1, 1000)) s.repetitions = static_cast<std::uint32_t>(*n);
     if (const json::value* order = r.find("order")) s.order = parse_order(*order, r.at("order"));
     if (auto ms = r.uint("sample_interval_ms", 10, 60000)) s.sample_interval = std::chrono::milliseconds(*ms);
     if (auto allow = r.boolean("allow_remote")) s.allow_remote = *allow;
@@ -189,6 +220,8 @@ Scenario parse_root(const json::value& root, const std::filesystem::path& file) 
                                    r.find("placement"));
     }
     s.phases = parse_phases(r.require("phases", "a non-empty array"), r.at("phases"), s.allow_remote);
+    // After the phases: an adaptive rule names one of their metrics.
+    if (const json::value* reps = r.find("repetitions")) parse_repetitions(*reps, r.at("repetitions"), s);
     if (const json::value* tables = r.find("tables")) s.tables = parse_tables(*tables, r.at("tables"), s.phases);
     if (const json::value* checks = r.find("checks")) s.checks = parse_checks(*checks, r.at("checks"), s.phases);
     return s;
@@ -217,6 +250,18 @@ void check_step_plugins(const Scenario& s) {
                 throw ScenarioError(s.file, step.json_path + ".plugin",
                                     "expected the label of a plugin of this run (" + labels + "), got " +
                                         json_quote(step.plugin));
+        }
+    if (s.adaptive)
+        for (const auto& p : s.plugins) {
+            bool produced = false;
+            for (const auto& phase : s.phases)
+                for (const auto& step : phase.steps)
+                    produced = produced || ((step.plugin.empty() || step.plugin == p.label) &&
+                                            produces_metric(step, s.adaptive->metric));
+            if (!produced)
+                throw ScenarioError(s.file, "$.repetitions.until.metric",
+                                    "no step that runs for plugin " + json_quote(p.label) + " produces " +
+                                        json_quote(s.adaptive->metric) + " (the step's \"plugin\" leaves it out)");
         }
 }
 

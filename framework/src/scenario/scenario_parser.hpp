@@ -17,8 +17,10 @@ Scenario parse_scenario_file(const std::filesystem::path& file, const ParamOverr
 Scenario parse_scenario_text(std::string_view text, const std::filesystem::path& file_for_messages,
                              const ParamOverrides& params = {});
 
-// Every step's "plugin" must be the label of a plugin of this run (after
-// --plugin replaced the list). Throws ScenarioError naming the step.
+// What depends on the plugins of this run (after --plugin replaced the list):
+// every step's "plugin" must be the label of one, and with adaptive
+// repetitions a step producing the rule's metric must run for each. Throws
+// ScenarioError naming the step or $.repetitions.until.metric.
 void check_step_plugins(const Scenario& s);
 
 }  // namespace stand::scenario

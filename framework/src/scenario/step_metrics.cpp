@@ -1,5 +1,7 @@
 #include "scenario/step_metrics.hpp"
 
+#include <boost/json.hpp>
+
 namespace stand::scenario {
 namespace {
 
@@ -73,6 +75,34 @@ bool produces_metric(const Step& step, std::string_view metric) {
     for (std::string_view s : suffixes(step.action))
         if (s == "*" || s == suffix) return true;
     return false;
+}
+
+bool phases_produce_metric(const std::vector<Phase>& phases, std::string_view metric) {
+    for (const Phase& phase : phases)
+        for (const Step& step : phase.steps)
+            if (produces_metric(step, metric)) return true;
+    return false;
+}
+
+std::string unknown_metric_hint(std::string_view metric, const std::vector<Phase>& phases) {
+    auto join = [](const std::vector<std::string>& items) {
+        std::string out;
+        for (const auto& item : items) out += (out.empty() ? "" : ", ") + item;
+        return out;
+    };
+    const std::string_view step_name = metric.substr(0, metric.find('.'));
+    std::vector<std::string> with_metrics;
+    for (const Phase& phase : phases)
+        for (const Step& step : phase.steps) {
+            const auto metrics = metrics_produced(step);
+            if (step.name == step_name)
+                return metrics.empty() ? "step " + step.name + " produces no metrics"
+                                       : "step " + step.name + " produces " + join(metrics);
+            if (!metrics.empty()) with_metrics.push_back(step.name);
+        }
+    if (with_metrics.empty()) return "no step produces metrics";
+    return "no step is named " + boost::json::serialize(boost::json::string_view(step_name.data(), step_name.size())) +
+           "; steps with metrics: " + join(with_metrics);
 }
 
 }  // namespace stand::scenario

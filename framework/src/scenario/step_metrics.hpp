@@ -18,4 +18,11 @@ std::vector<std::string> metrics_produced(const Step& step);
 // non-empty suffix.
 bool produces_metric(const Step& step, std::string_view metric);
 
+// Whether a step of `phases` produces `metric`.
+bool phases_produce_metric(const std::vector<Phase>& phases, std::string_view metric);
+
+// Why `metric` is unknown, naming what would be accepted instead:
+// "step load1 produces load1.rps, ..." or "no step is named ...; steps with metrics: ...".
+std::string unknown_metric_hint(std::string_view metric, const std::vector<Phase>& phases);
+
 }  // namespace stand::scenario
