@@ -37,17 +37,6 @@ std::string hex_address(const std::string& hex, bool v6) {
     return a.to_string();
 }
 
-std::vector<fs::path> with_subgroups(const std::vector<fs::path>& dirs) {
-    std::vector<fs::path> all;
-    for (const auto& d : dirs) {
-        all.push_back(d);
-        std::error_code ec;
-        for (fs::recursive_directory_iterator it(d, ec), end; !ec && it != end; it.increment(ec))
-            if (it->is_directory(ec)) all.push_back(it->path());
-    }
-    return all;
-}
-
 }  // namespace
 
 std::string ListeningSocket::describe() const {
@@ -83,7 +72,7 @@ BoxSockets box_sockets(const std::vector<fs::path>& box_dirs) {
     const std::string own_net = link_target("/proc/self/ns/net");
     std::map<std::string, std::map<std::uint64_t, std::pair<std::string, ProcNetEntry>>> by_netns;
     std::set<std::uint64_t> seen;  // a socket shared by forked workers is listed once
-    const auto pids = box::group_pids(with_subgroups(box_dirs));
+    const auto pids = box::group_pids(box::with_subgroups(box_dirs));
     result.processes = pids.size();
     for (pid_t pid : pids) {
         const fs::path proc = "/proc/" + std::to_string(pid);
