@@ -265,7 +265,7 @@ TEST_CASE("gomaxprocs: the seed's case, older Go on 16 CPUs in a 2-vCPU box, fir
     CHECK(m.find("runs 16 Ps") != std::string::npos);
     CHECK(m.find("2.00-vCPU box") != std::string::npos);
     CHECK(m.find("throttled in 960 of 1200 CFS periods (80.0 %), 38.40 s") != std::string::npos);
-    CHECK(m.find("GOMAXPROCS=2") != std::string::npos);
+    CHECK(m.find("Set GOMAXPROCS=2 for it, or build it with Go >= 1.25") != std::string::npos);
     CHECK(v.notes.empty());
 }
 
@@ -302,6 +302,7 @@ TEST_CASE("gomaxprocs: Go's own rounding above a 1-vCPU box is a note, an overri
     v = check_go_runtimes({p}, 1.0, none, "hy rep 1");
     REQUIRE(v.findings.size() == 1);
     CHECK(v.findings[0].message.find("GOMAXPROCS=2 in its environment") != std::string::npos);
+    CHECK(v.findings[0].message.find("Set GOMAXPROCS=1 for it, or drop the override") != std::string::npos);
     CHECK(v.findings[0].message.find("throttled in 0 of 50") != std::string::npos);
     CHECK(check_go_runtimes({p}, std::nullopt, none, "hy rep 1").findings.empty());  // no limit, nothing oversized
     CHECK(check_go_runtimes({p}, 2.0, none, "hy rep 1").findings.empty());
@@ -334,7 +335,10 @@ TEST_CASE("aliasing: a probe in step with the CFS period on a throttled box") {
     SUBCASE("97 ms drifts through the period and stays silent") {
         CHECK_FALSE(check_probe_aliasing({"the small request", 97, 40}, throttled, "s"));
         // ... unless the step was too short for the drift to sweep one period
-        CHECK(check_probe_aliasing({"the small request", 97, 20}, throttled, "s"));
+        auto short_step = check_probe_aliasing({"the small request", 97, 20}, throttled, "s");
+        REQUIRE(short_step);
+        CHECK(short_step->message.find("moved 60.0 ms in all") != std::string::npos);
+        CHECK(short_step->message.find("e.g. 95 ms") != std::string::npos);  // 5 ms a probe sweeps it in 20
     }
     SUBCASE("multiples of the period alias too; others do not") {
         CHECK(check_probe_aliasing({"each client's request", 500, 6}, throttled, "s"));

@@ -117,6 +117,7 @@ GoProcs derive_go_procs(const GoProcess& p) {
     if (auto n = env_procs(p.gomaxprocs_env)) {
         out.size = *n;
         out.how = "GOMAXPROCS=" + *p.gomaxprocs_env + " in its environment";
+        out.fix = "or drop the override";
         return out;
     }
     const auto release = go_release(p.go_version);
@@ -147,6 +148,8 @@ GoProcs derive_go_procs(const GoProcess& p) {
         out.size = cpus;
         out.how = go + off_by + (off_by.empty() && release && release->minor < 25 ? " (before 1.25)" : "") +
                   " ignores CPU quotas: the " + std::to_string(cpus) + " CPU(s) of its affinity mask";
+        out.fix = off_by.empty() ? "or build it with Go >= 1.25 (and a go line >= 1.25 in its go.mod)"
+                                 : "or GODEBUG=containermaxprocs=1";
         return out;
     }
     if (!limit) {
@@ -155,6 +158,7 @@ GoProcs derive_go_procs(const GoProcess& p) {
                   (p.own_cgroup_namespace ? " (it has its own cgroup namespace: a parent's quota is out of its sight)"
                                           : " (Go reads only the group that holds it, not a parent's quota)") +
                   ": the " + std::to_string(cpus) + " CPU(s) of its affinity mask";
+        out.fix = "or put the quota on the group that holds it";
         return out;
     }
     const auto rounded = std::max(2.0, std::ceil(*limit));
@@ -197,8 +201,8 @@ GoRuntimeVerdict check_go_runtimes(const std::vector<GoProcess>& processes, std:
         v.findings.push_back(Finding{
             "go-runtime-oversized", scope,
             who + " runs " + std::to_string(procs.size) + " Ps (GOMAXPROCS) in a " + box + ": " + procs.how +
-                "; " + throttled + ". Set GOMAXPROCS=" + std::to_string(static_cast<unsigned>(whole)) +
-                " for it, or run Go >= 1.25 where it can see the box's quota"});
+                "; " + throttled + ". Set GOMAXPROCS=" + std::to_string(static_cast<unsigned>(whole)) + " for it, " +
+                procs.fix});
     }
     return v;
 }

@@ -53,6 +53,7 @@ struct GoProcs {
     bool sized_by_limit = false;  // derived from the CPU limit it read
     std::optional<double> limit_read;  // that limit (vCPU)
     std::string how;  // "GOMAXPROCS=4 in its environment", "Go 1.26 read its cgroup's 1.00 vCPU limit: max(2, ceil) = 2", ...
+    std::string fix;  // besides GOMAXPROCS=<the box's vCPUs>: what else would size it right
 };
 
 GoProcs derive_go_procs(const GoProcess& p);

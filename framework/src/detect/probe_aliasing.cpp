@@ -1,5 +1,6 @@
 #include "detect/probe_aliasing.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 
@@ -16,16 +17,20 @@ std::optional<Finding> check_probe_aliasing(const PeriodicProbe& probe, const St
     const double swept_ms = off_ms * static_cast<double>(probe.probes);
     if (swept_ms >= period_ms) return std::nullopt;
 
-    // A drift of 3 % of the period a probe sweeps it in about 33 probes.
-    const double drift_ms = std::max(1.0, std::ceil(0.03 * period_ms));
-    const double fix_ms = multiple * period_ms - drift_ms;
-    char text[640];
+    // The fix drifts at least 3 % of the period a probe (97 ms against 100
+    // ms, the seed's), and enough to sweep the whole period within the
+    // probes this step sent.
+    const double needed_ms = std::ceil(period_ms / static_cast<double>(std::max<std::uint64_t>(probe.probes, 1)));
+    const double fix_ms = multiple * period_ms - std::max({1.0, std::ceil(0.03 * period_ms), needed_ms});
+    const std::string multiple_text =
+        multiple == 1 ? "the" : "a multiple (x" + std::to_string(static_cast<int>(multiple)) + ") of the";
+    char text[700];
     std::snprintf(text, sizeof text,
-                  "%s every %.0f ms is %s %.0f ms CFS period%s: over its %llu probes its phase in the period moved "
-                  "%.1f ms in all, so it sampled one part of the period while the box was throttled in %llu of %llu "
-                  "periods (%.2f s); an interval that drifts, e.g. %.0f ms, meets every phase",
-                  probe.what.c_str(), probe.interval_ms, multiple == 1 ? "within 5 % of the" : "within 5 % of a multiple of the",
-                  period_ms, multiple == 1 ? "" : (" (x" + std::to_string(static_cast<int>(multiple)) + ")").c_str(),
+                  "%s every %.0f ms is within 5 %% of %s %.0f ms CFS period: over its %llu probes its phase in the "
+                  "period moved %.1f ms in all, so it sampled one part of the period while the box was throttled in "
+                  "%llu of %llu periods (%.2f s); an interval that drifts through the period within the step, e.g. "
+                  "%.0f ms, meets every phase",
+                  probe.what.c_str(), probe.interval_ms, multiple_text.c_str(), period_ms,
                   static_cast<unsigned long long>(probe.probes), swept_ms,
                   static_cast<unsigned long long>(box.throttled_periods), static_cast<unsigned long long>(box.periods),
                   static_cast<double>(box.throttled_us) / 1e6, fix_ms);
