@@ -5,9 +5,7 @@
 # every 97 ms stays silent.
 set -euo pipefail
 stand=$1 scenario=$2 plugins=$3 server=$4
-source "$(dirname "$0")/hy2_box_server.sh"
-"$stand" run "$scenario" --run-dir "$dir/run" --plugin-path "$plugins" "${box_server_params[@]}"
-sed -n '/^## What these numbers do not tell you/,$p' "$dir/run/summary.md"
+source "$(dirname "$0")/run_with_box_server.sh"
 python3 - "$dir/run" <<'PY'
 import json, sys
 run = sys.argv[1]

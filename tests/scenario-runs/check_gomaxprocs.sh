@@ -3,12 +3,11 @@
 # GOMAXPROCS=2 in its environment go-runtime-oversized fires (naming the
 # override and the box's throttling) and summary.md lists it under "What
 # these numbers do not tell you"; without the override Go >= 1.25 sizes
-# itself from the quota and the detector stays silent.
+# itself from the quota and the detector stays silent (on 2+ CPUs Go's floor
+# of 2 is a caveat under "Go runtimes in the box").
 set -euo pipefail
 stand=$1 scenario=$2 plugins=$3 server=$4
-source "$(dirname "$0")/hy2_box_server.sh"
-"$stand" run "$scenario" --run-dir "$dir/run" --plugin-path "$plugins" "${box_server_params[@]}"
-sed -n '/^## What these numbers do not tell you/,$p' "$dir/run/summary.md"
+source "$(dirname "$0")/run_with_box_server.sh"
 python3 - "$dir/run" <<'PY'
 import json, sys
 run = sys.argv[1]
@@ -37,6 +36,11 @@ summary = open(f"{run}/summary.md").read()
 tail = summary[summary.index("## What these numbers do not tell you"):]
 if "**go-runtime-oversized** (1x)" not in tail or "hy-gomaxprocs2 rep 1" not in tail:
     bad.append("summary.md does not list go-runtime-oversized for hy-gomaxprocs2 under 'What these numbers do not tell you'")
+if "## Go runtimes in the box" not in summary:
+    bad.append("summary.md has no 'Go runtimes in the box' section")
+default = rep("hy-default").get("go_runtimes", [{}])[0]
+if default.get("affinity_cpus", 0) >= 2 and "Go rounds a limit up and never below 2" not in summary:
+    bad.append("summary.md does not say that Go's floor of 2 puts hy-default above the 1-vCPU box")
 if bad:
     print("FAIL:\n  " + "\n  ".join(bad)); sys.exit(1)
 print("ok: fired with GOMAXPROCS=2, silent without")

@@ -391,6 +391,18 @@ TEST_CASE("defaults_differ: a setting the scenario left alone, reported differen
                                     plugins)
                   .empty());
     }
+    SUBCASE("the same difference over several configure steps is one finding; explanations are not compared") {
+        json::object a{{"plugin", "nginx"}, {"status", "ok"},
+                       {"proxy_defaults", {{"cfg1", {{"websocket", "not passed"}, {"upstream_pool", "none"}}},
+                                           {"cfg2", {{"websocket", "not passed"}, {"workers_means", "processes"}}}}}};
+        json::object b{{"plugin", "haproxy"}, {"status", "ok"},
+                       {"proxy_defaults", {{"cfg1", {{"websocket", "passed"}, {"upstream_pool", "http-reuse safe"}}},
+                                           {"cfg2", {{"websocket", "passed"}, {"workers_means", "threads"}}}}}};
+        auto f = check_defaults_differ({a, b}, plugins);
+        REQUIRE(f.size() == 1);
+        CHECK(f[0].scope == "after configure steps `cfg1`, `cfg2`");
+        CHECK(f[0].message.starts_with("websocket differs (haproxy passed; nginx not passed)"));
+    }
     SUBCASE("equal values, one system, or a failed repetition: silent") {
         CHECK(check_defaults_differ({rep_with("nginx", {{"workers", 1}}), rep_with("haproxy", {{"workers", 1}})}, plugins)
                   .empty());

@@ -14,11 +14,15 @@ struct Reported {
     std::set<std::string> set;  // keys the scenario set for this system
 };
 
-// source ("configure step X" or "facts") -> plugin -> what it reported
+// source (a configure step's name in backquotes, or kFacts) -> plugin -> what it reported
 using BySource = std::map<std::string, std::map<std::string, Reported>>;
 
+// Explanations of another key are not compared (stand/ext/proxy.h).
+constexpr const char* kFacts = "the systems' facts";
+
 bool is_setting(const std::string& key) {
-    return key != "version" && !key.ends_with("_source") && !key.ends_with("_note");
+    return key != "version" && key != "upstream_pool" && !key.ends_with("_source") && !key.ends_with("_note") &&
+           !key.ends_with("_means");
 }
 
 std::string value_text(const json::value& v) {
@@ -64,16 +68,18 @@ std::vector<Finding> check_defaults_differ(const std::vector<json::object>& reps
                     if (const auto* keys = set_by_step->if_contains(step); keys && keys->is_array())
                         for (const auto& k : keys->as_array())
                             if (k.is_string()) r.set.emplace(k.as_string());
-                add("after configure step `" + std::string(step) + "`", plugin, std::move(r));
+                add("`" + std::string(step) + "`", plugin, std::move(r));
             }
             continue;
         }
         if (const auto* f = rep.if_contains("facts"); f && f->is_object())
             if (const auto* d = f->as_object().if_contains("defaults"); d && d->is_object())
-                add("the systems' facts", plugin, Reported{d->as_object(), configured});
+                add(kFacts, plugin, Reported{d->as_object(), configured});
     }
 
-    std::vector<Finding> out;
+    // key + the values -> where: one finding for a difference that stays over several steps
+    std::vector<std::pair<std::string, std::string>> order;
+    std::map<std::pair<std::string, std::string>, std::vector<std::string>> where;
     for (const auto& source : source_order) {
         const auto& systems = by_source.at(source);
         if (systems.size() < 2) continue;
@@ -96,11 +102,26 @@ std::vector<Finding> check_defaults_differ(const std::vector<json::object>& reps
             if (set || values.size() < 2 || distinct.size() < 2) continue;
             std::string list;
             for (const auto& [plugin, text] : values) list += (list.empty() ? "" : "; ") + plugin + " " + text;
-            out.push_back(Finding{"defaults-differ", source,
-                                  key + " differs (" + list +
-                                      ") and the scenario did not set it: a ranking on these defaults ranks this "
-                                      "setting, not only the systems"});
+            auto& places = where[{key, list}];
+            if (places.empty()) order.emplace_back(key, list);
+            places.push_back(source);
         }
+    }
+    std::vector<Finding> out;
+    for (const auto& k : order) {
+        std::string steps;
+        std::size_t count = 0;
+        bool facts = false;
+        for (const auto& place : where.at(k)) {
+            if (place == kFacts) facts = true;
+            else steps += (count++ == 0 ? "" : ", ") + place;
+        }
+        std::string scope = count == 0 ? "" : (count == 1 ? "after configure step " : "after configure steps ") + steps;
+        if (facts) scope += (scope.empty() ? "" : "; ") + std::string(kFacts);
+        out.push_back(Finding{"defaults-differ", scope,
+                              k.first + " differs (" + k.second +
+                                  ") and the scenario did not set it: a ranking on these defaults ranks this setting, "
+                                  "not only the systems"});
     }
     return out;
 }

@@ -8,7 +8,10 @@
 // "defaults" of its lifecycle facts. What the scenario set: the step's and
 // earlier configure steps' knobs (rep "proxy_defaults_set"), a top-level key
 // of the plugin's config in the scenario of the same name, or the system's
-// own "<key>_source": "knob". Not settings: "version", "*_source", "*_note".
+// own "<key>_source": "knob". Not settings: "version", and the keys that
+// explain another ("*_source", "*_note", "*_means", "upstream_pool"). A
+// difference that stays the same over several configure steps is one
+// finding naming them all.
 #pragma once
 
 #include "detect/finding.hpp"

@@ -65,7 +65,7 @@ struct Throttling {
 
 struct GoRuntimeVerdict {
     std::vector<Finding> findings;   // go-runtime-oversized
-    std::vector<std::string> notes;  // sized by the limit, yet above the box by Go's own rounding
+    std::vector<std::string> notes;  // caveats: sized by the limit, yet above the box by Go's own rounding
 };
 
 // `box_vcpu`: the CPUs the box grants (quota / period, at most its cpuset);

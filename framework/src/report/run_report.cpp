@@ -2,6 +2,7 @@
 
 #include "report/battery_sections.hpp"
 #include "report/proxy_sections.hpp"
+#include "report/runtime_sections.hpp"
 #include "report/html_report.hpp"
 #include "report/per_rep_csv.hpp"
 #include "report/table.hpp"
@@ -205,6 +206,7 @@ RunReportFiles write_run_report(const std::filesystem::path& run_dir) {
     md += proxy_defaults_markdown(reps);
     md += tls_sessions_markdown(reps);
     md += placement_markdown(reps);
+    md += go_runtimes_markdown(reps);
     md += notes_markdown(reps);
     md += machine_markdown(*run, reps);
     md += reps_markdown(reps);

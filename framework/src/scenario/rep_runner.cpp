@@ -493,8 +493,9 @@ struct Rep {
         auto verdict = detect::check_go_runtimes(go_processes->found(), detect::box_cpu_of(env.preface.if_contains("box")).vcpu,
                                                  throttling, plugin().label + " rep " + std::to_string(env.planned.rep));
         for (const auto& f : verdict.findings) findings.push_back(f.to_json());
-        for (const auto& n : verdict.notes)
-            if (std::find(notes.begin(), notes.end(), json::value(n)) == notes.end()) notes.emplace_back(n);
+        json::array caveats;
+        for (const auto& n : verdict.notes) caveats.emplace_back(n);
+        if (!caveats.empty()) doc["go_runtime_notes"] = std::move(caveats);
     }
 
     // The tunnel runs on its own thread; a `during` step runs here alongside
