@@ -9,7 +9,6 @@
 #include <charconv>
 #include <cmath>
 #include <cstdio>
-#include <set>
 
 namespace stand::detect {
 namespace {
@@ -248,7 +247,10 @@ void GoProcessScanner::scan() {
             auto [it, fresh] = seen_.try_emplace(pid, exe);
             if (!fresh && it->second == exe) continue;
             it->second = exe;
+            if (exe.empty() || not_go_.contains(exe)) continue;
             if (auto p = inspect_go_process(pid, dir)) found_.push_back(std::move(*p));
+            else if (std::error_code ec; fs::exists("/proc/" + std::to_string(pid), ec))
+                not_go_.insert(exe);  // still running, so it was read: no Go build info
         }
     }
 }

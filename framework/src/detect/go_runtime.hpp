@@ -25,6 +25,7 @@
 #include <filesystem>
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -86,6 +87,7 @@ public:
 private:
     std::vector<std::filesystem::path> dirs_;
     std::map<std::int64_t, std::string> seen_;  // pid -> the executable it was inspected with
+    std::set<std::string> not_go_;              // executables without Go build info (forked workers share one)
     std::vector<GoProcess> found_;
 };
 
