@@ -126,6 +126,37 @@ long long XuiApi::add_vless_reality_inbound(const std::string& remark, const std
                       {"port", port},         {"protocol", "vless"}, {"expiryTime", 0},
                       {"total", 0},           {"settings", json::serialize(settings)},
                       {"streamSettings", json::serialize(stream)}, {"sniffing", json::serialize(sniffing)}};
+    return add_inbound(body);
+}
+
+long long XuiApi::add_hysteria2_inbound(const std::string& remark, const std::string& listen, int port,
+                                        const Hysteria2Inbound& hy2) {
+    json::object tls{{"serverName", ""},
+                     {"alpn", json::array{"h3"}},
+                     {"certificates", json::array{json::object{{"useFile", true},
+                                                               {"certificateFile", hy2.cert_file},
+                                                               {"keyFile", hy2.key_file}}}},
+                     {"settings", {{"fingerprint", ""}, {"pinnedPeerCertSha256", json::array{hy2.pin_sha256}}}}};
+    json::object stream{{"network", "hysteria"},
+                        {"security", "tls"},
+                        {"hysteriaSettings", {{"version", 2}, {"udpIdleTimeout", 60}}},
+                        {"tlsSettings", tls}};
+    if (!hy2.congestion.empty())
+        stream["finalmask"] = json::object{{"quicParams", {{"congestion", hy2.congestion}}}};
+    json::object body{{"enable", true},
+                      {"remark", remark},
+                      {"listen", listen},
+                      {"port", port},
+                      {"protocol", "hysteria"},
+                      {"expiryTime", 0},
+                      {"total", 0},
+                      {"settings", json::serialize(json::object{{"version", 2}, {"clients", json::array{}}})},
+                      {"streamSettings", json::serialize(stream)},
+                      {"sniffing", json::serialize(json::object{{"enabled", false}, {"destOverride", json::array{}}})}};
+    return add_inbound(body);
+}
+
+long long XuiApi::add_inbound(const json::object& body) {
     auto v = envelope("add inbound", {{"method", "POST"}, {"url", api_.url("/panel/api/inbounds/add")}, {"json", body}});
     return std::stoll(panelkit::id_member(v, kPanel, "add inbound", {"obj", "id"}));
 }
@@ -154,7 +185,7 @@ XuiApi::SubSettings XuiApi::sub_settings() {
     return s;
 }
 
-bool XuiApi::set_xray_ports(int api_port, int metrics_port) {
+bool XuiApi::adjust_xray_template(int api_port, int metrics_port, bool allow_private) {
     auto v = envelope("xray settings",
                       {{"method", "POST"}, {"url", api_.url(settings_prefix() + "xray/")}, {"json", json::object{}}});
     // obj is the JSON of {xraySetting: <template>, inboundTags, ...} as a string.
@@ -176,16 +207,47 @@ bool XuiApi::set_xray_ports(int api_port, int metrics_port) {
     if (metrics_port == 0) tpl.erase("metrics");
     else if (auto* m = tpl.if_contains("metrics"); m && m->is_object())
         m->as_object()["listen"] = "127.0.0.1:" + std::to_string(metrics_port);
+    if (allow_private) {
+        // x-ui's default rule {"ip": ["geoip:private"], "outboundTag": "blocked"}
+        if (auto* routing = tpl.if_contains("routing"); routing && routing->is_object())
+            if (auto* rules = routing->as_object().if_contains("rules"); rules && rules->is_array()) {
+                auto& list = rules->as_array();
+                for (auto it = list.begin(); it != list.end();) {
+                    const auto* o = it->if_object();
+                    const auto* ip = o ? o->if_contains("ip") : nullptr;
+                    const bool private_block = ip && ip->is_array() && ip->as_array().size() == 1 &&
+                                               ip->as_array()[0] == "geoip:private" && o->contains("outboundTag") &&
+                                               o->at("outboundTag") == "blocked";
+                    it = private_block ? list.erase(it) : it + 1;
+                }
+            }
+        // Xray's freedom outbound blocks private targets of proxied
+        // connections by itself (its default final rule): allow loopback.
+        if (auto* outbounds = tpl.if_contains("outbounds"); outbounds && outbounds->is_array())
+            for (auto& out : outbounds->as_array())
+                if (auto* o = out.if_object(); o && o->contains("protocol") && o->at("protocol") == "freedom") {
+                    auto& settings = (*o)["settings"];
+                    if (!settings.is_object()) settings = json::object{};
+                    settings.as_object()["finalRules"] =
+                        json::array{json::object{{"action", "allow"}, {"ip", json::array{"127.0.0.0/8", "::1/128"}}}};
+                }
+    }
     if (tpl == before) return false;
     envelope("update xray settings", {{"method", "POST"}, {"url", api_.url(settings_prefix() + "xray/update")},
                                       {"form", {{"xraySetting", json::serialize(tpl)}}}});
     return true;
 }
 
-void XuiApi::add_client(ClientApi api, long long inbound_id, const XuiUser& user) {
-    json::object client{{"id", user.uuid},  {"flow", "xtls-rprx-vision"}, {"email", user.email}, {"limitIp", 0},
-                        {"totalGB", 0},     {"expiryTime", 0},            {"enable", true},      {"tgId", 0},
-                        {"subId", user.sub_id}, {"comment", ""},          {"reset", 0}};
+void XuiApi::add_client(ClientApi api, Protocol protocol, long long inbound_id, const XuiUser& user) {
+    json::object client{{"email", user.email}, {"limitIp", 0},         {"totalGB", 0}, {"expiryTime", 0},
+                        {"enable", true},      {"tgId", 0},            {"subId", user.sub_id},
+                        {"comment", ""},       {"reset", 0}};
+    if (protocol == Protocol::hysteria2) {
+        client["auth"] = user.credential;  // Hysteria clients carry auth, not id ("empty client ID")
+    } else {
+        client["id"] = user.credential;
+        client["flow"] = "xtls-rprx-vision";
+    }
     if (api == ClientApi::v31) {
         envelope("create user", {{"method", "POST"}, {"url", api_.url("/panel/api/clients/add")},
                                  {"json", {{"client", client}, {"inboundIds", json::array{inbound_id}}}}});

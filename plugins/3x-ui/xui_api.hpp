@@ -13,10 +13,23 @@ namespace xui {
 
 enum class ClientApi { legacy, v31 };
 
+// The inbound users join: VLESS Reality (TCP), or Hysteria 2 (UDP, Xray's
+// `hysteria` protocol with version 2).
+enum class Protocol { vless_reality, hysteria2 };
+
 struct XuiUser {
     std::string email;
-    std::string uuid;
+    std::string credential;  // VLESS: the client id (a UUID); Hysteria 2: its auth
     std::string sub_id;
+};
+
+// A Hysteria 2 inbound as the 3x-ui reference (A4) and its UI write it: TLS
+// with the certificate files given, ALPN h3, no salamander obfuscation;
+// `pin_sha256` goes into tlsSettings.settings.pinnedPeerCertSha256, which x-ui
+// keeps from Xray and puts into the links' pinSHA256. `congestion` empty keeps
+// Xray's default; else finalmask.quicParams.congestion ("bbr", "reno").
+struct Hysteria2Inbound {
+    std::string cert_file, key_file, pin_sha256, congestion;
 };
 
 class XuiApi {
@@ -30,6 +43,8 @@ public:
     std::optional<long long> find_inbound(const std::string& remark);
     // `listen` is the address Xray binds for the inbound ("" = all interfaces).
     long long add_vless_reality_inbound(const std::string& remark, const std::string& listen, int port);
+    long long add_hysteria2_inbound(const std::string& remark, const std::string& listen, int port,
+                                    const Hysteria2Inbound& hy2);
     struct SubSettings {
         std::string path = "/sub/";
         int port = 2096;
@@ -38,10 +53,14 @@ public:
     SubSettings sub_settings();
     // Moves the Xray template's API inbound and metrics listener off x-ui's
     // fixed defaults (127.0.0.1:62789 and :11111, the same for every
-    // instance); metrics_port 0 removes the metrics listener. x-ui restarts
-    // Xray when the template changes. Returns whether it changed.
-    bool set_xray_ports(int api_port, int metrics_port);
-    void add_client(ClientApi api, long long inbound_id, const XuiUser& user);
+    // instance); metrics_port 0 removes the metrics listener. allow_private
+    // lets proxied connections reach loopback (where a tunnel's sink is): it
+    // removes the default rule that routes geoip:private to "blocked" and
+    // gives freedom outbounds a final rule allowing 127.0.0.0/8 and ::1
+    // (Xray's freedom blocks private targets itself). x-ui restarts Xray when the
+    // template changes. Returns whether it changed.
+    bool adjust_xray_template(int api_port, int metrics_port, bool allow_private);
+    void add_client(ClientApi api, Protocol protocol, long long inbound_id, const XuiUser& user);
     void delete_client(ClientApi api, long long inbound_id, const std::string& email);
     // panel/api/inbounds/list(/slim); re-logs in once when the session is gone.
     void list_inbounds(ClientApi api);
@@ -49,6 +68,7 @@ public:
     std::string client_sub_id(const std::string& email);
 
 private:
+    long long add_inbound(const boost::json::object& body);
     boost::json::value envelope(const std::string& operation, boost::json::object request);
     void fetch_csrf();
     // Where the settings and Xray routes live: "/panel/api/" from v3.3.0,

@@ -4,14 +4,19 @@
 // as cgroup parent (stand.lifecycle/1 + stand.panel/1). Before the first
 // start the data dir gets the configured port, listen address, base path,
 // admin account and subscription server; bootstrap moves Xray's API and
-// metrics ports and adds one VLESS Reality inbound on the listen address.
-// Users are clients with an id and a subId the adapter chooses, so no
-// read-back is needed; the subscription is on the separate sub port.
+// metrics ports and adds one inbound on the listen address: VLESS Reality
+// (TCP), or Hysteria 2 (UDP, with a self-signed certificate made in the data
+// dir and pinned in the links). Users are clients with a credential and a
+// subId the adapter chooses, so no read-back is needed; the subscription is
+// on the separate sub port.
 #include "credentials.hpp"
 #include "panel_lifecycle.hpp"
+#include "tcp_wait.hpp"
 #include "url.hpp"
 #include "xui_api.hpp"
 #include "xui_first_start.hpp"
+
+#include "tls/test_certificates.hpp"
 
 #include <stand/stand.hpp>
 
@@ -29,7 +34,8 @@ namespace json = boost::json;
 using stand::cpp::ConfigError;
 using stand::cpp::Error;
 
-constexpr const char* kRemark = "stand-vless-reality";
+constexpr const char* kVlessRemark = "stand-vless-reality";
+constexpr const char* kHysteria2Remark = "stand-hysteria2";
 constexpr const char* kInstalledBinary = "/usr/local/x-ui/x-ui";
 constexpr const char* kImage = "ghcr.io/mhsanaei/3x-ui:v3.6.0";
 constexpr int kXrayApiDefault = 62789;
@@ -65,8 +71,18 @@ public:
         if (base_path_.empty() || base_path_.front() != '/') base_path_ = "/" + base_path_;
         if (base_path_.back() != '/') base_path_ += "/";
         inbound_port_ = static_cast<int>(cfg.integer("inbound_port", 4443, 1, 65535));
+        const std::string protocol = cfg.string("protocol", "vless-reality");
+        if (protocol == "hysteria2") protocol_ = xui::Protocol::hysteria2;
+        else if (protocol != "vless-reality")
+            throw ConfigError("config.protocol: \"" + protocol + "\" (expected \"vless-reality\" or \"hysteria2\")");
+        congestion_ = cfg.string("congestion", "default");
+        if (congestion_ != "default" && congestion_ != "bbr" && congestion_ != "reno")
+            throw ConfigError("config.congestion: \"" + congestion_ + "\" (expected \"default\", \"bbr\" or \"reno\")");
+        if (congestion_ != "default" && protocol_ != xui::Protocol::hysteria2)
+            throw ConfigError("config.congestion: only for \"protocol\": \"hysteria2\"");
         xray_api_port_ = static_cast<int>(cfg.integer("xray_api_port", kXrayApiDefault, 1, 65535));
         xray_metrics_port_ = static_cast<int>(cfg.integer("xray_metrics_port", kXrayMetricsDefault, 0, 65535));
+        block_private_ = cfg.boolean("block_private", false);
         std::string bin_folder = cfg.string("bin_folder", "");
         given_.username = cfg.string("username", "admin");
         given_.password = cfg.string("password", "");
@@ -133,9 +149,24 @@ public:
     void bootstrap() override {
         auto& api = session();
         client_api_ = api.detect_client_api();
-        if (!docker_ && api.set_xray_ports(xray_api_port_, xray_metrics_port_)) remember_xray_ports();
-        inbound_id_ = api.find_inbound(kRemark);
-        if (!inbound_id_) inbound_id_ = api.add_vless_reality_inbound(kRemark, docker_ ? "" : host_name_, inbound_port_);
+        if (!docker_ && api.adjust_xray_template(xray_api_port_, xray_metrics_port_, !block_private_)) {
+            remember_xray_ports();
+            // x-ui restarts Xray for the new template; an inbound added before
+            // Xray is back is stored but never reaches the running core
+            // ("Unable to add inbound on local: ... connection refused").
+            if (!panelkit::wait_tcp_listening("127.0.0.1", xray_api_port_, 30000))
+                throw Error(STAND_E_TIMEOUT, "3x-ui: bootstrap: Xray did not come back on its API port 127.0.0.1:" +
+                                                 std::to_string(xray_api_port_) + " within 30 s after x-ui restarted it (" +
+                                                 (data_dir() / "log").string() + ")");
+        }
+        const std::string listen = docker_ ? "" : host_name_;
+        if (protocol_ == xui::Protocol::hysteria2) {
+            inbound_id_ = api.find_inbound(kHysteria2Remark);
+            if (!inbound_id_) inbound_id_ = api.add_hysteria2_inbound(kHysteria2Remark, listen, inbound_port_, hysteria2_tls());
+        } else {
+            inbound_id_ = api.find_inbound(kVlessRemark);
+            if (!inbound_id_) inbound_id_ = api.add_vless_reality_inbound(kVlessRemark, listen, inbound_port_);
+        }
         auto sub = api.sub_settings();
         if (!docker_ && sub.uri.empty() && sub.port != sub_port_)
             throw Error(STAND_E_BAD_STATE, "3x-ui: bootstrap: the subscription server is on port " + std::to_string(sub.port) +
@@ -147,10 +178,12 @@ public:
 
     json::object create_user(const std::string& name) override {
         require_bootstrap("create_user");
-        xui::XuiUser user{name, uuid4(), panelkit::random_hex(8)};
-        session().add_client(*client_api_, *inbound_id_, user);
+        // Hysteria 2: 32 hex, what x-ui's fillProtocolDefaults would choose.
+        const std::string credential = protocol_ == xui::Protocol::hysteria2 ? panelkit::random_hex(16) : uuid4();
+        xui::XuiUser user{name, credential, panelkit::random_hex(8)};
+        session().add_client(*client_api_, protocol_, *inbound_id_, user);
         users_[name] = user;
-        return {{"name", name}, {"id", name}, {"subscription", subscription(user.sub_id)}, {"tunnel_auth", user.uuid}};
+        return {{"name", name}, {"id", name}, {"subscription", subscription(user.sub_id)}, {"tunnel_auth", credential}};
     }
 
     void delete_user(const std::string& user_id) override {
@@ -205,6 +238,10 @@ private:
         json::object f;
         if (client_api_) f["client_api"] = *client_api_ == xui::ClientApi::v31 ? "clients/* (v3.1+)" : "inbounds/addClient (legacy)";
         f["listen"] = host_name_;
+        f["protocol"] = protocol_ == xui::Protocol::hysteria2 ? "hysteria2" : "vless-reality";
+        if (protocol_ == xui::Protocol::hysteria2) f["congestion"] = congestion_;
+        if (!block_private_ && !docker_)
+            f["xray_template_change"] = "removed the rule geoip:private -> blocked, freedom allows 127.0.0.0/8 and ::1: stand's sink is on loopback";
         if (base_path_ != "/") f["secret_path_prefix"] = base_path_;
         if (!version_.empty()) f["versions"] = json::object{{"3x-ui", version_}};
         if (!docker_) {
@@ -236,6 +273,23 @@ private:
         link_bin_folder();
         xui::FirstStartSettings s{port_, host_name_, base_path_, c.username, c.password, sub_port_, host_name_};
         xui::apply_first_start_settings(launcher(), setting_command_, s, data_dir() / "x-ui.db");
+    }
+
+    // The core's certificate: self-signed (tls/test_certificates.hpp), in the
+    // data dir (docker: the volume, as the container sees it), pinned in the
+    // links by its SHA-256.
+    xui::Hysteria2Inbound hysteria2_tls() const {
+        const fs::path dir = docker_ ? data_dir() / "db" / "tls" : data_dir() / "tls";
+        stand::tls::CertificateFiles files;
+        try {
+            files = stand::tls::ensure_test_certificate(dir, "p256");
+        } catch (const std::exception& e) {
+            throw Error(STAND_E_IO, std::string("3x-ui: bootstrap: the Hysteria 2 certificate in ") + dir.string() + ": " + e.what());
+        }
+        const std::string pin = stand::tls::certificate_sha256_hex(files.cert_file.string());
+        const fs::path seen = docker_ ? fs::path("/etc/x-ui/tls") : dir;
+        return {(seen / files.cert_file.filename()).string(), (seen / files.key_file.filename()).string(), pin,
+                congestion_ == "default" ? std::string() : congestion_};
     }
 
     void link_bin_folder() {
@@ -304,7 +358,8 @@ private:
                "    ports:\n"
                "      - \"" + bind + std::to_string(port_) + ":" + std::to_string(kImagePanelPort) + "\"\n"
                "      - \"" + bind + std::to_string(sub_port_) + ":" + std::to_string(kImageSubPort) + "\"\n"
-               "      - \"" + bind + std::to_string(inbound_port_) + ":" + std::to_string(inbound_port_) + "\"\n"
+               "      - \"" + bind + std::to_string(inbound_port_) + ":" + std::to_string(inbound_port_) +
+                   (protocol_ == xui::Protocol::hysteria2 ? "/udp" : "") + "\"\n"
                "    volumes:\n"
                "      - \"${data_dir}/db:/etc/x-ui\"\n";
     }
@@ -313,6 +368,9 @@ private:
     int port_ = 2053, sub_port_ = 2096, inbound_port_ = 4443, http_timeout_ms_ = 30000;
     int xray_api_port_ = kXrayApiDefault, xray_metrics_port_ = kXrayMetricsDefault;
     bool docker_ = false;
+    xui::Protocol protocol_ = xui::Protocol::vless_reality;
+    bool block_private_ = false;
+    std::string congestion_ = "default";
     std::string base_path_, bin_folder_, version_;
     std::vector<std::string> setting_command_;
     panelkit::Credentials given_;
@@ -328,7 +386,7 @@ private:
 
 STAND_CPP_PLUGIN(Xui, "3x-ui", "3x-ui", "0.2.0",
                  "3x-ui panel (checked on the real v3.6.0 + Xray): native as the official install runs it, or docker "
-                 "compose, in the measured box; VLESS Reality users.",
+                 "compose, in the measured box; VLESS Reality or Hysteria 2 users.",
                  R"({"type":"object","additionalProperties":false,"properties":{
                      "mode":{"enum":["native","docker"],"default":"native"},
                      "command":{"type":"array","items":{"type":"string"},"default":["/usr/local/x-ui/x-ui"],
@@ -345,11 +403,18 @@ STAND_CPP_PLUGIN(Xui, "3x-ui", "3x-ui", "0.2.0",
                      "port":{"type":"integer","minimum":1,"maximum":65535,"default":2053},
                      "sub_port":{"type":"integer","minimum":1,"maximum":65535,"default":2096},
                      "web_base_path":{"type":"string","default":"/"},
-                     "inbound_port":{"type":"integer","minimum":1,"maximum":65535,"default":4443},
+                     "inbound_port":{"type":"integer","minimum":1,"maximum":65535,"default":4443,
+                                     "description":"the users' inbound: TCP for vless-reality, UDP for hysteria2"},
+                     "protocol":{"enum":["vless-reality","hysteria2"],"default":"vless-reality",
+                                 "description":"the inbound users join; hysteria2: Xray's hysteria inbound (version 2), TLS with a self-signed certificate made in the data dir and pinned in the links (pinSHA256), no obfuscation"},
+                     "congestion":{"enum":["default","bbr","reno"],"default":"default",
+                                   "description":"hysteria2: Xray's congestion control (finalmask.quicParams.congestion); default: Xray's own"},
                      "xray_api_port":{"type":"integer","minimum":1,"maximum":65535,"default":62789,
                                       "description":"Xray's gRPC API (loopback), moved at bootstrap"},
                      "xray_metrics_port":{"type":"integer","minimum":0,"maximum":65535,"default":11111,
                                           "description":"Xray's metrics listener (loopback); 0 removes it"},
+                     "block_private":{"type":"boolean","default":false,
+                                      "description":"native: keep Xray's blocking of private destinations (x-ui's rule geoip:private -> blocked, freedom's default final rule); by default stand lets loopback through, where the tunnel's sink is"},
                      "http_timeout_ms":{"type":"integer","minimum":100,"maximum":600000,"default":30000,
                                         "description":"per admin call, connect to last byte"},
                      "username":{"type":"string","default":"admin"},

@@ -9,17 +9,6 @@
 
 namespace stand::box {
 
-std::vector<std::filesystem::path> with_subgroups(const std::vector<std::filesystem::path>& dirs) {
-    std::vector<std::filesystem::path> all;
-    for (const auto& d : dirs) {
-        all.push_back(d);
-        std::error_code ec;
-        for (std::filesystem::recursive_directory_iterator it(d, ec), end; !ec && it != end; it.increment(ec))
-            if (it->is_directory(ec)) all.push_back(it->path());
-    }
-    return all;
-}
-
 std::vector<pid_t> group_pids(const std::vector<std::filesystem::path>& dirs) {
     std::vector<pid_t> all;
     for (const auto& dir : dirs)

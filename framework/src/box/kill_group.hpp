@@ -9,10 +9,6 @@
 
 namespace stand::box {
 
-// `dirs` and every group below them (containers started with a box as their
-// cgroup parent), parents first.
-std::vector<std::filesystem::path> with_subgroups(const std::vector<std::filesystem::path>& dirs);
-
 // The union of cgroup.procs over `dirs`.
 std::vector<pid_t> group_pids(const std::vector<std::filesystem::path>& dirs);
 

@@ -1,5 +1,6 @@
 #include "compat/box_sockets.hpp"
 
+#include "box/box_processes.hpp"
 #include "box/kill_group.hpp"
 #include "report/text_file.hpp"
 

@@ -2,7 +2,7 @@
 
 #include "box/cgroup_fs.hpp"
 #include "box/cpu_list.hpp"
-#include "box/kill_group.hpp"
+#include "box/box_processes.hpp"
 #include "detect/go_buildinfo.hpp"
 
 #include <algorithm>

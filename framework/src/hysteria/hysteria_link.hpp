@@ -2,7 +2,9 @@
 //   hysteria2://[auth@]host[:port][/]?[key=value&...][#name]
 // Keys read: sni, insecure (Go ParseBool forms), pinSHA256, obfs
 // (salamander), obfs-password. Others (fm, ech, ...) are kept in `ignored`.
-// A port list ("443,5000-6000": port hopping) uses its first port.
+// A port list ("443,5000-6000": port hopping) uses its first port. A
+// pinSHA256 alone authenticates the server (quic/quic_tls.hpp), so a
+// self-signed core that a panel pins (3x-ui v3.6) needs no insecure=1.
 #pragma once
 
 #include <cstdint>

@@ -35,7 +35,10 @@ std::string gnutls_message(const char* what, int rv) {
 int verify_peer(gnutls_session_t session) {
     auto* peer = reinterpret_cast<QuicTlsPeer*>(gnutls_session_get_ptr(session));
     const QuicTlsOptions& options = peer->context->options();
-    if (!options.insecure) {
+    // A pin authenticates the server by itself, as Xray's pinnedPeerCertSha256
+    // does (what 3x-ui v3.6 emits as pinSHA256 for a self-signed core);
+    // without one the chain and the name are verified unless insecure.
+    if (!options.insecure && options.pin_sha256.empty()) {
         const std::string& name = options.verify_name.empty() ? options.sni : options.verify_name;
         unsigned status = 0;
         int rv = gnutls_certificate_verify_peers3(session, name.empty() ? nullptr : name.c_str(), &status);

@@ -17,7 +17,9 @@ struct QuicTlsOptions {
     std::string alpn = "h3";
     bool insecure = false;    // skip chain and name verification (the pin still applies)
     std::string ca_file;      // extra trust anchors (PEM); the system store too
-    std::string pin_sha256;   // lower-case hex SHA-256 of the leaf DER; empty: no pin
+    std::string pin_sha256;   // lower-case hex SHA-256 of the leaf DER; empty: no pin. A pin is
+                              // the whole check: chain and name are not verified (Xray's
+                              // pinnedPeerCertSha256; the Hysteria app also needs insecure)
 };
 
 // Lower-case hex without ':' or '-' (how hysteria2:// links write pins).

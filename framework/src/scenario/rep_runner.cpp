@@ -1,5 +1,6 @@
 #include "scenario/rep_runner.hpp"
 
+#include "box/box_processes.hpp"
 #include "box/process_placement.hpp"
 #include "detect/box_cpu.hpp"
 #include "detect/go_runtime.hpp"
@@ -498,6 +499,29 @@ struct Rep {
         if (!caveats.empty()) doc["go_runtime_notes"] = std::move(caveats);
     }
 
+    std::vector<box::BoxProcess> measured_processes() const {
+        auto it = env.host.boxes.find("measured");
+        return it == env.host.boxes.end() ? std::vector<box::BoxProcess>{} : box::box_processes(it->second);
+    }
+
+    // Which of the box's processes the step saw end and start: a core the
+    // panel restarted shows as a new PID under the same name.
+    void record_process_changes(const Step& s, const std::vector<box::BoxProcess>& before) {
+        if (env.host.boxes.find("measured") == env.host.boxes.end()) return;
+        const auto after = measured_processes();
+        const auto changes = box::compare_processes(before, after);
+        loads[s.name].as_object()["box_processes"] = changes.to_json(before, after);
+        put(s.name + ".processes_replaced", static_cast<double>(changes.replaced.size()));
+        if (!changes.replaced.empty()) {
+            std::string list;
+            for (const auto& r : changes.replaced) list += (list.empty() ? "" : "; ") + r;
+            findings.push_back(detect::Finding{"box-process-replaced", scope(s),
+                                               "during the step the box's processes were replaced (name, PIDs before -> "
+                                               "after): " + list}
+                                   .to_json());
+        }
+    }
+
     // The tunnel runs on its own thread; a `during` step runs here alongside
     // it. A failure of either is reported after both ended, with the other's
     // metrics kept.
@@ -513,6 +537,7 @@ struct Rep {
         spec.allow_remote = env.scenario.allow_remote;
         tunnel::TunnelHooks hooks;
         hooks.stop = &env.interrupted;
+        const auto processes_before = measured_processes();
         std::optional<tunnel::TunnelResult> result;
         std::string tunnel_error;
         const auto t0 = Clock::now();
@@ -537,6 +562,7 @@ struct Rep {
         if (!tunnel_error.empty()) throw StepFailure("step " + s.name + ": " + tunnel_error);
         loads[s.name] = result->to_json();
         put_tunnel_metrics([this](const std::string& k, double v) { put(k, v); }, s.name, *result);
+        record_process_changes(s, processes_before);
         check_aliasing(s, {"the small request", result->probe_interval_ms, result->probes_sent},
                        tunnel_window_metrics(s, t0, t1, result->mbit_mean));
         if (result->streams_dropped > 0 || result->reconnects > 0 || result->connection_losses > 0)

@@ -39,7 +39,7 @@ std::vector<std::string_view> suffixes(const StepAction& action) {
         return {"gbit_s", "mbit_mean", "seconds_below", "probe_p50_ms", "probe_p95_ms", "probe_p99_ms",
                 "probes_failed", "streams_dropped", "reconnects", "reconnect_gap_max_ms", "connection_losses",
                 "handshake_ms", "client_cpu_pct", "box_cpu_pct", "mbit_per_cpu_s", "anon_mean_mib",
-                "mem_max_mib"};
+                "mem_max_mib", "processes_replaced"};
     if (std::holds_alternative<ManyClientsStep>(action))
         return {"connected", "handshake_failures", "handshake_p50_ms", "handshake_p95_ms", "requests_ok",
                 "request_failures", "request_p95_ms", "disconnects", "box_cpu_pct", "anon_mean_mib",

@@ -74,12 +74,4 @@ PeerHandshake handshake_with(const std::string& host, std::uint16_t port, std::c
     return out;
 }
 
-std::string certificate_file_der(const std::string& pem_file) {
-    std::unique_ptr<FILE, decltype(&std::fclose)> f(std::fopen(pem_file.c_str(), "r"), &std::fclose);
-    if (!f) throw std::runtime_error("cannot open certificate " + pem_file);
-    std::unique_ptr<X509, decltype(&X509_free)> cert(PEM_read_X509(f.get(), nullptr, nullptr, nullptr), &X509_free);
-    if (!cert) throw std::runtime_error(pem_file + " is not a PEM certificate");
-    return to_der(cert.get());
-}
-
 }  // namespace stand::tls

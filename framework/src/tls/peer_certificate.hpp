@@ -21,7 +21,4 @@ struct PeerHandshake {
 // negotiated. Throws std::runtime_error naming host:port on any failure.
 PeerHandshake handshake_with(const std::string& host, std::uint16_t port, std::chrono::milliseconds timeout);
 
-// The DER bytes of the first certificate in a PEM file; throws naming it.
-std::string certificate_file_der(const std::string& pem_file);
-
 }  // namespace stand::tls

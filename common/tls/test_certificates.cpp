@@ -1,6 +1,7 @@
 #include "tls/test_certificates.hpp"
 
 #include <openssl/err.h>
+#include <openssl/sha.h>
 #include <openssl/evp.h>
 #include <openssl/pem.h>
 #include <openssl/rand.h>
@@ -105,6 +106,32 @@ CertificateFiles ensure_test_certificate(const fs::path& dir, const std::string&
               [&](FILE* f) { return PEM_write_PrivateKey(f, key.get(), nullptr, nullptr, 0, nullptr, nullptr); });
     write_pem(files.cert_file, 0644, [&](FILE* f) { return PEM_write_X509(f, cert.get()); });
     return files;
+}
+
+std::string certificate_file_der(const std::string& pem_file) {
+    std::unique_ptr<FILE, decltype(&std::fclose)> f(std::fopen(pem_file.c_str(), "r"), &std::fclose);
+    if (!f) throw std::runtime_error("cannot open certificate " + pem_file);
+    Owned<X509, X509_free> cert(PEM_read_X509(f.get(), nullptr, nullptr, nullptr));
+    if (!cert) throw std::runtime_error(pem_file + " is not a PEM certificate");
+    unsigned char* der = nullptr;
+    const int n = i2d_X509(cert.get(), &der);
+    if (n <= 0) throw std::runtime_error("cannot encode the certificate in " + pem_file);
+    std::string out(reinterpret_cast<const char*>(der), static_cast<std::size_t>(n));
+    OPENSSL_free(der);
+    return out;
+}
+
+std::string certificate_sha256_hex(const std::string& pem_file) {
+    const std::string der = certificate_file_der(pem_file);
+    unsigned char digest[SHA256_DIGEST_LENGTH];
+    SHA256(reinterpret_cast<const unsigned char*>(der.data()), der.size(), digest);
+    static const char* kHex = "0123456789abcdef";
+    std::string out;
+    for (unsigned char b : digest) {
+        out += kHex[b >> 4];
+        out += kHex[b & 15];
+    }
+    return out;
 }
 
 }  // namespace stand::tls
