@@ -3,10 +3,12 @@
 #include "report/adaptive_section.hpp"
 #include "report/battery_sections.hpp"
 #include "report/proxy_sections.hpp"
+#include "report/runtime_sections.hpp"
 #include "report/html_report.hpp"
 #include "report/per_rep_csv.hpp"
 #include "report/table.hpp"
 #include "report/table_spec.hpp"
+#include "detect/defaults_differ.hpp"
 #include "detect/finding.hpp"
 #include "scenario/run_directory.hpp"
 #include "stats/summary.hpp"
@@ -82,7 +84,8 @@ std::string tables_markdown(const json::object& run, const std::vector<PerRepRow
     return md;
 }
 
-std::string findings_markdown(const std::vector<json::object>& reps) {
+// The repetitions' findings and those over the whole run (`run_findings`).
+std::string findings_markdown(const std::vector<json::object>& reps, const std::vector<detect::Finding>& run_findings) {
     std::map<std::string, std::vector<std::string>> by_id;
     for (const auto& rep : reps)
         if (auto* f = rep.if_contains("findings"))
@@ -91,6 +94,7 @@ std::string findings_markdown(const std::vector<json::object>& reps) {
                 by_id[std::string(o.at("id").as_string())].push_back(std::string(o.at("scope").as_string()) + ": " +
                                                                     std::string(o.at("message").as_string()));
             }
+    for (const auto& f : run_findings) by_id[f.id].push_back(f.scope + ": " + f.message);
     std::string md = "## What these numbers do not tell you\n\n";
     if (by_id.empty()) md += "No detector fired: no saturated generator, busy machine, box drift, rate limit or lagging open model was seen.\n";
     for (const auto& [id, lines] : by_id) {
@@ -184,6 +188,9 @@ RunReportFiles write_run_report(const std::filesystem::path& run_dir) {
         if (o.status == "fired")
             findings.push_back(detect::Finding{o.id, o.plugin + (o.metric.empty() ? "" : ", " + o.metric), o.message}.to_json());
     }
+    std::vector<detect::Finding> run_findings;
+    if (auto* p = run->if_contains("plugins"); p && p->is_array()) run_findings = detect::check_defaults_differ(reps, p->as_array());
+    for (const auto& f : run_findings) findings.push_back(f.to_json());
     json::object results{{"schema_version", 1}, {"run", *run},           {"summary", summaries(rows)},
                          {"findings", findings}, {"checks", check_json}, {"reps", rep_array}};
     scenario::RunDirectory::write_atomically(files.results_json, json::serialize(results) + "\n");
@@ -201,10 +208,11 @@ RunReportFiles write_run_report(const std::filesystem::path& run_dir) {
     md += proxy_defaults_markdown(reps);
     md += tls_sessions_markdown(reps);
     md += placement_markdown(reps);
+    md += go_runtimes_markdown(reps);
     md += notes_markdown(reps);
     md += machine_markdown(*run, reps);
     md += reps_markdown(reps);
-    md += findings_markdown(reps);
+    md += findings_markdown(reps, run_findings);
     scenario::RunDirectory::write_atomically(files.summary_md, md);
     scenario::RunDirectory::write_atomically(files.report_html, render_html_report(results, run_dir));
     return files;

@@ -2,6 +2,9 @@
 
 #include "box/box_processes.hpp"
 #include "box/process_placement.hpp"
+#include "detect/box_cpu.hpp"
+#include "detect/go_runtime.hpp"
+#include "detect/probe_aliasing.hpp"
 #include "detect/load_detectors.hpp"
 #include "isolation/plugin_worker.hpp"
 #include "load/link_pattern.hpp"
@@ -24,6 +27,7 @@
 #include <atomic>
 #include <filesystem>
 #include <optional>
+#include <set>
 #include <sys/resource.h>
 #include <thread>
 
@@ -52,8 +56,12 @@ struct Rep {
     json::array notes;         // the probes' caveats, each once
     ProxyTls proxy_tls;        // what the last configure step set up
     json::object proxy_defaults;  // configure step name -> the proxy's effective_defaults()
+    json::object proxy_set;       // configure step name -> the settings the scenario had set by then
+    std::set<std::string> set_so_far;  // knobs persist from one configure step to the next
     json::object tls_sessions;    // load step name -> protocol, cipher, ALPN, key type served
     Clock::time_point last_start = Clock::now();
+    const Clock::time_point rep_start = Clock::now();
+    std::optional<detect::GoProcessScanner> go_processes;  // the Go programs seen in the measured box
     struct User {
         std::string id;
         json::object subscription;  // {method, url, headers}
@@ -427,9 +435,10 @@ struct Rep {
         return env.backend->host() + ":" + std::to_string(env.backend->port());
     }
 
-    void tunnel_window_metrics(const Step& s, Clock::time_point t0, Clock::time_point t1, double mbit) {
+    std::optional<sampler::WindowStats> tunnel_window_metrics(const Step& s, Clock::time_point t0, Clock::time_point t1,
+                                                              double mbit) {
         auto w = window(t0, t1, s.name);
-        if (!w) return;
+        if (!w) return w;
         if (w->cpu_pct) {
             put(s.name + ".box_cpu_pct", *w->cpu_pct);
             // Below 1 % of a core the box did not carry the tunnel; a ratio
@@ -449,6 +458,45 @@ struct Rep {
         }
         if (w->anon) put(s.name + ".anon_mean_mib", w->anon->mean / 1048576.0);
         if (w->mem_current) put(s.name + ".mem_max_mib", static_cast<double>(w->mem_current->max) / 1048576.0);
+        return w;
+    }
+
+    // probe-aliasing: a periodic probe in step with the box's CFS period while it was throttled.
+    void check_aliasing(const Step& s, const detect::PeriodicProbe& probe, const std::optional<sampler::WindowStats>& w) {
+        if (!w || !w->throttled_periods) return;
+        const auto box = detect::box_cpu_of(env.preface.if_contains("box"));
+        detect::StepThrottling t{box.period_us, w->periods.value_or(0), *w->throttled_periods,
+                                 w->throttled_us.value_or(0)};
+        if (auto f = detect::check_probe_aliasing(probe, t, scope(s))) findings.push_back(f->to_json());
+    }
+
+    void scan_box_processes() {
+        if (go_processes) go_processes->scan();
+    }
+
+    // go-runtime-oversized over the Go programs seen, with the repetition's throttling.
+    void check_go_runtimes() {
+        if (!go_processes || go_processes->found().empty()) return;
+        json::array seen;
+        for (const auto& p : go_processes->found()) seen.push_back(p.to_json());
+        doc["go_runtimes"] = std::move(seen);
+        std::optional<detect::Throttling> throttling;
+        if (env.sampler != nullptr) {
+            env.sampler->sample_now();
+            try {
+                const auto w = env.sampler->window(rep_start, Clock::now());
+                if (w.periods)
+                    throttling = detect::Throttling{*w.periods, w.throttled_periods.value_or(0), w.throttled_us.value_or(0)};
+            } catch (const sampler::WindowError&) {
+                // too short for a window: the finding says there were no counters
+            }
+        }
+        auto verdict = detect::check_go_runtimes(go_processes->found(), detect::box_cpu_of(env.preface.if_contains("box")).vcpu,
+                                                 throttling, plugin().label + " rep " + std::to_string(env.planned.rep));
+        for (const auto& f : verdict.findings) findings.push_back(f.to_json());
+        json::array caveats;
+        for (const auto& n : verdict.notes) caveats.emplace_back(n);
+        if (!caveats.empty()) doc["go_runtime_notes"] = std::move(caveats);
     }
 
     std::vector<box::BoxProcess> measured_processes() const {
@@ -515,7 +563,8 @@ struct Rep {
         loads[s.name] = result->to_json();
         put_tunnel_metrics([this](const std::string& k, double v) { put(k, v); }, s.name, *result);
         record_process_changes(s, processes_before);
-        tunnel_window_metrics(s, t0, t1, result->mbit_mean);
+        check_aliasing(s, {"the small request", result->probe_interval_ms, result->probes_sent},
+                       tunnel_window_metrics(s, t0, t1, result->mbit_mean));
         if (result->streams_dropped > 0 || result->reconnects > 0 || result->connection_losses > 0)
             findings.push_back(detect::Finding{"tunnel-disrupted", scope(s),
                                                std::to_string(result->streams_dropped) + " stream(s) dropped, " +
@@ -557,7 +606,9 @@ struct Rep {
         }
         loads[s.name] = r.to_json();
         put_many_clients_metrics([this](const std::string& k, double v) { put(k, v); }, s.name, r);
-        tunnel_window_metrics(s, t0, Clock::now(), 0);
+        const auto per_client = r.clients > 0 ? (r.requests_ok + r.requests_failed) / r.clients : 0;
+        check_aliasing(s, {"each client's request", std::chrono::duration<double, std::milli>(a.every).count(), per_client},
+                       tunnel_window_metrics(s, t0, Clock::now(), 0));
         if (r.handshake_failures > 0 || r.requests_failed > 0 || r.disconnects > 0)
             findings.push_back(detect::Finding{"tunnel-clients-failed", scope(s),
                                                std::to_string(r.handshake_failures) + " of " + std::to_string(r.clients) +
@@ -579,6 +630,23 @@ struct Rep {
         call("proxy.configure", {{"knobs", setup.knobs}}, s.timeout);
         proxy_tls = setup.tls;
         proxy_defaults[s.name] = call("proxy.effective_defaults", {}, s.timeout);
+        note_settings_set(a);
+        json::array set;
+        for (const auto& k : set_so_far) set.emplace_back(k);
+        proxy_set[s.name] = std::move(set);
+    }
+
+    // The effective_defaults() keys this step's knobs set; null (the proxy's
+    // own default) unsets one.
+    void note_settings_set(const ConfigureStep& a) {
+        auto mark = [&](const std::string& key, bool set) {
+            if (set) set_so_far.insert(key);
+            else set_so_far.erase(key);
+        };
+        for (const auto& [k, v] : a.knobs) mark(k == "tls_key" ? "tls_key_type" : std::string(k), !v.is_null());
+        if (a.upstream_keepalive) mark("upstream_keepalive", !a.upstream_keepalive->is_null());
+        if (a.tls) mark("tls_key_type", *a.tls != "off");
+        if (a.websocket) mark("websocket", true);
     }
 
     // Protocol, cipher and ALPN of one handshake with the endpoint after a
@@ -792,6 +860,7 @@ struct Rep {
         if (!probe_facts.empty()) doc["probe_facts"] = probe_facts;
         if (!notes.empty()) doc["notes"] = notes;
         if (!proxy_defaults.empty()) doc["proxy_defaults"] = proxy_defaults;
+        if (!proxy_set.empty()) doc["proxy_defaults_set"] = proxy_set;
         if (!tls_sessions.empty()) doc["tls_sessions"] = tls_sessions;
         env.dir.write_rep(env.planned.key, doc);
     }
@@ -828,6 +897,7 @@ json::object run_repetition(RepEnvironment& env) {
     rep.doc["rep"] = env.planned.rep;
     rep.doc["worker_log"] = worker.stderr_log().string();
     if (auto* f = env.preface.if_contains("findings")) rep.findings = f->as_array();
+    if (auto it = env.host.boxes.find("measured"); it != env.host.boxes.end()) rep.go_processes.emplace(it->second);
 
     const char* status = "ok";
     try {
@@ -843,6 +913,7 @@ json::object run_repetition(RepEnvironment& env) {
                 if (env.on_step) env.on_step(phase.name + "/" + step.name);
                 try {
                     rep.run_step(step);
+                    rep.scan_box_processes();
                 } catch (const StepFailure& e) {
                     rep.doc["failed_step"] = step.json_path + " (" + step.kind + " " + step.name + ")";
                     throw;
@@ -873,6 +944,7 @@ json::object run_repetition(RepEnvironment& env) {
         worker.shutdown(std::chrono::seconds(10));
     }
     rep.doc["host"] = host_usage();
+    rep.check_go_runtimes();
     rep.save(status);
     return rep.doc;
 }

@@ -45,6 +45,10 @@ typedef struct stand_proxy {
      * "upstream_keepalive" (bool, what is in force), "upstream_keepalive_source"
      * ("knob" or "<proxy> default"), "upstream_pool" (what reuse means here),
      * "websocket", and with TLS "tls_key_type" ("EC P-256", "RSA 4096").
+     * Keys that explain another ("upstream_pool", "<key>_source",
+     * "<key>_note", "<key>_means") are shown but not compared: the host's
+     * defaults-differ finding names every other key whose value differs
+     * between the compared proxies while the scenario did not set it.
      * Returns STAND_OK. */
     stand_result(STAND_ABI *effective_defaults)(stand_instance *self, const stand_sink *out,
                                                 stand_error *err);

@@ -1,0 +1,129 @@
+#include "detect/defaults_differ.hpp"
+
+#include <map>
+#include <set>
+#include <string>
+
+namespace stand::detect {
+namespace {
+
+namespace json = boost::json;
+
+struct Reported {
+    json::object values;
+    std::set<std::string> set;  // keys the scenario set for this system
+};
+
+// source (a configure step's name in backquotes, or kFacts) -> plugin -> what it reported
+using BySource = std::map<std::string, std::map<std::string, Reported>>;
+
+// Explanations of another key are not compared (stand/ext/proxy.h).
+constexpr const char* kFacts = "the systems' facts";
+
+bool is_setting(const std::string& key) {
+    return key != "version" && key != "upstream_pool" && !key.ends_with("_source") && !key.ends_with("_note") &&
+           !key.ends_with("_means");
+}
+
+std::string value_text(const json::value& v) {
+    return v.is_string() ? std::string(v.as_string()) : json::serialize(v);
+}
+
+std::set<std::string> config_keys(const json::array& plugins, const std::string& label) {
+    std::set<std::string> keys;
+    for (const auto& p : plugins) {
+        const auto* o = p.if_object();
+        const auto* l = o != nullptr ? o->if_contains("label") : nullptr;
+        if (l == nullptr || !l->is_string() || l->as_string() != label) continue;
+        if (const auto* c = o->if_contains("config"); c && c->is_object())
+            for (const auto& [k, _] : c->as_object()) keys.emplace(k);
+    }
+    return keys;
+}
+
+}  // namespace
+
+std::vector<Finding> check_defaults_differ(const std::vector<json::object>& reps, const json::array& plugins) {
+    BySource by_source;
+    std::vector<std::string> source_order;
+    std::set<std::string> plugins_seen;
+    auto add = [&](const std::string& source, const std::string& plugin, Reported r) {
+        if (!by_source.contains(source)) source_order.push_back(source);
+        by_source[source][plugin] = std::move(r);
+    };
+    for (const auto& rep : reps) {
+        const auto* status = rep.if_contains("status");
+        const auto* label = rep.if_contains("plugin");
+        if (status == nullptr || *status != "ok" || label == nullptr || !label->is_string()) continue;
+        const std::string plugin(label->as_string());
+        if (!plugins_seen.insert(plugin).second) continue;  // the first finished repetition speaks for the plugin
+        const auto configured = config_keys(plugins, plugin);
+        const json::object* set_by_step = nullptr;
+        if (const auto* s = rep.if_contains("proxy_defaults_set"); s && s->is_object()) set_by_step = &s->as_object();
+        if (const auto* d = rep.if_contains("proxy_defaults"); d && d->is_object() && !d->as_object().empty()) {
+            for (const auto& [step, values] : d->as_object()) {
+                if (!values.is_object()) continue;
+                Reported r{values.as_object(), configured};
+                if (set_by_step != nullptr)
+                    if (const auto* keys = set_by_step->if_contains(step); keys && keys->is_array())
+                        for (const auto& k : keys->as_array())
+                            if (k.is_string()) r.set.emplace(k.as_string());
+                add("`" + std::string(step) + "`", plugin, std::move(r));
+            }
+            continue;
+        }
+        if (const auto* f = rep.if_contains("facts"); f && f->is_object())
+            if (const auto* d = f->as_object().if_contains("defaults"); d && d->is_object())
+                add(kFacts, plugin, Reported{d->as_object(), configured});
+    }
+
+    // key + the values -> where: one finding for a difference that stays over several steps
+    std::vector<std::pair<std::string, std::string>> order;
+    std::map<std::pair<std::string, std::string>, std::vector<std::string>> where;
+    for (const auto& source : source_order) {
+        const auto& systems = by_source.at(source);
+        if (systems.size() < 2) continue;
+        std::set<std::string> keys;
+        for (const auto& [_, r] : systems)
+            for (const auto& [k, __] : r.values) keys.emplace(k);
+        for (const auto& key : keys) {
+            if (!is_setting(key)) continue;
+            bool set = false;
+            std::vector<std::pair<std::string, std::string>> values;  // plugin, value
+            std::set<std::string> distinct;
+            for (const auto& [plugin, r] : systems) {
+                const auto* v = r.values.if_contains(key);
+                if (v == nullptr) continue;
+                const auto* source_of = r.values.if_contains(key + "_source");
+                if (r.set.contains(key) || (source_of != nullptr && *source_of == "knob")) set = true;
+                values.emplace_back(plugin, value_text(*v));
+                distinct.insert(json::serialize(*v));
+            }
+            if (set || values.size() < 2 || distinct.size() < 2) continue;
+            std::string list;
+            for (const auto& [plugin, text] : values) list += (list.empty() ? "" : "; ") + plugin + " " + text;
+            auto& places = where[{key, list}];
+            if (places.empty()) order.emplace_back(key, list);
+            places.push_back(source);
+        }
+    }
+    std::vector<Finding> out;
+    for (const auto& k : order) {
+        std::string steps;
+        std::size_t count = 0;
+        bool facts = false;
+        for (const auto& place : where.at(k)) {
+            if (place == kFacts) facts = true;
+            else steps += (count++ == 0 ? "" : ", ") + place;
+        }
+        std::string scope = count == 0 ? "" : (count == 1 ? "after configure step " : "after configure steps ") + steps;
+        if (facts) scope += (scope.empty() ? "" : "; ") + std::string(kFacts);
+        out.push_back(Finding{"defaults-differ", scope,
+                              k.first + " differs (" + k.second +
+                                  ") and the scenario did not set it: a ranking on these defaults ranks this setting, "
+                                  "not only the systems"});
+    }
+    return out;
+}
+
+}  // namespace stand::detect
