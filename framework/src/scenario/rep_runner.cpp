@@ -581,6 +581,9 @@ struct Rep {
 
     void run_many_clients_step(const Step& s, const ManyClientsStep& a) {
         tunnel::ManyClientsSpec spec;
+        // Each client's link is its user's subscription, fetched before the
+        // window: timed apart from it (the step's default timeout allows for it).
+        const auto links_t0 = Clock::now();
         for (std::uint32_t i = 0; i < a.clients; ++i) {
             if (!a.source.server.empty()) {
                 spec.links.push_back(tunnel_link(s, a.source, i));
@@ -591,6 +594,7 @@ struct Rep {
                                   std::to_string(users.size()) + " users exist");
             spec.links.push_back(tunnel_link(s, a.source, i));
         }
+        put(s.name + ".links_s", std::chrono::duration<double>(Clock::now() - links_t0).count());
         spec.sink = tunnel_sink(s, a.source);
         spec.duration = std::chrono::duration_cast<std::chrono::nanoseconds>(a.duration);
         spec.ramp = std::chrono::duration_cast<std::chrono::nanoseconds>(a.ramp);

@@ -45,7 +45,7 @@ std::vector<std::string_view> suffixes(const StepAction& action) {
     if (std::holds_alternative<ManyClientsStep>(action))
         return {"connected", "handshake_failures", "handshake_p50_ms", "handshake_p95_ms", "requests_ok",
                 "request_failures", "request_p95_ms", "disconnects", "box_cpu_pct", "anon_mean_mib",
-                "client_cpu_pct"};
+                "client_cpu_pct", "links_s"};
     if (std::holds_alternative<ProbeStep>(action)) return {"*"};
     if (std::holds_alternative<BootstrapStep>(action)) return {"seconds"};
     if (std::holds_alternative<CreateUsersStep>(action))

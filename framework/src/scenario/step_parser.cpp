@@ -342,6 +342,10 @@ Step parse_step(const json::value& v, const JsonPlace& place, KindCounter& count
     }
     const auto duration = duration_of(step.action);
     step.timeout = default_timeout(step.kind, duration);
+    // many_clients first fetches every client's subscription (its link):
+    // up to a second each on a loaded panel, before the window starts.
+    if (auto* many = std::get_if<ManyClientsStep>(&step.action))
+        step.timeout += milliseconds(1000) * static_cast<long long>(many->clients);
     if (auto* tunnel = std::get_if<TunnelStep>(&step.action); tunnel && tunnel->during) {
         // The step lasts as long as the longer of the two.
         const auto inner_end = std::chrono::duration_cast<milliseconds>(tunnel->during_after) + tunnel->during->timeout;
