@@ -8,9 +8,13 @@
 // session with X-Remnawave-Client-Type: browser, kept in the data dir and
 // reused, replaced (the old one deleted) only when the backend refuses it.
 // Users join the default internal squad; a host on its inbound gives each
-// user a link.
+// user a link. Or Hysteria 2: a config profile with Xray's hysteria inbound
+// (a self-signed certificate made in the data dir), an internal squad with
+// that inbound, a host pinning the certificate; the links carry the users'
+// vlessUuid as their auth.
 #include "admin_api.hpp"
 #include "credentials.hpp"
+#include "hysteria2.hpp"
 #include "kept_token.hpp"
 #include "panel_lifecycle.hpp"
 #include "remnawave_env.hpp"
@@ -22,6 +26,8 @@
 #include <filesystem>
 #include <map>
 #include <memory>
+#include <optional>
+#include <utility>
 
 namespace {
 
@@ -32,6 +38,12 @@ using stand::cpp::Error;
 
 constexpr const char* kPanel = "remnawave";
 constexpr const char* kHostRemark = "stand-host";
+// The config profile, its inbound's tag, the squad and the host of Hysteria 2.
+constexpr const char* kHysteria2Name = "stand-hysteria2";
+constexpr const char* kDefaultProtocol = "default-squad";
+// docker: where the backend container sees <data dir>/tls (it reads the
+// certificate files when it sends a profile to a node).
+constexpr const char* kContainerTls = "/var/lib/stand-tls";
 // docker-compose-prod.yml of backend 3.3.2 names postgres:18.4 and
 // valkey/valkey:9-alpine; the backend is pinned to the release read here.
 constexpr const char* kImage = "remnawave/backend:3.3.2";
@@ -50,6 +62,9 @@ const char* credential_field(const std::string& inbound_type) {
     if (inbound_type == "shadowsocks") return "ssPassword";
     if (inbound_type == "vless") return "vlessUuid";
     if (inbound_type == "trojan") return "trojanPassword";
+    // resolve-proxy-config.service.ts resolveHysteria: auth = the vlessUuid
+    // (with a host's vlessRouteId in it; the adapter's hosts have none).
+    if (inbound_type == "hysteria") return "vlessUuid";
     return nullptr;
 }
 
@@ -65,6 +80,10 @@ public:
         given_.password = cfg.string("password", "");
         image_ = cfg.string("image", kImage);
         sub_public_domain_ = cfg.string("sub_public_domain", host_name_ + ":" + std::to_string(port_) + "/api/sub");
+        hysteria2_ = panelkit::read_hysteria2_choice(cfg, kDefaultProtocol);
+        if (config.contains("inbound_port") && !hysteria2_.enabled)
+            throw ConfigError("config.inbound_port: only for \"protocol\": \"hysteria2\" (the default squad's inbound keeps its port)");
+        inbound_port_ = static_cast<int>(cfg.integer("inbound_port", 4443, 1, 65535));
         cfg.finish();
         docker_ = lc.mode == panelkit::RunMode::docker;
         if (!docker_) {
@@ -93,6 +112,7 @@ public:
 
     // --- panel
     void bootstrap() override {
+        if (hysteria2_.enabled) return bootstrap_hysteria2();
         auto squads = call("list squads", {{"method", "GET"}, {"url", url("/api/internal-squads")}}, {200});
         const auto& list = panelkit::member(squads.json, kPanel, "list squads", {"response", "internalSquads"});
         if (!list.is_array() || list.as_array().empty())
@@ -104,8 +124,10 @@ public:
         if (!inbounds.is_array() || inbounds.as_array().empty())
             throw panelkit::bad_response(kPanel, "list squads", "the default squad has no inbound", squads);
         const auto& inbound = inbounds.as_array().front();
-        ensure_host(panelkit::string_member(inbound, kPanel, "list squads", {"profileUuid"}),
-                    panelkit::string_member(inbound, kPanel, "list squads", {"uuid"}));
+        ensure_host(kHostRemark, {{"inbound", {{"configProfileUuid", panelkit::string_member(inbound, kPanel, "list squads", {"profileUuid"})},
+                                               {"configProfileInboundUuid", panelkit::string_member(inbound, kPanel, "list squads", {"uuid"})}}},
+                                  {"address", "node1.bench.test"},
+                                  {"port", 1234}});
         const auto* type = inbound.as_object().if_contains("type");
         const char* field = type && type->is_string() ? credential_field(std::string(type->as_string())) : nullptr;
         tunnel_auth_field_ = field ? field : "";
@@ -165,6 +187,8 @@ private:
 
     void before_start() override {
         if (docker_) ensure_env();
+        // docker: the compose file mounts it (a missing source would be made by the daemon, as root)
+        if (docker_ && hysteria2_.enabled) fs::create_directories(data_dir() / "tls");
     }
 
     void after_restart() override { bearer_set_ = false; }  // the kept token is tried again, then replaced if dead
@@ -179,6 +203,11 @@ private:
 
     json::object panel_facts() override {
         json::object f{{"listen", host_name_}, {"sub_public_domain", sub_public_domain_}};
+        f["protocol"] = hysteria2_.enabled ? "hysteria2" : kDefaultProtocol;
+        if (hysteria2_.enabled) {
+            f["congestion"] = hysteria2_.congestion.empty() ? "default" : hysteria2_.congestion;
+            f["inbound_port"] = inbound_port_;
+        }
         if (docker_) {
             f["images"] = json::array{image_, kDbImage, kRedisImage};
             f["env_file"] = env_file().string();
@@ -294,34 +323,107 @@ private:
         bearer_set_ = true;
     }
 
+    // Hysteria 2: the config profile with Xray's hysteria inbound, the squad
+    // holding that inbound, a host on it pinning the core's certificate
+    // (the backend puts a host's pinnedPeerCertSha256 and sni into the links,
+    // never an insecure flag).
+    void bootstrap_hysteria2() {
+        const fs::path tls_dir = data_dir() / "tls";
+        const auto cert = panelkit::hysteria2_certificate(kPanel, tls_dir, docker_ ? fs::path(kContainerTls) : tls_dir);
+        const auto [profile_uuid, inbound_uuid] = ensure_hysteria2_profile(cert);
+        const std::string squad = ensure_hysteria2_squad(inbound_uuid);
+        ensure_host(kHysteria2Name, {{"inbound", {{"configProfileUuid", profile_uuid}, {"configProfileInboundUuid", inbound_uuid}}},
+                                     {"address", "node1.bench.test"},
+                                     {"port", inbound_port_},
+                                     {"sni", panelkit::kHysteria2ServerName},
+                                     {"pinnedPeerCertSha256", cert.pin_sha256}});
+        tunnel_auth_field_ = credential_field("hysteria");
+        squad_ = squad;
+    }
+
+    // {profile uuid, inbound uuid} of the profile named kHysteria2Name, made
+    // when missing. Two bootstraps at once: the second create is refused
+    // with 409 (A114 name, A113 inbound tag) and the list has the first's.
+    std::pair<std::string, std::string> ensure_hysteria2_profile(const panelkit::Hysteria2Certificate& cert) {
+        if (auto found = find_hysteria2_profile()) return *found;
+        json::object config{{"log", {{"loglevel", "warning"}}},
+                            {"inbounds", json::array{panelkit::xray_hysteria2_inbound(kHysteria2Name, inbound_port_, cert,
+                                                                                      hysteria2_.congestion)}},
+                            {"outbounds", json::array{json::object{{"tag", "DIRECT"}, {"protocol", "freedom"}},
+                                                      json::object{{"tag", "BLOCK"}, {"protocol", "blackhole"}}}},
+                            {"routing", {{"rules", json::array{}}}}};
+        auto r = call("create config profile",
+                      {{"method", "POST"}, {"url", url("/api/config-profiles")}, {"json", {{"name", kHysteria2Name}, {"config", config}}}},
+                      {201, 409});
+        if (auto found = find_hysteria2_profile()) return *found;
+        throw panelkit::bad_response(kPanel, "create config profile", "no profile " + std::string(kHysteria2Name) + " with inbound " +
+                                                                          kHysteria2Name + " afterwards", r);
+    }
+
+    std::optional<std::pair<std::string, std::string>> find_hysteria2_profile() {
+        auto r = call("list config profiles", {{"method", "GET"}, {"url", url("/api/config-profiles")}}, {200});
+        const auto& list = panelkit::member(r.json, kPanel, "list config profiles", {"response", "configProfiles"});
+        if (!list.is_array()) return std::nullopt;
+        for (const auto& p : list.as_array()) {
+            if (!named(p, "name", kHysteria2Name)) continue;
+            const auto& inbounds = panelkit::member(p, kPanel, "list config profiles", {"inbounds"});
+            if (inbounds.is_array())
+                for (const auto& in : inbounds.as_array())
+                    if (named(in, "tag", kHysteria2Name))
+                        return std::pair{panelkit::string_member(p, kPanel, "list config profiles", {"uuid"}),
+                                         panelkit::string_member(in, kPanel, "list config profiles", {"uuid"})};
+        }
+        return std::nullopt;
+    }
+
+    // The uuid of the internal squad named kHysteria2Name (made when
+    // missing, 409 A120 when another bootstrap made it first).
+    std::string ensure_hysteria2_squad(const std::string& inbound_uuid) {
+        if (auto found = find_squad(kHysteria2Name)) return *found;
+        auto r = call("create squad",
+                      {{"method", "POST"}, {"url", url("/api/internal-squads")},
+                       {"json", {{"name", kHysteria2Name}, {"inbounds", json::array{inbound_uuid.c_str()}}}}},
+                      {201, 409});
+        if (auto found = find_squad(kHysteria2Name)) return *found;
+        throw panelkit::bad_response(kPanel, "create squad", "no squad " + std::string(kHysteria2Name) + " afterwards", r);
+    }
+
+    std::optional<std::string> find_squad(const char* name) {
+        auto r = call("list squads", {{"method", "GET"}, {"url", url("/api/internal-squads")}}, {200});
+        const auto& list = panelkit::member(r.json, kPanel, "list squads", {"response", "internalSquads"});
+        if (list.is_array())
+            for (const auto& s : list.as_array())
+                if (named(s, "name", name)) return panelkit::string_member(s, kPanel, "list squads", {"uuid"});
+        return std::nullopt;
+    }
+
+    static bool named(const json::value& v, const char* key, const char* name) {
+        const auto* o = v.if_object();
+        return o && o->contains(key) && o->at(key) == name;
+    }
+
     // The backend accepts duplicate remarks: after creating, the first host
     // with the remark (list order, viewPosition) stays and any later one is
     // deleted, so two bootstraps at once still leave one link per user.
-    void ensure_host(const std::string& profile_uuid, const std::string& inbound_uuid) {
-        auto ours = hosts_with_remark();
+    // `host` is the create body without the remark.
+    void ensure_host(const char* remark, json::object host) {
+        auto ours = hosts_with_remark(remark);
         if (ours.empty()) {
-            call("create host",
-                 {{"method", "POST"},
-                  {"url", url("/api/hosts")},
-                  {"json", {{"inbound", {{"configProfileUuid", profile_uuid}, {"configProfileInboundUuid", inbound_uuid}}},
-                            {"remark", kHostRemark},
-                            {"address", "node1.bench.test"},
-                            {"port", 1234}}}},
-                 {201});
-            ours = hosts_with_remark();
+            host["remark"] = remark;
+            call("create host", {{"method", "POST"}, {"url", url("/api/hosts")}, {"json", host}}, {201});
+            ours = hosts_with_remark(remark);
         }
         for (std::size_t i = 1; i < ours.size(); ++i)
             call("delete duplicate host", {{"method", "DELETE"}, {"url", url("/api/hosts/" + ours[i])}}, {200, 204, 404});
     }
 
-    std::vector<std::string> hosts_with_remark() {
+    std::vector<std::string> hosts_with_remark(const char* remark) {
         auto hosts = call("list hosts", {{"method", "GET"}, {"url", url("/api/hosts")}}, {200});
         const auto& list = panelkit::member(hosts.json, kPanel, "list hosts", {"response"});
         std::vector<std::string> out;
         if (list.is_array())
             for (const auto& h : list.as_array())
-                if (const auto* o = h.if_object(); o && o->contains("remark") && o->at("remark") == kHostRemark)
-                    out.push_back(panelkit::string_member(h, kPanel, "list hosts", {"uuid"}));
+                if (named(h, "remark", remark)) out.push_back(panelkit::string_member(h, kPanel, "list hosts", {"uuid"}));
         return out;
     }
 
@@ -357,7 +459,8 @@ private:
                "    container_name: stand_remnawave\n"
                "    hostname: remnawave\n" + box + ulimits +
                "    env_file: ${data_dir}/.env\n"
-               "    volumes: [\"valkey-socket:/var/run/valkey\"]\n"
+               "    volumes: [\"valkey-socket:/var/run/valkey\"" +
+                   (hysteria2_.enabled ? std::string(", \"${data_dir}/tls:") + kContainerTls + ":ro\"" : std::string()) + "]\n"
                "    ports: [\"" + host_name_ + ":" + std::to_string(port_) + ":3000\"]\n"
                "    healthcheck: {test: [\"CMD-SHELL\", \"curl -f http://localhost:3001/health\"], interval: 30s, "
                "timeout: 5s, retries: 3, start_period: 30s}\n"
@@ -392,6 +495,8 @@ private:
     bool docker_ = true;
     panelkit::Credentials given_;
     std::string image_, sub_public_domain_;
+    panelkit::Hysteria2Choice hysteria2_;
+    int inbound_port_ = 4443;
     std::unique_ptr<panelkit::AdminApi> api_;
     bool bearer_set_ = false;
     std::string squad_, tunnel_auth_field_;
@@ -402,7 +507,7 @@ private:
 
 STAND_CPP_PLUGIN(Remnawave, "remnawave", "Remnawave", "0.2.0",
                  "Remnawave backend (source read at 3.3.2): the official docker compose with a generated .env, or a "
-                 "given command, in the measured box; users on the default squad's inbound.",
+                 "given command, in the measured box; users on the default squad's inbound, or on a Hysteria 2 inbound.",
                  R"({"type":"object","additionalProperties":false,"properties":{
                      "mode":{"enum":["native","docker"],"default":"docker"},
                      "command":{"type":"array","items":{"type":"string"},
@@ -416,5 +521,11 @@ STAND_CPP_PLUGIN(Remnawave, "remnawave", "Remnawave", "0.2.0",
                      "host":{"type":"string","default":"127.0.0.1","description":"docker publishes the API on this address only"},
                      "port":{"type":"integer","minimum":1,"maximum":65535,"default":3000},
                      "sub_public_domain":{"type":"string","description":"SUB_PUBLIC_DOMAIN (no scheme); default host:port/api/sub, the backend itself"},
+                     "protocol":{"enum":["default-squad","hysteria2"],"default":"default-squad",
+                                 "description":"default-squad: users join the default squad, links on its first inbound (Shadowsocks on a fresh panel); hysteria2: a config profile with Xray's hysteria inbound (version 2, TLS with a self-signed certificate made in <data dir>/tls, no obfuscation), its own squad, a host pinning the certificate (pinSHA256); tunnel_auth is the user's vlessUuid"},
+                     "congestion":{"enum":["default","bbr","reno"],"default":"default",
+                                   "description":"hysteria2: Xray's congestion control (finalmask.quicParams.congestion); default: Xray's own"},
+                     "inbound_port":{"type":"integer","minimum":1,"maximum":65535,"default":4443,
+                                     "description":"hysteria2: the inbound's UDP port on the nodes, and the links' port"},
                      "username":{"type":"string","default":"benchadmin"},
                      "password":{"type":"string","description":"generated (24+ chars) and kept 0600 when absent; never logged"}}})")

@@ -28,6 +28,13 @@ What it models (reference section in brackets):
     Default-Squad (a random UUID, made by a migration) with one Shadowsocks inbound
     (port 1234, chacha20-ietf-poly1305); no host. Hosts (duplicate remarks accepted;
     DELETE /api/hosts/{uuid} 204, 404 A046), squads, users via the 3.x routes.
+  * config profiles (config-profile.service.ts createConfigProfile, xray-config.validator.ts):
+    POST /api/config-profiles {name, config} 201 with the profile and its inbounds (one per
+    inbound of a managed protocol: hysteria, shadowsocks, trojan, vless; network and
+    security from streamSettings); name 2..30 of [A-Za-z0-9_ -] else 400 (zod),
+    "Default-Profile" 400 A145, a taken name 409 A114, a tag another profile has 409
+    A113, a config XRayConfig refuses (no inbounds, a tag missing/duplicate/with ",",
+    a protocol or network it does not allow) 500 A112.
   * users [1.5]: POST /api/users 201 (username ^[a-zA-Z0-9_-]+$ 3..36, expireAt
     required); duplicate username -> 400 A019 "User username already exists"
     (backend users.service.ts maps Prisma P2002 to USER_USERNAME_ALREADY_EXISTS,
@@ -35,7 +42,11 @@ What it models (reference section in brackets):
   * subscription [1.6]: GET /api/sub/{shortUuid} (proxy headers needed, User-Agent
     mandatory else 403); default rule -> XRAY_BASE64 text/plain, standard base64 of
     links joined by "\n"; one ss://base64(method:password)@address:port#remark per
-    host; no host -> vless://0000...@0.0.0.0:1 placeholder remarks; unknown or
+    host, hysteria2://<vlessUuid>@address:port/?sni=..&pinSHA256=..&fm=..#remark on a
+    hysteria inbound (xray.generator.service.ts buildHysteria2Link: obfs from a
+    salamander finalmask, sni and pinSHA256 only with TLS, the host's
+    pinnedPeerCertSha256, the sni of resolveFinalServerName; never insecure);
+    no host -> vless://0000...@0.0.0.0:1 placeholder remarks; unknown or
     deleted user -> 404 {"isFound":false,"statusCode":404,"message":"Resource not found"}.
     subscriptionUrl = https://<SUB_PUBLIC_DOMAIN>/<shortUuid> (absolute, https).
   * restart [1.8]: with --state-dir, admin, API tokens, squads, hosts, users and
@@ -92,7 +103,21 @@ ERRORS = {
     "CONFIG_PROFILE_INBOUND_NOT_FOUND_IN_SPECIFIED_PROFILE": (
         "A124", "Config profile inbound not found in specified profile", 404),
     "REQUESTED_TOKEN_NOT_FOUND": ("A007", "Requested token not found", 404),
+    "CREATE_CONFIG_PROFILE_ERROR": ("A112", "Create config profile error", 500),
+    "INBOUNDS_WITH_SAME_TAG_ALREADY_EXISTS": (
+        "A113", "Inbounds with same tag already exists in database. Inbound tags must be unique.", 409),
+    "CONFIG_PROFILE_NAME_ALREADY_EXISTS": (
+        "A114", "Config profile name already exists in database. Config profile names must be unique.", 409),
+    "RESERVED_CONFIG_PROFILE_NAME": (
+        "A145", "This name is reserved by Remnawave. Please use a different name.", 400),
 }
+# xray-config.validator.ts at 3.3.2
+MANAGED_PROTOCOLS = ("hysteria", "shadowsocks", "trojan", "vless")
+ALLOWED_PROTOCOLS = ("dokodemo-door", "http", "hysteria", "mixed", "shadowsocks", "trojan", "tun",
+                     "tunnel", "vless", "wireguard")
+ALLOWED_NETWORKS = ("grpc", "httpupgrade", "hysteria", "kcp", "raw", "tcp", "ws", "xhttp")
+PROFILE_NAME_RE = re.compile(r"^[A-Za-z0-9_\s-]+$")
+DOMAIN_RE = re.compile(r"^(?:[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?\.)+[a-zA-Z]{2,}$")
 
 
 def iso(ts=None):
@@ -193,6 +218,8 @@ class RemnawaveDouble(PanelDouble):
           name="tokens_delete", **A)
         R("GET", r"/api/keygen/?", self.h_keygen, name="keygen", **A)
         R("GET", r"/api/config-profiles/?", self.h_profiles, name="config_profiles", **A)
+        R("POST", r"/api/config-profiles/?", self.h_profile_create, name="config_profiles_create",
+          **A)
         R("GET", r"/api/config-profiles/inbounds/?", self.h_all_inbounds,
           name="config_profiles_inbounds", **A)
         R("GET", r"/api/internal-squads/?", self.h_squads, name="squads_list", **A)
@@ -490,17 +517,95 @@ class RemnawaveDouble(PanelDouble):
         return {k: i[k] for k in ("uuid", "profileUuid", "tag", "type", "network",
                                   "security", "port", "rawInbound")}
 
+    def _profile_view(self, p):
+        return {"uuid": p["uuid"], "name": p["name"], "viewPosition": p["viewPosition"],
+                "config": p["config"], "inbounds": [self._inbound_view(i) for i in p["inbounds"]],
+                "nodes": [], "tags": p.get("tags", []), "createdAt": p["createdAt"],
+                "updatedAt": p["updatedAt"]}
+
     def h_profiles(self, req):
         _, e = self._auth(req)
         if e:
             return e
-        out = []
-        for p in self.state["profiles"]:
-            out.append({"uuid": p["uuid"], "name": p["name"], "viewPosition": p["viewPosition"],
-                        "config": p["config"],
-                        "inbounds": [self._inbound_view(i) for i in p["inbounds"]],
-                        "nodes": [], "tags": p.get("tags", []), "createdAt": p["createdAt"], "updatedAt": p["updatedAt"]})
+        out = [self._profile_view(p) for p in self.state["profiles"]]
         return self.ok({"total": len(out), "configProfiles": out})
+
+    @staticmethod
+    def _xray_config_problem(config):
+        """What XRayConfig's constructor would throw for this config, or None."""
+        inbounds = config.get("inbounds")
+        if not isinstance(inbounds, list) or not inbounds:
+            return "Config doesn't have inbounds."
+        seen = set()
+        for i in inbounds:
+            if not isinstance(i, dict):
+                return "Invalid inbound"
+            stream = i.get("streamSettings") or {}
+            if stream.get("network") and stream["network"] not in ALLOWED_NETWORKS:
+                return 'Invalid network type "%s" in inbound "%s".' % (stream["network"], i.get("tag"))
+            if i.get("protocol") and i["protocol"] not in ALLOWED_PROTOCOLS:
+                return 'Invalid protocol in inbound "%s".' % i.get("tag")
+            tag = i.get("tag")
+            if not tag:
+                return "All inbounds must have a unique tag."
+            if "," in tag:
+                return "Character ',' is not allowed in inbound tag."
+            if tag in seen:
+                return 'Duplicate inbound tag "%s" found.' % tag
+            seen.add(tag)
+            if i.get("protocol") == "shadowsocks" and not i.get("settings"):
+                return "Shadowsocks settings are required."
+        return None
+
+    def h_profile_create(self, req):
+        _, e = self._auth(req)
+        if e:
+            return e
+        body = req.json()
+        name = body.get("name") if isinstance(body, dict) else None
+        config = body.get("config") if isinstance(body, dict) else None
+        issues = []
+        if not isinstance(name, str) or not 2 <= len(name) <= 30 or not PROFILE_NAME_RE.match(name):
+            issues.append({"code": "invalid_format", "path": ["name"],
+                           "message": "Name can only contain letters, numbers, underscores, "
+                                      "dashes and spaces (2..30)"})
+        if not isinstance(config, dict):
+            issues.append({"code": "invalid_type", "expected": "object", "path": ["config"],
+                           "message": "Invalid input: expected object"})
+        if issues:
+            return self.zod_error(issues)
+        if name == "Default-Profile":
+            return self.err(req, "RESERVED_CONFIG_PROFILE_NAME")
+        problem = self._xray_config_problem(config)
+        if problem:
+            # the backend logs the validator's message and answers the generic A112
+            print("create config profile: %s" % problem, file=sys.stderr, flush=True)
+            return self.err(req, "CREATE_CONFIG_PROFILE_ERROR")
+        if any(p["name"] == name for p in self.state["profiles"]):
+            return self.err(req, "CONFIG_PROFILE_NAME_ALREADY_EXISTS")
+        taken = {i["tag"] for _, i in self._inbounds()}
+        if any(i["tag"] in taken for i in config["inbounds"]):
+            return self.err(req, "INBOUNDS_WITH_SAME_TAG_ALREADY_EXISTS")
+        t = iso()
+        puuid = str(uuid.uuid4())
+        inbounds = []
+        for raw in config["inbounds"]:
+            if raw.get("protocol") not in MANAGED_PROTOCOLS:
+                continue
+            stream = raw.get("streamSettings") or {}
+            port = raw.get("port")
+            if isinstance(port, str):
+                port = int(port.split(",")[0]) if port else None
+            inbounds.append({"uuid": str(uuid.uuid4()), "profileUuid": puuid, "tag": raw["tag"],
+                             "type": raw["protocol"], "network": stream.get("network"),
+                             "security": stream.get("security"), "port": port or None,
+                             "rawInbound": raw})
+        p = {"uuid": puuid, "name": name,
+             "viewPosition": max((x["viewPosition"] for x in self.state["profiles"]), default=0) + 1,
+             "createdAt": t, "updatedAt": t, "config": config, "inbounds": inbounds}
+        self.state["profiles"].append(p)
+        self.save_state()
+        return self.ok(self._profile_view(p), 201)
 
     def h_all_inbounds(self, req):
         _, e = self._auth(req)
@@ -901,9 +1006,7 @@ class RemnawaveDouble(PanelDouble):
             cred = base64.b64encode(("%s:%s" % (method, u["ssPassword"])).encode()).decode()
             return "ss://%s@%s:%d#%s" % (cred, h["address"], h["port"], remark)
         if t == "hysteria":
-            q = "?sni=%s" % urllib.parse.quote(h["sni"], safe="") if h.get("sni") else ""
-            return "hysteria2://%s@%s:%d/%s#%s" % (urllib.parse.quote(u["vlessUuid"], safe=""),
-                                                   h["address"], h["port"], q, remark)
+            return RemnawaveDouble._hysteria2_link(h, inbound["rawInbound"], u, remark)
         if t == "vless":
             return ("vless://%s@%s:%d?type=%s&security=%s#%s"
                     % (u["vlessUuid"], h["address"], h["port"], inbound.get("network") or "tcp",
@@ -913,6 +1016,41 @@ class RemnawaveDouble(PanelDouble):
                     % (urllib.parse.quote(u["trojanPassword"], safe=""), h["address"],
                        h["port"], remark))
         return None
+
+    @staticmethod
+    def _hysteria2_link(h, raw, u, remark):
+        """buildHysteria2Link of the host resolved as resolve-proxy-config.service.ts does."""
+        stream = raw.get("streamSettings") or {}
+        if stream.get("network") != "hysteria":
+            return None
+        security = {"TLS": "tls", "NONE": "none"}.get(h.get("securityLayer"), stream.get("security"))
+        final_mask = h.get("finalMask") or stream.get("finalmask") or None
+        params = []
+        obfs = next((m for m in (final_mask or {}).get("udp") or []
+                     if isinstance(m, dict) and m.get("type") == "salamander"), None)
+        if obfs and (obfs.get("settings") or {}).get("password"):
+            params += [("obfs", "salamander"), ("obfs-password", obfs["settings"]["password"])]
+        if security == "tls":
+            tls = stream.get("tlsSettings") or {}
+            if h.get("keepSniBlank"):
+                sni = ""
+            elif h.get("overrideSniFromAddress"):
+                sni = h["address"]
+            else:
+                sni = h.get("sni") or tls.get("serverName") or ""
+                if not sni and DOMAIN_RE.match(h["address"]):
+                    sni = h["address"]
+            if sni:
+                params.append(("sni", sni))
+            if h.get("pinnedPeerCertSha256"):
+                params.append(("pinSHA256", h["pinnedPeerCertSha256"]))
+        if final_mask:
+            params.append(("fm", json.dumps(final_mask, separators=(",", ":"))))
+        # encodeURIComponent keeps A-Z a-z 0-9 - _ . ! ~ * ' ( )
+        enc = lambda v: urllib.parse.quote(str(v), safe="-_.!~*'()")  # noqa: E731
+        query = "&".join("%s=%s" % (enc(k), enc(v)) for k, v in params)
+        return "hysteria2://%s@%s:%d/%s#%s" % (enc(u["vlessUuid"]), h["address"], h["port"],
+                                               "?" + query if query else "", remark)
 
     @staticmethod
     def _not_found_sub():

@@ -1,0 +1,57 @@
+#include "hysteria2.hpp"
+
+#include "tls/test_certificates.hpp"
+
+#include <stand/stand.hpp>
+
+namespace panelkit {
+
+namespace json = boost::json;
+using stand::cpp::ConfigError;
+
+Hysteria2Choice read_hysteria2_choice(stand::cpp::ConfigReader& cfg, const std::string& default_protocol) {
+    Hysteria2Choice c;
+    const std::string protocol = cfg.string("protocol", default_protocol);
+    if (protocol == "hysteria2") c.enabled = true;
+    else if (protocol != default_protocol)
+        throw ConfigError("config.protocol: \"" + protocol + "\" (expected \"" + default_protocol + "\" or \"hysteria2\")");
+    const std::string congestion = cfg.string("congestion", "default");
+    if (congestion != "default" && congestion != "bbr" && congestion != "reno")
+        throw ConfigError("config.congestion: \"" + congestion + "\" (expected \"default\", \"bbr\" or \"reno\")");
+    if (congestion != "default" && !c.enabled) throw ConfigError("config.congestion: only for \"protocol\": \"hysteria2\"");
+    if (congestion != "default") c.congestion = congestion;
+    return c;
+}
+
+Hysteria2Certificate hysteria2_certificate(const std::string& panel, const std::filesystem::path& dir,
+                                           const std::filesystem::path& seen_dir) {
+    stand::tls::CertificateFiles files;
+    std::string pin;
+    try {
+        files = stand::tls::ensure_test_certificate(dir, "p256");
+        pin = stand::tls::certificate_sha256_hex(files.cert_file.string());
+    } catch (const std::exception& e) {
+        throw stand::cpp::Error(STAND_E_IO, panel + ": bootstrap: the Hysteria 2 certificate in " + dir.string() + ": " +
+                                                e.what());
+    }
+    return {(seen_dir / files.cert_file.filename()).string(), (seen_dir / files.key_file.filename()).string(), pin};
+}
+
+json::object xray_hysteria2_inbound(const std::string& tag, int port, const Hysteria2Certificate& cert,
+                                    const std::string& congestion) {
+    json::object tls{{"alpn", json::array{"h3"}},
+                     {"certificates", json::array{json::object{{"certificateFile", cert.cert_file},
+                                                               {"keyFile", cert.key_file}}}}};
+    json::object stream{{"network", "hysteria"},
+                        {"security", "tls"},
+                        {"hysteriaSettings", {{"version", 2}, {"udpIdleTimeout", 60}}},
+                        {"tlsSettings", tls}};
+    if (!congestion.empty()) stream["finalmask"] = json::object{{"quicParams", {{"congestion", congestion}}}};
+    return {{"tag", tag},
+            {"port", port},
+            {"protocol", "hysteria"},
+            {"settings", {{"version", 2}, {"clients", json::array{}}}},
+            {"streamSettings", stream}};
+}
+
+}  // namespace panelkit

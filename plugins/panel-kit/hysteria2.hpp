@@ -1,0 +1,47 @@
+// Hysteria 2 in the panels whose core is Xray (Remnawave's config profiles,
+// PasarGuard's core configs): the adapters' config options, the core's
+// self-signed certificate and the Xray inbound, so each adapter offers the
+// same option as the 3x-ui adapter (plugins/3x-ui/README.md, "Hysteria 2").
+#pragma once
+
+#include <stand/stand.hpp>
+
+#include <boost/json.hpp>
+
+#include <filesystem>
+#include <string>
+
+namespace panelkit {
+
+// config.protocol (`default_protocol` or "hysteria2") and config.congestion
+// ("default", "bbr", "reno"; only with hysteria2). Throws ConfigError naming
+// the field.
+struct Hysteria2Choice {
+    bool enabled = false;
+    std::string congestion;  // "" keeps Xray's default
+};
+Hysteria2Choice read_hysteria2_choice(stand::cpp::ConfigReader& cfg, const std::string& default_protocol);
+
+// The core's certificate: a self-signed P-256 certificate made (once) in
+// `dir` (stand::tls::ensure_test_certificate), its files named as the panel
+// sees them (`seen_dir`: the same folder, or its path inside a container),
+// and the SHA-256 of its DER in hex, what a hysteria2:// link's pinSHA256
+// names. Throws stand::cpp::Error naming the panel and the folder.
+struct Hysteria2Certificate {
+    std::string cert_file, key_file, pin_sha256;
+};
+Hysteria2Certificate hysteria2_certificate(const std::string& panel, const std::filesystem::path& dir,
+                                           const std::filesystem::path& seen_dir);
+
+// The subject names of that certificate (tls/test_certificates.hpp): the
+// SNI its links name.
+inline constexpr const char* kHysteria2ServerName = "localhost";
+
+// Xray's `hysteria` inbound, version 2: TLS with ALPN h3 and the certificate
+// files, no salamander obfuscation; a congestion other than "" goes into
+// streamSettings.finalmask.quicParams.congestion. No listen key: the panel's
+// core runs on its nodes, which bind every interface.
+boost::json::object xray_hysteria2_inbound(const std::string& tag, int port, const Hysteria2Certificate& cert,
+                                           const std::string& congestion);
+
+}  // namespace panelkit
