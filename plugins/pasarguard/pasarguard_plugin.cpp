@@ -7,10 +7,15 @@
 // the SQLite database in the data dir. The owner is created once with a temp
 // key from the panel's CLI and POST /api/setup/owner; admin calls use the
 // bearer from the form-encoded /api/admin/token. Users join a group on
-// "Shadowsocks TCP"; a host on that inbound gives the link.
+// "Shadowsocks TCP"; a host on that inbound gives the link. Or Hysteria 2: a
+// core config of its own with Xray's hysteria inbound (a self-signed
+// certificate made in the data dir, which the panel reads), a group on it
+// and a host pinning the certificate; the links carry the users'
+// proxy_settings.hysteria.auth.
 // subscription_url is relative: it is resolved against the panel origin.
 #include "admin_api.hpp"
 #include "credentials.hpp"
+#include "hysteria2.hpp"
 #include "panel_lifecycle.hpp"
 #include "python_install.hpp"
 #include "url.hpp"
@@ -35,6 +40,10 @@ constexpr const char* kImage = "pasarguard/panel:v5.2.1";
 constexpr const char* kInboundTag = "Shadowsocks TCP";
 constexpr const char* kGroup = "everyone";
 constexpr const char* kHostRemark = "stand-host";
+// Hysteria 2: the core config, its inbound's tag, the group and the host.
+constexpr const char* kHysteria2Name = "stand-hysteria2";
+constexpr const char* kDefaultProtocol = "shadowsocks";
+constexpr const char* kContainerDataDir = "/var/lib/pasarguard";  // the data dir inside the container
 // install_service.sh: ExecStart=$PWD/.venv/bin/python3 $PWD/main.py, WorkingDirectory=$PWD.
 constexpr const char* kVenvPython = ".venv/bin/python3";
 
@@ -86,6 +95,10 @@ public:
         source_dir_ = cfg.string("source_dir", "");
         python_ = cfg.string("python", "");
         if (const auto* t = cfg.array("temp_key_command")) temp_key_command_ = strings(*t, "temp_key_command");
+        hysteria2_ = panelkit::read_hysteria2_choice(cfg, kDefaultProtocol);
+        if (config.contains("inbound_port") && !hysteria2_.enabled)
+            throw ConfigError("config.inbound_port: only for \"protocol\": \"hysteria2\" (Shadowsocks TCP keeps its port)");
+        inbound_port_ = static_cast<int>(cfg.integer("inbound_port", 4443, 1, 65535));
         cfg.finish();
         docker_ = lc.mode == panelkit::RunMode::docker;
         if (docker_) {
@@ -125,8 +138,22 @@ public:
     void bootstrap() override {
         if (!fs::exists(owner_marker())) create_owner();
         authenticate();
-        group_id_ = find_or_create_group();
-        ensure_host();
+        if (hysteria2_.enabled) {
+            ensure_hysteria2_core();
+            group_id_ = find_or_create_group(kHysteria2Name, kHysteria2Name);
+            ensure_host(kHysteria2Name, {{"address", json::array{"node1.bench.test"}},
+                                         {"inbound_tag", kHysteria2Name},
+                                         {"port", inbound_port_},
+                                         {"sni", json::array{panelkit::kHysteria2ServerName}},
+                                         {"pinned_peer_cert_sha256", hysteria2_certificate().pin_sha256},
+                                         {"priority", 1}});
+            return;
+        }
+        group_id_ = find_or_create_group(kGroup, kInboundTag);
+        ensure_host(kHostRemark, {{"address", json::array{"node1.bench.test"}},
+                                  {"inbound_tag", kInboundTag},
+                                  {"port", 1080},
+                                  {"priority", 1}});
     }
 
     json::object create_user(const std::string& name) override {
@@ -140,8 +167,10 @@ public:
         const std::string id = panelkit::id_member(r.json, kPanel, "create user", {"id"});
         const std::string sub = panelkit::string_member(r.json, kPanel, "create user", {"subscription_url"});
         json::object out{{"name", name}, {"id", id}, {"subscription", subscription(sub)}};
-        // The inbound is Shadowsocks: its links carry this password.
-        out["tunnel_auth"] = panelkit::string_member(r.json, kPanel, "create user", {"proxy_settings", "shadowsocks", "password"});
+        // What the inbound's links carry: Shadowsocks' password, Hysteria's auth.
+        out["tunnel_auth"] = hysteria2_.enabled
+                                 ? panelkit::string_member(r.json, kPanel, "create user", {"proxy_settings", "hysteria", "auth"})
+                                 : panelkit::string_member(r.json, kPanel, "create user", {"proxy_settings", "shadowsocks", "password"});
         users_[id] = sub;
         return out;
     }
@@ -229,6 +258,11 @@ private:
 
     json::object panel_facts() override {
         json::object f{{"listen", host_name_}, {"temp_key_command", json::value_from(temp_key_command_)}};
+        f["protocol"] = hysteria2_.enabled ? "hysteria2" : kDefaultProtocol;
+        if (hysteria2_.enabled) {
+            f["congestion"] = hysteria2_.congestion.empty() ? "default" : hysteria2_.congestion;
+            f["inbound_port"] = inbound_port_;
+        }
         if (docker_) f["image"] = image_;
         if (!source_dir_.empty()) {
             f["source_dir"] = source_dir_;
@@ -303,34 +337,60 @@ private:
         a.set_header("Authorization", "Bearer " + panelkit::string_member(v, kPanel, "login", {"access_token"}));
     }
 
-    long long find_or_create_group() {
+    static bool named(const json::value& v, const char* key, const char* name) {
+        const auto* o = v.if_object();
+        return o && o->contains(key) && o->at(key) == name;
+    }
+
+    long long find_or_create_group(const char* name, const char* inbound_tag) {
         auto list = call("list groups", {{"method", "GET"}, {"url", url("/api/groups")}}, {200});
         if (const auto* groups = items(list.json, "groups"))
             for (const auto& g : *groups)
-                if (const auto* o = g.if_object(); o && o->contains("name") && o->at("name") == kGroup)
-                    return std::stoll(panelkit::id_member(g, kPanel, "list groups", {"id"}));
+                if (named(g, "name", name)) return std::stoll(panelkit::id_member(g, kPanel, "list groups", {"id"}));
         auto r = call("create group",
                       {{"method", "POST"},
                        {"url", url("/api/group")},
-                       {"json", {{"name", kGroup}, {"inbound_tags", json::array{kInboundTag}}}}},
+                       {"json", {{"name", name}, {"inbound_tags", json::array{inbound_tag}}}}},
                       {201});
         return std::stoll(panelkit::id_member(r.json, kPanel, "create group", {"id"}));
     }
 
-    void ensure_host() {
+    // `host` is the create body without the remark.
+    void ensure_host(const char* remark, json::object host) {
         auto list = call("list hosts", {{"method", "GET"}, {"url", url("/api/hosts")}}, {200});
         if (const auto* hosts = items(list.json, "hosts"))
             for (const auto& h : *hosts)
-                if (const auto* o = h.if_object(); o && o->contains("remark") && o->at("remark") == kHostRemark) return;
+                if (named(h, "remark", remark)) return;
+        host["remark"] = remark;
         // The trailing slash matters: without it the panel answers 307.
-        call("create host",
+        call("create host", {{"method", "POST"}, {"url", url("/api/host/")}, {"json", host}}, {201});
+    }
+
+    // The core's certificate in <data dir>/tls, named as the panel reads it
+    // (app/core/xray.py inlines the certificate files when it validates a
+    // core config): docker sees the data dir at /var/lib/pasarguard.
+    panelkit::Hysteria2Certificate hysteria2_certificate() const {
+        const fs::path dir = data_dir() / "tls";
+        return panelkit::hysteria2_certificate(kPanel, dir, docker_ ? fs::path(kContainerDataDir) / "tls" : dir);
+    }
+
+    // A core config named kHysteria2Name holding the hysteria inbound of
+    // that tag (the default core config stays as it is).
+    void ensure_hysteria2_core() {
+        auto list = call("list cores", {{"method", "GET"}, {"url", url("/api/cores")}}, {200});
+        if (const auto* cores = items(list.json, "cores"))
+            for (const auto& c : *cores)
+                if (named(c, "name", kHysteria2Name)) return;
+        const auto cert = hysteria2_certificate();
+        json::object config{{"log", {{"loglevel", "warning"}}},
+                            {"inbounds", json::array{panelkit::xray_hysteria2_inbound(kHysteria2Name, inbound_port_, cert,
+                                                                                      hysteria2_.congestion)}},
+                            {"outbounds", json::array{json::object{{"protocol", "freedom"}, {"tag", "DIRECT"}}}}};
+        call("create core config",
              {{"method", "POST"},
-              {"url", url("/api/host/")},
-              {"json", {{"remark", kHostRemark},
-                        {"address", json::array{"node1.bench.test"}},
-                        {"inbound_tag", kInboundTag},
-                        {"port", 1080},
-                        {"priority", 1}}}},
+              {"url", url("/api/core")},
+              {"json", {{"name", kHysteria2Name}, {"config", config}, {"exclude_inbound_tags", json::array{}},
+                        {"fallbacks_inbound_tags", json::array{}}}}},
              {201});
     }
 
@@ -365,6 +425,8 @@ private:
     panelkit::Credentials given_;
     std::string image_, source_dir_, python_;
     std::vector<std::string> temp_key_command_, migrate_command_;
+    panelkit::Hysteria2Choice hysteria2_;
+    int inbound_port_ = 4443;
     std::unique_ptr<panelkit::AdminApi> api_;
     std::optional<long long> group_id_;
     std::map<std::string, std::string> users_;  // id -> subscription_url as the panel gave it
@@ -374,7 +436,7 @@ private:
 
 STAND_CPP_PLUGIN(PasarGuard, "pasarguard", "PasarGuard", "0.2.0",
                  "PasarGuard panel (checked on the real v5.2.1): docker compose with the pinned image, or run from its "
-                 "source, in the measured box; Shadowsocks users.",
+                 "source, in the measured box; Shadowsocks or Hysteria 2 users.",
                  R"json({"type":"object","additionalProperties":false,"properties":{
                      "mode":{"enum":["native","docker"],"default":"docker"},
                      "source_dir":{"type":"string","description":"native: PasarGuard's checkout (main.py, pasarguard-cli.py, a built dashboard/build)"},
@@ -391,5 +453,11 @@ STAND_CPP_PLUGIN(PasarGuard, "pasarguard", "PasarGuard", "0.2.0",
                      "box":{"type":"string","default":"measured"},
                      "host":{"type":"string","default":"127.0.0.1","description":"the address the panel binds (UVICORN_HOST)"},
                      "port":{"type":"integer","minimum":1,"maximum":65535,"default":8000},
+                     "protocol":{"enum":["shadowsocks","hysteria2"],"default":"shadowsocks",
+                                 "description":"shadowsocks: users on the default core config's inbound Shadowsocks TCP; hysteria2: a core config of its own with Xray's hysteria inbound (version 2, TLS with a self-signed certificate made in <data dir>/tls, no obfuscation), a group on it, a host pinning the certificate (pinSHA256); tunnel_auth is the user's proxy_settings.hysteria.auth"},
+                     "congestion":{"enum":["default","bbr","reno"],"default":"default",
+                                   "description":"hysteria2: Xray's congestion control (finalmask.quicParams.congestion); default: Xray's own"},
+                     "inbound_port":{"type":"integer","minimum":1,"maximum":65535,"default":4443,
+                                     "description":"hysteria2: the inbound's UDP port on the nodes, and the links' port"},
                      "username":{"type":"string","default":"benchadmin"},
                      "password":{"type":"string","description":"generated to the panel's policy and kept 0600 when absent; never logged"}}})json")

@@ -31,6 +31,7 @@ ROUTES = [  # (method, path regex, body kind, model, required query params)
     ("GET", r"/api/admin", NONE, None, ()),
     ("GET", r"/api/inbounds", NONE, None, ()),
     ("GET", r"/api/cores", NONE, None, ()),
+    ("POST", r"/api/core", JSON, M.CoreCreate, ()),
     ("PUT", r"/api/core/\d+", JSON, M.CoreCreate, ("restart_nodes",)),
     ("POST", r"/api/group", JSON, M.GroupCreate, ()),
     ("GET", r"/api/groups", NONE, None, ()),

@@ -104,6 +104,27 @@ def parse_ss(link):
             "remark": urllib.parse.unquote(u.fragment)}
 
 
+def hysteria_inbound(tag, port, cert, key, finalmask=None):
+    """Xray's hysteria inbound (version 2) as the adapters send it."""
+    stream = {"network": "hysteria", "security": "tls",
+              "hysteriaSettings": {"version": 2, "udpIdleTimeout": 60},
+              "tlsSettings": {"alpn": ["h3"],
+                              "certificates": [{"certificateFile": cert, "keyFile": key}]}}
+    if finalmask:
+        stream["finalmask"] = finalmask
+    return {"tag": tag, "port": port, "protocol": "hysteria",
+            "settings": {"version": 2, "clients": []}, "streamSettings": stream}
+
+
+def parse_hy2(link):
+    """hysteria2://auth@host:port/?query#remark -> (auth, host, port, {key: value})."""
+    u = urllib.parse.urlsplit(link)
+    assert u.scheme == "hysteria2", link
+    auth, _, hostport = u.netloc.rpartition("@")
+    host, _, port = hostport.rpartition(":")
+    return urllib.parse.unquote(auth), host, int(port), dict(urllib.parse.parse_qsl(u.query))
+
+
 def keep_capture(src, name):
     d = os.environ.get("STAND_CAPTURE_DIR")
     if d and os.path.exists(src):
@@ -162,6 +183,54 @@ class RemnawaveDoubleTest(unittest.TestCase):
         js = self.api("POST", "/api/auth/login",
                       body={"username": "benchadmin", "password": password})[3]
         self.assertIn("accessToken", js["response"])
+
+    def test_hysteria2_profile(self):
+        """A config profile with a hysteria inbound, its squad, a host pinning the
+        certificate: the links carry the vlessUuid, sni and pinSHA256 (never insecure)."""
+        password = "Bn-0123456789abcdef0123Aa1"
+        js = self.api("POST", "/api/auth/register",
+                      body={"username": "benchadmin", "password": password})[3]
+        tok = self.api("POST", "/api/tokens", js["response"]["accessToken"],
+                       {"name": "bench", "expiresInDays": 7}, browser=True)[3]["response"]["token"]
+        mask = {"quicParams": {"congestion": "bbr"}}
+        config = {"inbounds": [hysteria_inbound("hy2", 4443, "/tls/p256.crt", "/tls/p256.key", mask)],
+                  "outbounds": [{"tag": "DIRECT", "protocol": "freedom"}]}
+        self.assertEqual(self.api("POST", "/api/config-profiles", tok,
+                                  {"name": "Default-Profile", "config": config})[3]["errorCode"], "A145")
+        self.assertEqual(self.api("POST", "/api/config-profiles", tok,
+                                  {"name": "bad/name", "config": config})[0], 400)
+        self.assertEqual(self.api("POST", "/api/config-profiles", tok,
+                                  {"name": "empty", "config": {"inbounds": []}})[3]["errorCode"], "A112")
+        st, _, _, js = self.api("POST", "/api/config-profiles", tok, {"name": "hy2", "config": config})
+        self.assertEqual(st, 201)
+        profile = js["response"]
+        inbound = profile["inbounds"][0]
+        self.assertEqual((inbound["type"], inbound["network"], inbound["security"], inbound["port"]),
+                         ("hysteria", "hysteria", "tls", 4443))
+        self.assertEqual(self.api("POST", "/api/config-profiles", tok,
+                                  {"name": "hy2", "config": config})[0], 409)
+        st, _, _, js = self.api("POST", "/api/config-profiles", tok, {"name": "other", "config": config})
+        self.assertEqual((st, js["errorCode"]), (409, "A113"))
+        names = [p["name"] for p in self.api("GET", "/api/config-profiles", tok)[3]["response"]["configProfiles"]]
+        self.assertEqual(names, ["Default-Profile", "hy2"])
+        squad = self.api("POST", "/api/internal-squads", tok,
+                         {"name": "hy2", "inbounds": [inbound["uuid"]]})[3]["response"]
+        pin = "ab" * 32
+        self.assertEqual(self.api("POST", "/api/hosts", tok, {
+            "inbound": {"configProfileUuid": profile["uuid"], "configProfileInboundUuid": inbound["uuid"]},
+            "remark": "hy2 host", "address": "node1.bench.test", "port": 4443, "sni": "localhost",
+            "pinnedPeerCertSha256": pin})[0], 201)
+        user = self.api("POST", "/api/users", tok, {
+            "username": "user1", "expireAt": "2099-01-01T00:00:00.000Z",
+            "activeInternalSquads": [squad["uuid"]]})[3]["response"]
+        links = decode_sub(self.api("GET", "/api/sub/" + user["shortUuid"], extra=UA)[2])
+        self.assertEqual(len(links), 1)
+        self.assertRegex(links[0], r"^hysteria2://[^@]+@node1\.bench\.test:4443/\?sni=")
+        auth, host, port, q = parse_hy2(links[0])
+        self.assertEqual((auth, q["sni"], q["pinSHA256"]), (user["vlessUuid"], "localhost", pin))
+        self.assertEqual(json.loads(q["fm"]), mask)
+        self.assertNotIn("insecure", q)
+        self.assertTrue(links[0].endswith("#hy2%20host"))
 
     def test_full_flow(self):
         d = self.d
@@ -379,6 +448,42 @@ class PasarGuardDoubleTest(unittest.TestCase):
             self.assertEqual((st, len(decode_sub(raw))), (200, 1))
         self.assertEqual(self.api("GET", "/api/users?limit=1", tok)[0], 200)
         self.assertEqual(self.api("DELETE", "/api/user/user1", tok)[0], 204)
+
+    def test_hysteria2_core(self):
+        """A core config with a hysteria inbound (the panel opens its certificate files),
+        a group and a host pinning the certificate: the links carry the user's hysteria auth."""
+        tok = self.owner_token()
+        cert, key = os.path.join(self.tmp, "p256.crt"), os.path.join(self.tmp, "p256.key")
+        inbound = hysteria_inbound("hy2", 4443, cert, key)
+        core = {"inbounds": [inbound], "outbounds": [{"protocol": "freedom", "tag": "DIRECT"}]}
+        st, _, _, js = self.api("POST", "/api/core", tok, {"name": "hy2", "config": core})
+        self.assertEqual(st, 400)
+        self.assertIn("No such file or directory: '%s'" % cert, js["detail"])
+        for f in (cert, key):
+            with open(f, "w") as out:
+                out.write("test\n")
+        no_tls = json.loads(json.dumps(core))
+        no_tls["inbounds"][0]["streamSettings"]["security"] = "none"
+        self.assertEqual(self.api("POST", "/api/core", tok, {"name": "hy2", "config": no_tls})[3],
+                         {"detail": "hy2 hysteria inbound requires TLS"})
+        self.assertEqual(self.api("POST", "/api/core", tok, {"name": "x", "config": {}})[0], 422)
+        st, _, _, js = self.api("POST", "/api/core", tok, {"name": "hy2", "config": core})
+        self.assertEqual((st, js["id"], js["type"]), (201, 2, "xray"))
+        self.assertIn("hy2", self.api("GET", "/api/inbounds", tok)[3])
+        gid = self.api("POST", "/api/group", tok, {"name": "hy2", "inbound_tags": ["hy2"]})[3]["id"]
+        pin = "cd" * 32
+        self.assertEqual(self.api("POST", "/api/host/", tok, {
+            "remark": "hy2 host", "address": ["node1.bench.test"], "inbound_tag": "hy2",
+            "port": 4443, "sni": ["localhost"], "pinned_peer_cert_sha256": pin, "priority": 1})[0], 201)
+        user = self.api("POST", "/api/user", tok, {"username": "user1", "group_ids": [gid]})[3]
+        st, _, raw, _ = self.d.req("GET", user["subscription_url"], UA)
+        links = decode_sub(raw)
+        self.assertEqual(len(links), 1)
+        auth, host, port, q = parse_hy2(links[0])
+        self.assertEqual((auth, host, port), (user["proxy_settings"]["hysteria"]["auth"],
+                                              "node1.bench.test", 4443))
+        self.assertEqual((q["sni"], q["fp"], q["pcs"], q["pinSHA256"]), ("localhost", "chrome", pin, pin))
+        self.assertNotIn("allowInsecure", q)
 
     def test_sqlite_ids_and_list_urls(self):
         """v5.2.1 on SQLite: a deleted highest id is given again; GET /api/users leaves

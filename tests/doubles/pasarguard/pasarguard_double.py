@@ -31,6 +31,11 @@ What it models (reference section in brackets):
   * Default core config id 1 with inbound "Shadowsocks TCP" (port 1080) [B1];
     GET /api/inbounds, GET /api/cores, POST /api/group (201; unknown tag -> 400
     "<tag> not found"), POST /api/host/ (201; POST /api/host -> 307 to /api/host/) [B4].
+  * POST /api/core {name, config, ...} -> 201 CoreResponse; what app/core/xray.py's
+    XRayConfig refuses -> 400 {"detail": <its message>}: no inbounds or outbounds, a
+    tag missing or with "," or "<=>", an inbound without port, a hysteria inbound
+    without TLS, a TLS certificateFile the panel cannot open (it reads and inlines
+    the files) or without keyFile; an empty config -> 422.
   * POST /api/user -> 201 UserResponse with generated proxy_settings and a RELATIVE
     subscription_url "/sub/<token>" (default url_prefix ""), a fresh token on every
     user response; duplicate -> 409 "User already exists"; 422 dict errors.
@@ -40,7 +45,13 @@ What it models (reference section in brackets):
     user's id is given to the next user when it was the highest.
   * GET /sub/{token} (also trailing "/", HEAD): catch-all UA -> links_base64
     (text/plain, standard base64 of links joined by "\\n"), one
-    ss://base64(method:password)@address:port#remark per host of the user's groups;
+    ss://base64(method:password)@address:port#remark per host of the user's groups,
+    hysteria2://<proxy_settings.hysteria.auth>@address:port?fm=..&sni=..&fp=..&pcs=..
+    &pinSHA256=..#remark on a hysteria inbound (app/subscription/links.py
+    _build_hysteria, values from app/core/hosts.py: the host's sni, fingerprint,
+    pinned_peer_cert_sha256 and final_mask_settings over the inbound's; the double
+    does not read a certificate's SANs, the inbound's own sni list when the host
+    has none);
     no host -> 200 empty body; unknown/forged/revoked token or deleted user -> 404
     {"detail":"Not Found"}; /sub/{token}/links, /links_base64, /info [B6].
   * restart: with --state-dir everything persists (users, owner, groups, hosts, JWT
@@ -56,6 +67,7 @@ import hmac
 import json
 import math
 import os
+import random
 import re
 import secrets
 import sys
@@ -259,6 +271,7 @@ class PasarGuardDouble(PanelDouble):
         R("GET", r"/api/admin", self.h_admin, name="admin_current", **A)
         R("GET", r"/api/inbounds", self.h_inbounds, name="inbounds", **A)
         R("GET", r"/api/cores", self.h_cores, name="cores", **A)
+        R("POST", r"/api/core", self.h_core_create, name="core_create", **A)
         R("POST", r"/api/group", self.h_group_create, name="group_create", **A)
         R("GET", r"/api/groups", self.h_groups, name="groups", **A)
         R("POST", r"/api/host/", self.h_host_create, name="host_create", **A)
@@ -463,6 +476,82 @@ class PasarGuardDouble(PanelDouble):
         _, e = self._auth(req)
         return e or json_response({"cores": self.state["cores"],
                                    "count": len(self.state["cores"])})
+
+    @staticmethod
+    def _xray_config_problem(config):
+        """The ValueError (or OSError) text of XRayConfig(config) at v5.2.1, or None."""
+        inbounds, outbounds = config.get("inbounds"), config.get("outbounds")
+        if not inbounds:
+            return "config doesn't have inbounds"
+        if not outbounds:
+            return "config doesn't have outbounds"
+        for i in inbounds:
+            tag = i.get("tag")
+            if not tag:
+                return "all inbounds must have a unique tag"
+            if "," in tag:
+                return "character «,» is not allowed in inbound tag"
+            if "<=>" in tag:
+                return "character «<=>» is not allowed in inbound tag"
+        if not all(o.get("tag") for o in outbounds):
+            return "all outbounds must have a unique tag"
+        for i in inbounds:
+            if i.get("protocol") not in ("vmess", "vless", "trojan", "shadowsocks", "hysteria"):
+                continue
+            if "port" not in i and not str(i.get("listen", "")).startswith(("/", "@")):
+                return "%s inbound doesn't have port" % i["tag"]
+            stream = i.get("streamSettings")
+            if not stream:
+                continue
+            security = stream.get("security")
+            if i["protocol"] == "hysteria" and security != "tls":
+                return "%s hysteria inbound requires TLS" % i["tag"]
+            if security != "tls":
+                continue
+            for cert in (stream.get("tlsSettings") or {}).get("certificates", []):
+                if cert.get("serveOnNode") or not cert.get("certificateFile"):
+                    continue
+                try:
+                    with open(cert["certificateFile"], "rb"):
+                        pass
+                except OSError as e:
+                    return str(e)
+                if not cert.get("keyFile"):
+                    return "%s inbound doesn't keyFile in tlsSettings" % i["tag"]
+                try:
+                    with open(cert["keyFile"], "rb"):
+                        pass
+                except OSError as e:
+                    return str(e)
+        return None
+
+    def h_core_create(self, req):
+        _, e = self._auth(req)
+        if e:
+            return e
+        try:
+            body = self._json_obj(req)
+        except ValueError as ex:
+            return self.detail({"body": str(ex)}, 422)
+        config = body.get("config")
+        if not isinstance(config, dict):
+            return self.detail({"config": "Field required" if "config" not in body else
+                                "Input should be a valid dictionary"}, 422)
+        if not config:
+            return self.detail({"config": "Value error, config dictionary cannot be empty"}, 422)
+        name = body.get("name")
+        if name is not None and (not isinstance(name, str) or len(name) > 256):
+            return self.detail({"name": "Input should be a valid string"}, 422)
+        problem = self._xray_config_problem(config)
+        if problem:
+            return self.detail(problem, 400)
+        core = {"id": max(c["id"] for c in self.state["cores"]) + 1, "name": name, "config": config,
+                "type": "xray", "exclude_inbound_tags": sorted(body.get("exclude_inbound_tags") or []),
+                "fallbacks_inbound_tags": sorted(body.get("fallbacks_inbound_tags") or []),
+                "created_at": utcnow_iso()}
+        self.state["cores"].append(core)
+        self.save_state()
+        return json_response(core, 201)
 
     def _group_view(self, g):
         return dict(g, total_users=sum(1 for u in self.state["users"]
@@ -805,13 +894,50 @@ class PasarGuardDouble(PanelDouble):
                 links.append("ss://%s@%s:%d#%s" % (cred.decode(), address, port,
                                                    urllib.parse.quote(remark)))
             elif inbound["protocol"] == "hysteria":
-                q = urllib.parse.urlencode({"sni": h["sni"][0]} if h["sni"] else {})
-                links.append("hysteria2://%s@%s:%d?%s#%s" % (ps["hysteria"]["auth"], address,
-                                                            port, q, urllib.parse.quote(remark)))
+                links.append(self._hysteria2_link(h, inbound, ps["hysteria"]["auth"], address,
+                                                  port, remark))
             elif inbound["protocol"] == "vless":
                 links.append("vless://%s@%s:%d?security=none&type=tcp#%s" % (
                     ps["vless"]["id"], address, port, urllib.parse.quote(remark)))
         return links
+
+    @staticmethod
+    def _hysteria2_link(h, inbound, auth, address, port, remark):
+        """links.py _build_hysteria with the TLS values app/core/hosts.py merges."""
+        stream = inbound.get("streamSettings") or {}
+        inbound_tls = stream.get("security") == "tls"
+        tls = (stream.get("tlsSettings") or {}) if inbound_tls else {}
+        security = {"inbound_default": "tls" if inbound_tls else None, "none": None}.get(
+            h["security"], h["security"])
+        finalmask = h.get("final_mask_settings") or stream.get("finalmask") or \
+            stream.get("finalMask")
+        obfs = next((m for m in (finalmask or {}).get("udp") or []
+                     if m.get("type") == "salamander"), None)
+        payload = {}
+        if obfs and (obfs.get("settings") or {}).get("password"):
+            payload["obfs"] = "salamander"
+            payload["obfs-password"] = obfs["settings"]["password"]
+        payload["mports"] = ((finalmask or {}).get("quicParams") or {}).get("udpHop", {}).get(
+            "ports", "")
+        if finalmask:
+            payload["fm"] = json.dumps(finalmask, separators=(",", ":"))
+        if security in ("tls", "reality"):
+            sni = h["sni"] or ([tls["serverName"]] if tls.get("serverName") else [])
+            payload["sni"] = random.choice(sni) if sni else ""
+            fp = h["fingerprint"] if h["fingerprint"] not in ("", "none") else \
+                tls.get("fingerprint", "chrome")
+            payload["fp"] = fp
+            pin = h.get("pinned_peer_cert_sha256") or tls.get("pinnedPeerCertSha256", "")
+            payload["pcs"] = pin
+            payload["pinSHA256"] = pin
+            payload["vcn"] = ",".join(h["verify_peer_cert_by_name"])
+            payload["alpn"] = ",".join(h["alpn"])
+            if h.get("allowinsecure"):
+                payload["allowInsecure"] = 1
+        payload = {k: v for k, v in payload.items() if v not in (None, "", 0)}
+        return "hysteria2://%s@%s:%d?%s#%s" % (
+            auth, address, port, urllib.parse.urlencode(payload, quote_via=urllib.parse.quote),
+            urllib.parse.quote(remark))
 
     def _sub_headers(self, u, ext=""):
         exp = u["expire"]
