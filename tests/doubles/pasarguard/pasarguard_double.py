@@ -49,7 +49,8 @@ What it models (reference section in brackets):
     hysteria2://<proxy_settings.hysteria.auth>@address:port?fm=..&sni=..&fp=..&pcs=..
     &pinSHA256=..#remark on a hysteria inbound (app/subscription/links.py
     _build_hysteria, values from app/core/hosts.py: the host's sni, fingerprint,
-    pinned_peer_cert_sha256 and final_mask_settings over the inbound's; the double
+    pinned_peer_cert_sha256 and final_mask_settings over the inbound's, no fp for a
+    host with the default fingerprint, as seen on v5.2.1; the double
     does not read a certificate's SANs, the inbound's own sni list when the host
     has none);
     no host -> 200 empty body; unknown/forged/revoked token or deleted user -> 404
@@ -251,14 +252,19 @@ class PasarGuardDouble(PanelDouble):
         if "jwt_secret" not in st:
             st.update({"jwt_secret": secrets.token_hex(32), "sub_secret": secrets.token_hex(32),
                        "admins": [], "groups": [], "hosts": [], "users": [],
+                       # the default core config as GET /api/cores shows it on v5.2.1
                        "cores": [{"id": 1, "name": "Default Core Config", "config": {
+                           "policy": {"levels": {"0": {"statsUserOnline": True}}},
                            "log": {"loglevel": "warning"},
                            "inbounds": [{"tag": "Shadowsocks TCP", "listen": "0.0.0.0",
                                          "port": 1080, "protocol": "shadowsocks",
                                          "settings": {"clients": [], "network": "tcp,udp"}}],
-                           "outbounds": [{"protocol": "freedom", "tag": "DIRECT"}]},
-                           "exclude_inbound_tags": [], "fallbacks_inbound_tags": [],
-                           "created_at": utcnow_iso()}]})
+                           "outbounds": [{"protocol": "freedom", "tag": "DIRECT"},
+                                         {"protocol": "blackhole", "tag": "BLOCK"}],
+                           "routing": {"rules": [{"ip": ["geoip:private"], "outboundTag": "BLOCK",
+                                                  "type": "field"}]}},
+                           "type": "xray", "exclude_inbound_tags": [], "fallbacks_inbound_tags": [],
+                           "created_at": utcnow_iso() + "Z"}]})
             self.save_state()
         self.mem_keys = []          # temp keys without --state-dir
         R = self.route
@@ -548,7 +554,7 @@ class PasarGuardDouble(PanelDouble):
         core = {"id": max(c["id"] for c in self.state["cores"]) + 1, "name": name, "config": config,
                 "type": "xray", "exclude_inbound_tags": sorted(body.get("exclude_inbound_tags") or []),
                 "fallbacks_inbound_tags": sorted(body.get("fallbacks_inbound_tags") or []),
-                "created_at": utcnow_iso()}
+                "created_at": utcnow_iso() + "Z"}
         self.state["cores"].append(core)
         self.save_state()
         return json_response(core, 201)
@@ -924,9 +930,10 @@ class PasarGuardDouble(PanelDouble):
         if security in ("tls", "reality"):
             sni = h["sni"] or ([tls["serverName"]] if tls.get("serverName") else [])
             payload["sni"] = random.choice(sni) if sni else ""
-            fp = h["fingerprint"] if h["fingerprint"] not in ("", "none") else \
-                tls.get("fingerprint", "chrome")
-            payload["fp"] = fp
+            # hosts.py: the host's fingerprint unless it is "none"; its default is ""
+            # (ProxyHostFingerprint.none), so a default host's links carry no fp
+            fp = h["fingerprint"] if h["fingerprint"] != "none" else tls.get("fingerprint", "chrome")
+            payload["fp"] = fp or ("chrome" if security == "reality" else "")
             pin = h.get("pinned_peer_cert_sha256") or tls.get("pinnedPeerCertSha256", "")
             payload["pcs"] = pin
             payload["pinSHA256"] = pin

@@ -1,0 +1,122 @@
+// Hysteria 2 in the panel adapters whose core is Xray (plugins/panel-kit/
+// hysteria2.hpp, used by Remnawave and PasarGuard): the config option, the
+// certificate and its pin, the Xray inbound; and the links those panels write
+// for it (as their sources build them) read by stand's Hysteria 2 client.
+#include "hysteria/hysteria_link.hpp"
+#include "hysteria2.hpp"
+#include "tls/test_certificates.hpp"
+
+#include <doctest/doctest.h>
+
+#include <filesystem>
+#include <unistd.h>
+
+namespace json = boost::json;
+
+namespace {
+
+panelkit::Hysteria2Choice choice(const json::object& config, const std::string& default_protocol = "shadowsocks") {
+    stand::cpp::ConfigReader cfg(config);
+    auto c = panelkit::read_hysteria2_choice(cfg, default_protocol);
+    cfg.finish();
+    return c;
+}
+
+std::string config_error(const json::object& config) {
+    try {
+        choice(config);
+    } catch (const stand::cpp::ConfigError& e) {
+        return e.what();
+    }
+    return "";
+}
+
+}  // namespace
+
+TEST_CASE("panel hysteria2: the protocol and congestion options") {
+    CHECK_FALSE(choice({}).enabled);
+    CHECK_FALSE(choice({{"protocol", "shadowsocks"}}).enabled);
+    auto hy2 = choice({{"protocol", "hysteria2"}});
+    CHECK(hy2.enabled);
+    CHECK(hy2.congestion.empty());  // Xray's own
+    CHECK(choice({{"protocol", "hysteria2"}, {"congestion", "default"}}).congestion.empty());
+    CHECK(choice({{"protocol", "hysteria2"}, {"congestion", "bbr"}}).congestion == "bbr");
+    CHECK(choice({{"protocol", "hysteria2"}, {"congestion", "reno"}}).congestion == "reno");
+    CHECK(config_error({{"protocol", "vless"}}) ==
+          "config.protocol: \"vless\" (expected \"shadowsocks\" or \"hysteria2\")");
+    CHECK(config_error({{"protocol", "hysteria2"}, {"congestion", "cubic"}}) ==
+          "config.congestion: \"cubic\" (expected \"default\", \"bbr\" or \"reno\")");
+    CHECK(config_error({{"congestion", "bbr"}}) == "config.congestion: only for \"protocol\": \"hysteria2\"");
+}
+
+TEST_CASE("panel hysteria2: the certificate is made once in the data dir and pinned by its SHA-256") {
+    namespace fs = std::filesystem;
+    const fs::path dir = fs::temp_directory_path() / ("stand-panel-hy2-" + std::to_string(::getpid()));
+    fs::remove_all(dir);
+    auto first = panelkit::hysteria2_certificate("remnawave", dir / "tls", dir / "tls");
+    CHECK(first.cert_file == (dir / "tls" / "p256.crt").string());
+    CHECK(first.key_file == (dir / "tls" / "p256.key").string());
+    CHECK(first.pin_sha256 == stand::tls::certificate_sha256_hex(first.cert_file));
+    CHECK(first.pin_sha256.size() == 64);
+    // the same files again (a second bootstrap), named as a container sees them
+    auto seen = panelkit::hysteria2_certificate("pasarguard", dir / "tls", "/var/lib/pasarguard/tls");
+    CHECK(seen.pin_sha256 == first.pin_sha256);
+    CHECK(seen.cert_file == "/var/lib/pasarguard/tls/p256.crt");
+    CHECK(seen.key_file == "/var/lib/pasarguard/tls/p256.key");
+    fs::remove_all(dir);
+    // a folder that cannot be made names the panel and the folder
+    try {
+        panelkit::hysteria2_certificate("remnawave", "/proc/stand-no/tls", "/proc/stand-no/tls");
+        FAIL("no error");
+    } catch (const stand::cpp::Error& e) {
+        CHECK(std::string(e.what()).find("remnawave: bootstrap: the Hysteria 2 certificate in /proc/stand-no/tls") == 0);
+    }
+}
+
+TEST_CASE("panel hysteria2: Xray's hysteria inbound, version 2, TLS, no obfuscation") {
+    const panelkit::Hysteria2Certificate cert{"/d/tls/p256.crt", "/d/tls/p256.key", std::string(64, 'a')};
+    auto in = panelkit::xray_hysteria2_inbound("stand-hysteria2", 4443, cert, "");
+    CHECK(in.at("tag") == "stand-hysteria2");
+    CHECK(in.at("port") == 4443);
+    CHECK(in.at("protocol") == "hysteria");
+    CHECK(in.at("settings") == json::object{{"version", 2}, {"clients", json::array{}}});
+    CHECK_FALSE(in.contains("listen"));
+    const auto& stream = in.at("streamSettings").as_object();
+    CHECK(stream.at("network") == "hysteria");
+    CHECK(stream.at("security") == "tls");
+    CHECK(stream.at("hysteriaSettings").at("version") == 2);
+    CHECK(stream.at("tlsSettings").at("alpn") == json::array{"h3"});
+    CHECK(stream.at("tlsSettings").at("certificates") ==
+          json::array{json::object{{"certificateFile", cert.cert_file}, {"keyFile", cert.key_file}}});
+    CHECK_FALSE(stream.contains("finalmask"));  // no salamander, Xray's own congestion control
+    auto bbr = panelkit::xray_hysteria2_inbound("t", 1, cert, "bbr");
+    CHECK(bbr.at("streamSettings").at("finalmask") == json::object{{"quicParams", {{"congestion", "bbr"}}}});
+}
+
+TEST_CASE("panel hysteria2: the links Remnawave and PasarGuard write are read by stand's client") {
+    const std::string pin = "fd89762306a0cb8ef90ac4c241adcf7b57ce99b63831b9b99a2d753a1b4856e4";
+    // Remnawave 3.3.2, xray.generator.service.ts buildHysteria2Link: auth = vlessUuid,
+    // "/?", sni and pinSHA256 from the host, fm = the finalmask as JSON
+    auto remna = stand::hysteria::parse_hysteria_link(
+        "hysteria2://0b6e7f4c-2d3a-4c1e-9f00-1a2b3c4d5e6f@node1.bench.test:4443/?sni=localhost&pinSHA256=" + pin +
+        "&fm=%7B%22quicParams%22%3A%7B%22congestion%22%3A%22bbr%22%7D%7D#stand-hysteria2");
+    CHECK(remna.auth == "0b6e7f4c-2d3a-4c1e-9f00-1a2b3c4d5e6f");
+    CHECK(remna.host == "node1.bench.test");
+    CHECK(remna.port == 4443);
+    CHECK(remna.sni == "localhost");
+    CHECK(remna.pin_sha256 == pin);
+    CHECK_FALSE(remna.insecure);
+    CHECK(remna.obfs.empty());
+    CHECK(remna.ignored == std::vector<std::string>{"fm"});
+    // PasarGuard v5.2.1, app/subscription/links.py _build_hysteria (the link the real
+    // panel served for the adapter's core config and host): no "/", pcs beside
+    // pinSHA256, empty values dropped
+    auto pasar = stand::hysteria::parse_hysteria_link(
+        "hysteria2://8BZKB3Nvlu3VKv8y2wZT6APHuOBKWYpZ@node1.bench.test:4443?fm=%7B%22quicParams%22%3A%7B%22congestion%22%3A"
+        "%22bbr%22%7D%7D&sni=localhost&pcs=" + pin + "&pinSHA256=" + pin + "#stand-hysteria2");
+    CHECK(pasar.auth == "8BZKB3Nvlu3VKv8y2wZT6APHuOBKWYpZ");
+    CHECK(pasar.sni == "localhost");
+    CHECK(pasar.pin_sha256 == pin);
+    CHECK_FALSE(pasar.insecure);
+    CHECK(pasar.ignored == std::vector<std::string>{"fm", "pcs"});
+}
