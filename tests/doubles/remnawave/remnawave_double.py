@@ -1021,7 +1021,8 @@ class RemnawaveDouble(PanelDouble):
     def _hysteria2_link(h, raw, u, remark):
         """buildHysteria2Link of the host resolved as resolve-proxy-config.service.ts does."""
         stream = raw.get("streamSettings") or {}
-        if stream.get("network") != "hysteria":
+        # resolveProtocolOptions: no link for an inbound without settings
+        if not raw.get("settings") or stream.get("network") != "hysteria":
             return None
         security = {"TLS": "tls", "NONE": "none"}.get(h.get("securityLayer"), stream.get("security"))
         final_mask = h.get("finalMask") or stream.get("finalmask") or None
