@@ -9,7 +9,8 @@ namespace panelkit {
 namespace json = boost::json;
 using stand::cpp::ConfigError;
 
-Hysteria2Choice read_hysteria2_choice(stand::cpp::ConfigReader& cfg, const std::string& default_protocol) {
+Hysteria2Choice read_hysteria2_choice(stand::cpp::ConfigReader& cfg, const std::string& default_protocol,
+                                      const std::string& default_port_note) {
     Hysteria2Choice c;
     const std::string protocol = cfg.string("protocol", default_protocol);
     if (protocol == "hysteria2") c.enabled = true;
@@ -20,6 +21,12 @@ Hysteria2Choice read_hysteria2_choice(stand::cpp::ConfigReader& cfg, const std::
         throw ConfigError("config.congestion: \"" + congestion + "\" (expected \"default\", \"bbr\" or \"reno\")");
     if (congestion != "default" && !c.enabled) throw ConfigError("config.congestion: only for \"protocol\": \"hysteria2\"");
     if (congestion != "default") c.congestion = congestion;
+    // 0: absent (the fallback is not range-checked)
+    if (const auto port = cfg.integer("inbound_port", 0, 1, 65535); port != 0) {
+        if (!c.enabled)
+            throw ConfigError("config.inbound_port: only for \"protocol\": \"hysteria2\" (" + default_port_note + ")");
+        c.inbound_port = static_cast<int>(port);
+    }
     return c;
 }
 

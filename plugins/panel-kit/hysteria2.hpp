@@ -13,14 +13,25 @@
 
 namespace panelkit {
 
-// config.protocol (`default_protocol` or "hysteria2") and config.congestion
-// ("default", "bbr", "reno"; only with hysteria2). Throws ConfigError naming
-// the field.
+// config.protocol (`default_protocol` or "hysteria2"), and only with
+// hysteria2 config.congestion ("default", "bbr", "reno") and
+// config.inbound_port (default 4443; `default_port_note` says why the
+// default protocol takes none). Throws ConfigError naming the field.
 struct Hysteria2Choice {
     bool enabled = false;
     std::string congestion;  // "" keeps Xray's default
+    int inbound_port = 4443;
 };
-Hysteria2Choice read_hysteria2_choice(stand::cpp::ConfigReader& cfg, const std::string& default_protocol);
+Hysteria2Choice read_hysteria2_choice(stand::cpp::ConfigReader& cfg, const std::string& default_protocol,
+                                      const std::string& default_port_note);
+
+// The schema of config.congestion and config.inbound_port, for the
+// adapter's schema beside its own "protocol" (whose enum names its default).
+#define PANELKIT_HYSTERIA2_SCHEMA_PROPERTIES                                                                \
+    "\"congestion\":{\"enum\":[\"default\",\"bbr\",\"reno\"],\"default\":\"default\",\"description\":"         \
+    "\"hysteria2: Xray's congestion control (finalmask.quicParams.congestion); default: Xray's own\"},"     \
+    "\"inbound_port\":{\"type\":\"integer\",\"minimum\":1,\"maximum\":65535,\"default\":4443,"              \
+    "\"description\":\"hysteria2: the inbound's UDP port on the nodes, and the links' port\"},"
 
 // The core's certificate: a self-signed P-256 certificate made (once) in
 // `dir` (stand::tls::ensure_test_certificate), its files named as the panel

@@ -95,10 +95,7 @@ public:
         source_dir_ = cfg.string("source_dir", "");
         python_ = cfg.string("python", "");
         if (const auto* t = cfg.array("temp_key_command")) temp_key_command_ = strings(*t, "temp_key_command");
-        hysteria2_ = panelkit::read_hysteria2_choice(cfg, kDefaultProtocol);
-        if (config.contains("inbound_port") && !hysteria2_.enabled)
-            throw ConfigError("config.inbound_port: only for \"protocol\": \"hysteria2\" (Shadowsocks TCP keeps its port)");
-        inbound_port_ = static_cast<int>(cfg.integer("inbound_port", 4443, 1, 65535));
+        hysteria2_ = panelkit::read_hysteria2_choice(cfg, kDefaultProtocol, "Shadowsocks TCP keeps its port");
         cfg.finish();
         docker_ = lc.mode == panelkit::RunMode::docker;
         if (docker_) {
@@ -143,7 +140,7 @@ public:
             group_id_ = find_or_create_group(kHysteria2Name, kHysteria2Name);
             ensure_host(kHysteria2Name, {{"address", json::array{"node1.bench.test"}},
                                          {"inbound_tag", kHysteria2Name},
-                                         {"port", inbound_port_},
+                                         {"port", hysteria2_.inbound_port},
                                          {"sni", json::array{panelkit::kHysteria2ServerName}},
                                          {"pinned_peer_cert_sha256", hysteria2_certificate().pin_sha256},
                                          {"priority", 1}});
@@ -261,7 +258,7 @@ private:
         f["protocol"] = hysteria2_.enabled ? "hysteria2" : kDefaultProtocol;
         if (hysteria2_.enabled) {
             f["congestion"] = hysteria2_.congestion.empty() ? "default" : hysteria2_.congestion;
-            f["inbound_port"] = inbound_port_;
+            f["inbound_port"] = hysteria2_.inbound_port;
         }
         if (docker_) f["image"] = image_;
         if (!source_dir_.empty()) {
@@ -383,7 +380,7 @@ private:
                 if (named(c, "name", kHysteria2Name)) return;
         const auto cert = hysteria2_certificate();
         json::object config{{"log", {{"loglevel", "warning"}}},
-                            {"inbounds", json::array{panelkit::xray_hysteria2_inbound(kHysteria2Name, inbound_port_, cert,
+                            {"inbounds", json::array{panelkit::xray_hysteria2_inbound(kHysteria2Name, hysteria2_.inbound_port, cert,
                                                                                       hysteria2_.congestion)}},
                             {"outbounds", json::array{json::object{{"protocol", "freedom"}, {"tag", "DIRECT"}}}}};
         call("create core config",
@@ -426,7 +423,6 @@ private:
     std::string image_, source_dir_, python_;
     std::vector<std::string> temp_key_command_, migrate_command_;
     panelkit::Hysteria2Choice hysteria2_;
-    int inbound_port_ = 4443;
     std::unique_ptr<panelkit::AdminApi> api_;
     std::optional<long long> group_id_;
     std::map<std::string, std::string> users_;  // id -> subscription_url as the panel gave it
@@ -455,9 +451,6 @@ STAND_CPP_PLUGIN(PasarGuard, "pasarguard", "PasarGuard", "0.2.0",
                      "port":{"type":"integer","minimum":1,"maximum":65535,"default":8000},
                      "protocol":{"enum":["shadowsocks","hysteria2"],"default":"shadowsocks",
                                  "description":"shadowsocks: users on the default core config's inbound Shadowsocks TCP; hysteria2: a core config of its own with Xray's hysteria inbound (version 2, TLS with a self-signed certificate made in <data dir>/tls, no obfuscation), a group on it, a host pinning the certificate (pinSHA256); tunnel_auth is the user's proxy_settings.hysteria.auth"},
-                     "congestion":{"enum":["default","bbr","reno"],"default":"default",
-                                   "description":"hysteria2: Xray's congestion control (finalmask.quicParams.congestion); default: Xray's own"},
-                     "inbound_port":{"type":"integer","minimum":1,"maximum":65535,"default":4443,
-                                     "description":"hysteria2: the inbound's UDP port on the nodes, and the links' port"},
+                     )json" PANELKIT_HYSTERIA2_SCHEMA_PROPERTIES R"json(
                      "username":{"type":"string","default":"benchadmin"},
                      "password":{"type":"string","description":"generated to the panel's policy and kept 0600 when absent; never logged"}}})json")

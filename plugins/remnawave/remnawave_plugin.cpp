@@ -80,10 +80,7 @@ public:
         given_.password = cfg.string("password", "");
         image_ = cfg.string("image", kImage);
         sub_public_domain_ = cfg.string("sub_public_domain", host_name_ + ":" + std::to_string(port_) + "/api/sub");
-        hysteria2_ = panelkit::read_hysteria2_choice(cfg, kDefaultProtocol);
-        if (config.contains("inbound_port") && !hysteria2_.enabled)
-            throw ConfigError("config.inbound_port: only for \"protocol\": \"hysteria2\" (the default squad's inbound keeps its port)");
-        inbound_port_ = static_cast<int>(cfg.integer("inbound_port", 4443, 1, 65535));
+        hysteria2_ = panelkit::read_hysteria2_choice(cfg, kDefaultProtocol, "the default squad's inbound keeps its port");
         cfg.finish();
         docker_ = lc.mode == panelkit::RunMode::docker;
         if (!docker_) {
@@ -206,7 +203,7 @@ private:
         f["protocol"] = hysteria2_.enabled ? "hysteria2" : kDefaultProtocol;
         if (hysteria2_.enabled) {
             f["congestion"] = hysteria2_.congestion.empty() ? "default" : hysteria2_.congestion;
-            f["inbound_port"] = inbound_port_;
+            f["inbound_port"] = hysteria2_.inbound_port;
         }
         if (docker_) {
             f["images"] = json::array{image_, kDbImage, kRedisImage};
@@ -334,7 +331,7 @@ private:
         const std::string squad = ensure_hysteria2_squad(inbound_uuid);
         ensure_host(kHysteria2Name, {{"inbound", {{"configProfileUuid", profile_uuid}, {"configProfileInboundUuid", inbound_uuid}}},
                                      {"address", "node1.bench.test"},
-                                     {"port", inbound_port_},
+                                     {"port", hysteria2_.inbound_port},
                                      {"sni", panelkit::kHysteria2ServerName},
                                      {"pinnedPeerCertSha256", cert.pin_sha256}});
         tunnel_auth_field_ = credential_field("hysteria");
@@ -347,7 +344,7 @@ private:
     std::pair<std::string, std::string> ensure_hysteria2_profile(const panelkit::Hysteria2Certificate& cert) {
         if (auto found = find_hysteria2_profile()) return *found;
         json::object config{{"log", {{"loglevel", "warning"}}},
-                            {"inbounds", json::array{panelkit::xray_hysteria2_inbound(kHysteria2Name, inbound_port_, cert,
+                            {"inbounds", json::array{panelkit::xray_hysteria2_inbound(kHysteria2Name, hysteria2_.inbound_port, cert,
                                                                                       hysteria2_.congestion)}},
                             {"outbounds", json::array{json::object{{"tag", "DIRECT"}, {"protocol", "freedom"}},
                                                       json::object{{"tag", "BLOCK"}, {"protocol", "blackhole"}}}},
@@ -496,7 +493,6 @@ private:
     panelkit::Credentials given_;
     std::string image_, sub_public_domain_;
     panelkit::Hysteria2Choice hysteria2_;
-    int inbound_port_ = 4443;
     std::unique_ptr<panelkit::AdminApi> api_;
     bool bearer_set_ = false;
     std::string squad_, tunnel_auth_field_;
@@ -523,9 +519,6 @@ STAND_CPP_PLUGIN(Remnawave, "remnawave", "Remnawave", "0.2.0",
                      "sub_public_domain":{"type":"string","description":"SUB_PUBLIC_DOMAIN (no scheme); default host:port/api/sub, the backend itself"},
                      "protocol":{"enum":["default-squad","hysteria2"],"default":"default-squad",
                                  "description":"default-squad: users join the default squad, links on its first inbound (Shadowsocks on a fresh panel); hysteria2: a config profile with Xray's hysteria inbound (version 2, TLS with a self-signed certificate made in <data dir>/tls, no obfuscation), its own squad, a host pinning the certificate (pinSHA256); tunnel_auth is the user's vlessUuid"},
-                     "congestion":{"enum":["default","bbr","reno"],"default":"default",
-                                   "description":"hysteria2: Xray's congestion control (finalmask.quicParams.congestion); default: Xray's own"},
-                     "inbound_port":{"type":"integer","minimum":1,"maximum":65535,"default":4443,
-                                     "description":"hysteria2: the inbound's UDP port on the nodes, and the links' port"},
+                     )" PANELKIT_HYSTERIA2_SCHEMA_PROPERTIES R"(
                      "username":{"type":"string","default":"benchadmin"},
                      "password":{"type":"string","description":"generated (24+ chars) and kept 0600 when absent; never logged"}}})")

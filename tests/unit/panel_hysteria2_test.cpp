@@ -17,7 +17,7 @@ namespace {
 
 panelkit::Hysteria2Choice choice(const json::object& config, const std::string& default_protocol = "shadowsocks") {
     stand::cpp::ConfigReader cfg(config);
-    auto c = panelkit::read_hysteria2_choice(cfg, default_protocol);
+    auto c = panelkit::read_hysteria2_choice(cfg, default_protocol, "Shadowsocks TCP keeps its port");
     cfg.finish();
     return c;
 }
@@ -33,7 +33,7 @@ std::string config_error(const json::object& config) {
 
 }  // namespace
 
-TEST_CASE("panel hysteria2: the protocol and congestion options") {
+TEST_CASE("panel hysteria2: the protocol, congestion and inbound_port options") {
     CHECK_FALSE(choice({}).enabled);
     CHECK_FALSE(choice({{"protocol", "shadowsocks"}}).enabled);
     auto hy2 = choice({{"protocol", "hysteria2"}});
@@ -47,6 +47,11 @@ TEST_CASE("panel hysteria2: the protocol and congestion options") {
     CHECK(config_error({{"protocol", "hysteria2"}, {"congestion", "cubic"}}) ==
           "config.congestion: \"cubic\" (expected \"default\", \"bbr\" or \"reno\")");
     CHECK(config_error({{"congestion", "bbr"}}) == "config.congestion: only for \"protocol\": \"hysteria2\"");
+    CHECK(hy2.inbound_port == 4443);
+    CHECK(choice({{"protocol", "hysteria2"}, {"inbound_port", 27501}}).inbound_port == 27501);
+    CHECK(config_error({{"inbound_port", 27501}}) ==
+          "config.inbound_port: only for \"protocol\": \"hysteria2\" (Shadowsocks TCP keeps its port)");
+    CHECK(config_error({{"protocol", "hysteria2"}, {"inbound_port", 0}}) == "config.inbound_port: 0 is out of range [1, 65535]");
 }
 
 TEST_CASE("panel hysteria2: the certificate is made once in the data dir and pinned by its SHA-256") {
