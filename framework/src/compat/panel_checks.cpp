@@ -1,5 +1,9 @@
 #include "compat/panel_checks.hpp"
 
+#include "hysteria/hysteria_link.hpp"
+#include "tunnel/auth_probe.hpp"
+#include "tunnel/tunnel_spec.hpp"
+
 #include "box/box.hpp"
 #include "box/group_name.hpp"
 #include "compat/box_sockets.hpp"
@@ -474,7 +478,8 @@ std::vector<Check> panel_checks(const Plugin& p, const CompatOptions& o, const P
 
     add("panel.restart-keeps-users",
         "after a restart the panel is ready in time, the users still work, and the core serves again: every "
-        "TCP link endpoint accepts a connection within the readiness budget (UDP endpoints are named, not checked)",
+        "TCP link endpoint accepts a connection and every Hysteria 2 endpoint authenticates the user within the "
+        "readiness budget (other UDP endpoints are named, not checked)",
         [t](Rig& rig) {
             auto users = started_with_users(rig, t.users);
             auto t0 = Clock::now();
@@ -487,11 +492,34 @@ std::vector<Check> panel_checks(const Plugin& p, const CompatOptions& o, const P
                     if (endpoint_problem(l).empty()) endpoints.emplace(endpoint_text(l), l);
             std::vector<std::string> served, udp;
             for (const auto& [text, l] : endpoints) {
-                if (l.udp) {
+                if (!t.unserved_links.empty()) continue;
+                const bool hysteria2 = l.scheme == "hysteria2" || l.scheme == "hy2";
+                if (l.udp && !hysteria2) {
                     udp.push_back(text);
                     continue;
                 }
-                if (!t.unserved_links.empty()) continue;
+                if (hysteria2) {
+                    // A UDP endpoint answers nothing to a bare packet: authenticate as the user.
+                    std::string problem;
+                    try {
+                        const auto link = hysteria::parse_hysteria_link(l.text);
+                        while (!(problem = tunnel::hysteria_auth_problem(link, rig.allows_remote(),
+                                                                         std::chrono::seconds(2)))
+                                    .empty() &&
+                               Clock::now() < rig.budget_end())
+                            std::this_thread::sleep_for(std::chrono::milliseconds(200));
+                    } catch (const tunnel::RemoteServerError&) {
+                        udp.push_back(text + " (not on this machine)");
+                        continue;
+                    } catch (const std::exception& e) {
+                        problem = e.what();
+                    }
+                    if (!problem.empty())
+                        throw CheckFailure("after the restart the Hysteria 2 endpoint " + text +
+                                           " does not authenticate the user (" + problem + "): the core does not serve again");
+                    served.push_back(text + " (Hysteria 2 auth)");
+                    continue;
+                }
                 std::string problem;
                 while (!(problem = host::http::tcp_connect_problem(l.host, static_cast<std::uint16_t>(l.port),
                                                                    rig.allows_remote(), std::chrono::seconds(2)))
@@ -505,7 +533,7 @@ std::vector<Check> panel_checks(const Plugin& p, const CompatOptions& o, const P
             }
             rig.create_user("compat-after-restart");
             std::string core = !t.unserved_links.empty() ? "link endpoints not checked: " + t.unserved_links
-                               : served.empty()           ? std::string("no TCP link endpoint to check")
+                               : served.empty()           ? std::string("no TCP or Hysteria 2 link endpoint to check")
                                                           : "link endpoints accept connections again: " + joined(served);
             if (!udp.empty()) core += "; not checked (UDP): " + joined(udp);
             return std::string("ready again after ") + secs(ready) + ", " + std::to_string(users.size()) +

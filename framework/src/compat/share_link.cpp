@@ -103,6 +103,7 @@ ParsedShareLink parse_share_link(const std::string& text) {
     const auto sep = text.find("://");
     if (sep == std::string::npos) return {std::nullopt, "not a link"};
     ShareLink link;
+    link.text = text;
     link.scheme = text.substr(0, sep);
     std::string rest = text.substr(sep + 3);
     rest = rest.substr(0, rest.find('#'));

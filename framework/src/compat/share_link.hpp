@@ -20,6 +20,7 @@ struct ShareLink {
     // its parts around ':'), ss's password, vmess's "id", a "password" or
     // "auth" query parameter.
     std::vector<std::string> credentials;
+    std::string text;  // the link as given (a secret: never into a message)
 };
 
 struct ParsedShareLink {

@@ -28,7 +28,7 @@ asio::ip::udp::endpoint resolve_server(const hysteria::HysteriaLink& link, bool 
         if (!chosen || (ep.address().is_v4() && !chosen->address().is_v4())) chosen = ep;
     }
     if (!chosen)
-        throw TunnelSpecError("the Hysteria server '" + link.host +
+        throw RemoteServerError("the Hysteria server '" + link.host +
                               "' is not on this machine; load goes only to loopback unless allowed (--allow-remote)");
     return *chosen;
 }

@@ -19,6 +19,12 @@ public:
     using std::invalid_argument::invalid_argument;
 };
 
+// The server is not on this machine and remote targets were not allowed.
+class RemoteServerError : public TunnelSpecError {
+public:
+    using TunnelSpecError::TunnelSpecError;
+};
+
 struct TunnelSpec {
     hysteria::HysteriaLink link;
     std::string sink;  // "host:port" of the sink, as the server dials it
