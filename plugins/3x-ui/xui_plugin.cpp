@@ -10,13 +10,13 @@
 // subId the adapter chooses, so no read-back is needed; the subscription is
 // on the separate sub port.
 #include "credentials.hpp"
+#include "hysteria2.hpp"
 #include "panel_lifecycle.hpp"
 #include "tcp_wait.hpp"
 #include "url.hpp"
 #include "xui_api.hpp"
 #include "xui_first_start.hpp"
 
-#include "tls/test_certificates.hpp"
 
 #include <stand/stand.hpp>
 
@@ -275,21 +275,13 @@ private:
         xui::apply_first_start_settings(launcher(), setting_command_, s, data_dir() / "x-ui.db");
     }
 
-    // The core's certificate: self-signed (tls/test_certificates.hpp), in the
+    // The core's certificate (panelkit::hysteria2_certificate), in the
     // data dir (docker: the volume, as the container sees it), pinned in the
     // links by its SHA-256.
     xui::Hysteria2Inbound hysteria2_tls() const {
         const fs::path dir = docker_ ? data_dir() / "db" / "tls" : data_dir() / "tls";
-        stand::tls::CertificateFiles files;
-        try {
-            files = stand::tls::ensure_test_certificate(dir, "p256");
-        } catch (const std::exception& e) {
-            throw Error(STAND_E_IO, std::string("3x-ui: bootstrap: the Hysteria 2 certificate in ") + dir.string() + ": " + e.what());
-        }
-        const std::string pin = stand::tls::certificate_sha256_hex(files.cert_file.string());
-        const fs::path seen = docker_ ? fs::path("/etc/x-ui/tls") : dir;
-        return {(seen / files.cert_file.filename()).string(), (seen / files.key_file.filename()).string(), pin,
-                congestion_ == "default" ? std::string() : congestion_};
+        const auto cert = panelkit::hysteria2_certificate("3x-ui", dir, docker_ ? fs::path("/etc/x-ui/tls") : dir);
+        return {cert.cert_file, cert.key_file, cert.pin_sha256, congestion_ == "default" ? std::string() : congestion_};
     }
 
     void link_bin_folder() {
