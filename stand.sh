@@ -20,7 +20,7 @@ PACKAGES=(
   nginx-light haproxy caddy wrk time
   liburing-dev libaio-dev fio
   p7zip-full
-  chromium python3 python3-venv nodejs npm
+  chromium python3 python3-venv python3-pip nodejs npm
   podman runc docker-compose debootstrap
 )
 
