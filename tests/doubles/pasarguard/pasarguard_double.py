@@ -369,6 +369,16 @@ class PasarGuardDouble(PanelDouble):
                              "fields from")
         return body
 
+    def _authed_body(self, req):
+        """(admin, JSON object body, None), or (None, None, the error answer)."""
+        adm, e = self._auth(req)
+        if e:
+            return None, None, e
+        try:
+            return adm, self._json_obj(req), None
+        except ValueError as ex:
+            return None, None, self.detail({"body": str(ex)}, 422)
+
     def _admin_details(self, a):
         return {"id": a["id"], "username": a["username"], "is_disabled": False,
                 "is_limited": False, "telegram_id": None, "discord_webhook": None,
@@ -532,13 +542,9 @@ class PasarGuardDouble(PanelDouble):
         return None
 
     def h_core_create(self, req):
-        _, e = self._auth(req)
+        _, body, e = self._authed_body(req)
         if e:
             return e
-        try:
-            body = self._json_obj(req)
-        except ValueError as ex:
-            return self.detail({"body": str(ex)}, 422)
         config = body.get("config")
         if not isinstance(config, dict):
             return self.detail({"config": "Field required" if "config" not in body else
@@ -564,13 +570,9 @@ class PasarGuardDouble(PanelDouble):
                                        if g["id"] in u["group_ids"]))
 
     def h_group_create(self, req):
-        _, e = self._auth(req)
+        _, body, e = self._authed_body(req)
         if e:
             return e
-        try:
-            body = self._json_obj(req)
-        except ValueError as ex:
-            return self.detail({"body": str(ex)}, 422)
         name, tags = body.get("name"), body.get("inbound_tags")
         if not isinstance(name, str):
             return self.detail({"name": "Field required"}, 422)
@@ -605,13 +607,9 @@ class PasarGuardDouble(PanelDouble):
             req.header("host") or "127.0.0.1", req.path)})
 
     def h_host_create(self, req):
-        _, e = self._auth(req)
+        _, body, e = self._authed_body(req)
         if e:
             return e
-        try:
-            body = self._json_obj(req)
-        except ValueError as ex:
-            return self.detail({"body": str(ex)}, 422)
         errs = {}
         if not isinstance(body.get("remark"), str):
             errs["remark"] = "Field required"
@@ -759,13 +757,9 @@ class PasarGuardDouble(PanelDouble):
         }
 
     def h_user_create(self, req):
-        adm, e = self._auth(req)
+        adm, body, e = self._authed_body(req)
         if e:
             return e
-        try:
-            body = self._json_obj(req)
-        except ValueError as ex:
-            return self.detail({"body": str(ex)}, 422)
         errs = self._validate_user_create(body)
         if errs:
             return self.detail(errs, 422)
