@@ -19,15 +19,21 @@ json::object origin_handler(const CaddySettings& s) {
             {"body", s.body}};
 }
 
+json::object proxy(json::array upstreams, json::object transport) {
+    return {{"handler", "reverse_proxy"}, {"upstreams", std::move(upstreams)}, {"transport", std::move(transport)}};
+}
+
 json::object proxy_handler(const CaddySettings& s) {
     json::array upstreams;
     for (const auto& u : s.knobs.upstreams) upstreams.push_back(json::object{{"dial", host_port(u.host, u.port)}});
     json::object transport{{"protocol", "http"}};
-    // Pool on (set or unset) leaves keep_alive out: Caddy 2.6 fills in its
-    // defaults only when the whole object is absent; {"enabled": true} alone
-    // would drop them (Go's 2 idle connections per host, no idle timeout).
-    if (!upstream_pool_on(s)) transport["keep_alive"] = json::object{{"enabled", false}};
-    return {{"handler", "reverse_proxy"}, {"upstreams", std::move(upstreams)}, {"transport", std::move(transport)}};
+    // Unset leaves keep_alive out: Caddy 2.6 fills in its defaults only when
+    // the whole object is absent; {"enabled": true} alone would drop them
+    // (Go's 2 idle connections per host, no idle timeout), so "on" states
+    // them all, with the kit's pool size instead of Caddy's 32 per host.
+    if (!s.knobs.upstream_keepalive) return proxy(std::move(upstreams), std::move(transport));
+    transport["keep_alive"] = *s.knobs.upstream_keepalive ? pool_on_keep_alive() : json::object{{"enabled", false}};
+    return proxy(std::move(upstreams), std::move(transport));
 }
 
 json::object server(const CaddySettings& s) {
@@ -43,6 +49,13 @@ json::object server(const CaddySettings& s) {
 }
 
 }  // namespace
+
+json::object pool_on_keep_alive() {
+    return {{"enabled", true},
+            {"probe_interval", kKeepAliveProbeInterval},
+            {"idle_timeout", kKeepAliveIdleTimeout},
+            {"max_idle_conns_per_host", stand_proxy_kit::kPoolIdlePerUpstream}};
+}
 
 bool upstream_pool_on(const CaddySettings& s) { return s.knobs.upstream_keepalive.value_or(true); }
 

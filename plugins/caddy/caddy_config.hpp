@@ -9,10 +9,17 @@
 
 namespace stand_caddy {
 
-struct CaddySettings {
-    stand_proxy_kit::ProxyKnobs knobs;  // workers → GOMAXPROCS: Caddy has no worker count
-    std::string body = "ok";            // origin mode: a static_response with this body
-};
+using CaddySettings = stand_proxy_kit::ProxySettings;
+
+// Caddy 2.6's http transport keep-alive defaults (reverseproxy/httptransport.go,
+// NewTransport), used when keep_alive is left out.
+inline constexpr const char* kKeepAliveProbeInterval = "30s";
+inline constexpr const char* kKeepAliveIdleTimeout = "2m";
+inline constexpr std::int64_t kKeepAliveIdlePerHost = 32;
+
+// The transport's keep_alive for knobs.upstream_keepalive = true: Caddy's
+// defaults with kPoolIdlePerUpstream idle connections per host.
+boost::json::object pool_on_keep_alive();
 
 // Whether upstream connections are kept alive. Unset is Caddy's default: on.
 bool upstream_pool_on(const CaddySettings& s);

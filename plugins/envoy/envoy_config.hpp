@@ -23,10 +23,7 @@ inline constexpr std::int64_t kCircuitBreakerDefault = 1024;
 // A WebSocket stays open as long as nginx's proxy_read_timeout 1h allows.
 inline constexpr const char* kWebsocketIdleTimeout = "3600s";
 
-struct EnvoySettings {
-    stand_proxy_kit::ProxyKnobs knobs;
-    std::string body = "ok";  // origin mode: a direct_response route
-};
+using EnvoySettings = stand_proxy_kit::ProxySettings;
 
 // Whether backend connections are reused. Envoy keeps upstream HTTP/1.1
 // connections in a per-worker pool with no per-connection request limit

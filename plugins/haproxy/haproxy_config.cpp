@@ -38,7 +38,7 @@ void render_backend(std::ostringstream& c, const HaproxySettings& s) {
 
 }  // namespace
 
-bool upstream_pool_on(const HaproxySettings& s) { return s.knobs.upstream_keepalive.value_or(true); }
+bool upstream_pool_on(const stand_proxy_kit::ProxySettings& s) { return s.knobs.upstream_keepalive.value_or(true); }
 
 std::string render_haproxy_cfg(const HaproxySettings& s) {
     const auto& k = s.knobs;

@@ -7,10 +7,10 @@
 
 namespace stand_haproxy {
 
-struct HaproxySettings {
-    stand_proxy_kit::ProxyKnobs knobs;  // workers → nbthread
-    std::string body = "ok";            // origin mode: `http-request return ... string body`
-    std::string tls_pem;                // cert + key in one file (what `bind ... ssl crt` reads); with knobs.tls
+// The settings and the PEM haproxy reads (cert + key in one file, what
+// `bind ... ssl crt` takes); tls_pem is set with knobs.tls.
+struct HaproxySettings : stand_proxy_kit::ProxySettings {
+    std::string tls_pem;
 };
 
 inline constexpr const char* kAlpn = "h2,http/1.1";
@@ -18,7 +18,7 @@ inline constexpr const char* kTunnelTimeout = "1h";
 
 // Whether server connections are kept and reused. Unset is haproxy's default,
 // `http-reuse safe`: on.
-bool upstream_pool_on(const HaproxySettings& s);
+bool upstream_pool_on(const stand_proxy_kit::ProxySettings& s);
 
 // The complete haproxy.cfg, for `haproxy -f FILE -db`.
 std::string render_haproxy_cfg(const HaproxySettings& s);

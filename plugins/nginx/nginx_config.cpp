@@ -40,7 +40,7 @@ std::string render_nginx_conf(const NginxSettings& s, const std::string& prefix)
     if (upstream_block) {
         c << "  upstream backend {\n";
         for (const auto& u : k.upstreams) c << "    server " << address(u.host, u.port) << ";\n";
-        if (pool) c << "    keepalive " << kUpstreamKeepalive << ";\n";
+        if (pool) c << "    keepalive " << stand_proxy_kit::kPoolIdlePerUpstream << ";\n";
         c << "  }\n";
     }
     c << "  server {\n"

@@ -42,7 +42,7 @@ json::object traefik_static_config(const TraefikSettings& s, const std::string& 
     // The default serversTransport (default@internal) is the one every
     // service without its own uses.
     if (k.upstream_keepalive)
-        cfg["serversTransport"] = {{"maxIdleConnsPerHost", *k.upstream_keepalive ? kDefaultIdlePerHost
+        cfg["serversTransport"] = {{"maxIdleConnsPerHost", *k.upstream_keepalive ? stand_proxy_kit::kPoolIdlePerUpstream
                                                                                  : kNoConnectionReuse}};
     return cfg;
 }

@@ -22,9 +22,7 @@ inline constexpr const char* kService = "stand-upstreams";
 inline constexpr std::int64_t kDefaultIdlePerHost = 200;
 inline constexpr std::int64_t kNoConnectionReuse = -1;
 
-struct TraefikSettings {
-    stand_proxy_kit::ProxyKnobs knobs;
-};
+using TraefikSettings = stand_proxy_kit::ProxySettings;
 
 // Whether backend connections are reused: Traefik keeps up to 200 idle
 // connections per backend unless told otherwise, so unset means on.

@@ -1,6 +1,7 @@
 // The proxy plugins' shared parts: knobs, test certificates and their key
 // types, and the nginx config writer checked by the real `nginx -t`.
 #include "cert_key_type.hpp"
+#include "config_files.hpp"
 #include "nginx_config.hpp"
 #include "proxy_knobs.hpp"
 #include "temp_dir.hpp"
@@ -100,6 +101,22 @@ TEST_CASE("test certificates: one per key type, key file private, key type read 
                       doctest::Contains("cannot open certificate"));
 }
 
+TEST_CASE("config files: key material is written 0600 even over a file that had another mode") {
+    stand::test::TempDir dir;
+    const auto pem = dir.path() / "tls.pem";
+    std::ofstream(pem) << "old";
+    REQUIRE(::chmod(pem.c_str(), 0644) == 0);
+    stand_proxy_kit::write_file(pem, "cert and key", true, "haproxy");
+    struct stat st {};
+    REQUIRE(::stat(pem.c_str(), &st) == 0);
+    CHECK((st.st_mode & 0777) == 0600);
+    CHECK(stand_proxy_kit::read_file(pem, "knobs.tls_key.cert_file", "haproxy") == "cert and key");
+    CHECK_THROWS_WITH(stand_proxy_kit::read_file(dir.path() / "none.pem", "knobs.tls_key.key_file", "haproxy"),
+                      doctest::Contains("haproxy: cannot read knobs.tls_key.key_file "));
+    CHECK_THROWS_WITH(stand_proxy_kit::write_file(dir.path() / "no" / "dir.cfg", "x", false, "nginx"),
+                      doctest::Contains("nginx: cannot create "));
+}
+
 TEST_CASE("nginx config: the default proxies with a literal proxy_pass, the pool adds an upstream keepalive block") {
     stand::test::TempDir dir;
     stand_nginx::NginxSettings s;
@@ -114,7 +131,7 @@ TEST_CASE("nginx config: the default proxies with a literal proxy_pass, the pool
 
     s.knobs.upstream_keepalive = true;
     const auto pooled = stand_nginx::render_nginx_conf(s, dir.path().string());
-    CHECK(pooled.find("keepalive 128;") != std::string::npos);
+    CHECK(pooled.find("keepalive 1024;") != std::string::npos);
     CHECK(pooled.find("proxy_pass http://backend;") != std::string::npos);
     CHECK(pooled.find("proxy_http_version 1.1;") != std::string::npos);
     CHECK(pooled.find("proxy_set_header Connection \"\";") != std::string::npos);

@@ -84,14 +84,14 @@ TEST_CASE("traefik config: dynamic config routes everything to one load balancer
     CHECK_FALSE(c.contains("tls"));
 }
 
-TEST_CASE("traefik config: the pool is the default serversTransport's maxIdleConnsPerHost (200 on, -1 off)") {
+TEST_CASE("traefik config: the pool is the default serversTransport's maxIdleConnsPerHost (unset: its 200, on: 1024, off: -1)") {
     auto unset = proxy_to_two_upstreams();
     CHECK(stand_traefik::upstream_pool_on(unset));
 
     auto on = proxy_to_two_upstreams();
     on.knobs.upstream_keepalive = true;
     CHECK(stand_traefik::upstream_pool_on(on));
-    CHECK(checked_static(on).at("serversTransport") == json::object{{"maxIdleConnsPerHost", 200}});
+    CHECK(checked_static(on).at("serversTransport") == json::object{{"maxIdleConnsPerHost", 1024}});
 
     auto off = proxy_to_two_upstreams();
     off.knobs.upstream_keepalive = false;

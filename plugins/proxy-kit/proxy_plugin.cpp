@@ -1,0 +1,209 @@
+#include "proxy_plugin.hpp"
+
+#include "cert_key_type.hpp"
+#include "config_files.hpp"
+
+namespace stand_proxy_kit {
+
+namespace fs = std::filesystem;
+namespace json = boost::json;
+using stand::cpp::Error;
+
+namespace {
+
+std::string command_line(const std::vector<std::string>& argv) {
+    std::string out;
+    for (const auto& a : argv) out += (out.empty() ? "" : " ") + a;
+    return out;
+}
+
+// "nginx.conf" → "nginx.next.conf": the candidate the proxy's check reads;
+// after a rejection it stays for inspection.
+std::string candidate_name(const std::string& name) {
+    const auto dot = name.rfind('.');
+    return dot == std::string::npos ? name + ".next" : name.substr(0, dot) + ".next" + name.substr(dot);
+}
+
+}  // namespace
+
+ProxyPlugin::ProxyPlugin(const stand::cpp::Host& host, const json::object& config, ProxyTraits traits)
+    : host_(host), traits_(std::move(traits)), server_(traits_.id, traits_.graceful_signal, traits_.grace_ms) {
+    stand::cpp::ConfigReader cfg(config);
+    binary_ = cfg.string("binary", traits_.default_binary);
+    box_ = cfg.string("box", "measured");
+    settings_.knobs.listen_port = static_cast<std::uint16_t>(cfg.integer("port", traits_.default_port, 1, 65535));
+    settings_.knobs.workers = cfg.integer("workers", 1, 1, 64);
+    if (traits_.origin_mode) {
+        settings_.body = cfg.string("body", "ok");
+        check_origin_body(settings_.body);
+    }
+    cfg.finish();
+}
+
+ProxyPlugin::~ProxyPlugin() {
+    if (server_.running()) server_.stop();
+}
+
+fs::path ProxyPlugin::data_dir() const { return fs::path(host_.data_dir()) / traits_.id; }
+
+stand_result ProxyPlugin::install() {
+    check_binary();
+    version();
+    write_checked_config(settings_);
+    return STAND_OK;
+}
+
+stand_result ProxyPlugin::start() {
+    server_.expect_not_running();
+    check_binary();
+    check_knobs(settings_.knobs);
+    write_checked_config(settings_);
+    json::array argv;
+    for (const auto& a : start_argv(settings_)) argv.emplace_back(a);
+    json::object spec{{"argv", std::move(argv)}, {"output", (data_dir() / "stdout.log").string()}};
+    if (auto env = environment(settings_); !env.empty()) spec["env"] = std::move(env);
+    server_.start(host_, std::move(spec), box_);
+    return STAND_OK;
+}
+
+stand_result ProxyPlugin::stop() { return server_.stop(); }
+
+stand_result ProxyPlugin::restart() {
+    server_.expect_running();
+    server_.stop();
+    return start();
+}
+
+stand_result ProxyPlugin::wipe() {
+    server_.expect_stopped("wipe");
+    remove_data_dir(data_dir(), traits_.id);
+    checked_.clear();
+    return STAND_OK;
+}
+
+json::object ProxyPlugin::readiness() { return proxy_readiness(settings_.knobs); }
+
+json::object ProxyPlugin::facts() {
+    json::object facts{{"binary", binary_},
+                       {"config", (data_dir() / traits_.main_config).string()},
+                       {"data_dirs", json::array{data_dir().string()}},
+                       {"defaults", effective_defaults()}};
+    if (auto env = environment(settings_); !env.empty()) facts["environment"] = std::move(env);
+    if (!version_.empty()) facts["versions"] = json::object{{traits_.id, version_}};
+    std::error_code ec;
+    auto bytes = fs::file_size(binary_, ec);
+    if (!ec) facts["artifacts"] = json::array{json::object{{"path", binary_}, {"bytes", bytes}}};
+    add_facts(facts);
+    return facts;
+}
+
+void ProxyPlugin::configure(const json::object& knobs) {
+    ProxySettings next = settings_;
+    next.knobs = apply_proxy_knobs(knobs, settings_.knobs);
+    check_knobs(next.knobs);
+    if (next.knobs.tls) key_type(next.knobs);  // a readable certificate, or an error naming it
+    if (fs::exists(binary_)) write_checked_config(next);
+    settings_ = std::move(next);
+}
+
+json::object ProxyPlugin::endpoint() { return proxy_endpoint(settings_.knobs, {"h2", "http/1.1"}); }
+
+json::object ProxyPlugin::effective_defaults() {
+    const auto& k = settings_.knobs;
+    json::object d{{"version", version()},
+                   {"workers", k.workers},
+                   {"workers_means", traits_.workers_means},
+                   {"access_log", "off"}};
+    add_defaults(d, settings_);
+    if (!k.upstreams.empty()) {
+        const bool pool = upstream_pool_on(settings_);
+        d["upstream_keepalive"] = pool;
+        d["upstream_keepalive_source"] = k.upstream_keepalive ? "knob" : traits_.id + " default";
+        d["upstream_pool"] = upstream_pool(settings_, pool);
+    }
+    if (k.tls) d["tls_key_type"] = key_type(k);
+    return d;
+}
+
+std::string ProxyPlugin::key_type(const ProxyKnobs& k) const {
+    try {
+        return cert_key_type(k.cert_file);
+    } catch (const std::exception& e) {
+        throw Error(STAND_E_INVALID_ARGUMENT, traits_.id + ": knobs.tls_key.cert_file: " + e.what());
+    }
+}
+
+json::object ProxyPlugin::environment(const ProxySettings& s) const {
+    json::object env = extra_environment();
+    // Go sizes its scheduler from GOMAXPROCS: the worker-count knob.
+    if (traits_.go_runtime) env["GOMAXPROCS"] = std::to_string(s.knobs.workers);
+    return env;
+}
+
+ToolRun ProxyPlugin::run(const std::vector<std::string>& argv, const std::string& what,
+                         const ProxySettings& s) const {
+    return run_tool(host_, argv, data_dir(), what, traits_.id, environment(s));
+}
+
+void ProxyPlugin::check_binary() const {
+    if (!fs::exists(binary_))
+        throw Error(STAND_E_NOT_FOUND, traits_.id + ": " + binary_ + " not found" + traits_.missing_binary);
+}
+
+const std::string& ProxyPlugin::version() {
+    if (!version_.empty() || !fs::exists(binary_)) return version_;
+    const auto argv = version_argv();
+    auto r = run(argv, "version", settings_);
+    std::string v = r.exit_code == 0 ? version_from(r.output) : std::string();
+    if (v.empty())
+        throw Error(STAND_E_BAD_RESPONSE, traits_.id + ": cannot read the version from `" + command_line(argv) +
+                                              "`: " + output_tail(r.output, 200));
+    version_ = std::move(v);
+    return version_;
+}
+
+// Writes the config files for `s`; the main one takes the place of the
+// previous only once the proxy's own check accepted it. Skipped when the
+// files are the ones the proxy last accepted.
+void ProxyPlugin::write_checked_config(const ProxySettings& s) {
+    const auto files = render_config(s);
+    std::string all;
+    for (const auto& f : files) all += f.name + '\0' + f.text + '\0';
+    const fs::path main = data_dir() / traits_.main_config;
+    if (all == checked_ && fs::exists(main)) return;
+    checked_.clear();
+    fs::create_directories(data_dir());
+    const fs::path candidate = data_dir() / candidate_name(traits_.main_config);
+    const auto check = config_check(candidate);
+    bool has_main = false;
+    for (const auto& f : files) {
+        const bool is_main = f.name == traits_.main_config;
+        has_main = has_main || is_main;
+        write_file(is_main && check ? candidate : data_dir() / f.name, f.text, f.private_file, traits_.id);
+    }
+    if (!has_main) throw Error(STAND_E_INTERNAL, traits_.id + ": rendered no " + traits_.main_config);
+    if (check) {
+        auto r = run(check->argv, "check", s);
+        if (r.exit_code != 0)
+            throw Error(STAND_E_INVALID_ARGUMENT, traits_.id + ": `" + check->name + "` rejected " +
+                                                      candidate.string() + ": " + check_failure(r.output));
+        std::error_code ec;
+        fs::rename(candidate, main, ec);
+        if (ec) throw Error(STAND_E_IO, traits_.id + ": cannot write " + main.string() + ": " + ec.message());
+    }
+    checked_ = std::move(all);
+}
+
+std::string config_schema(const ProxyTraits& t) {
+    json::object props{
+        {"binary", {{"type", "string"}, {"default", t.default_binary}}},
+        {"box", {{"type", "string"}, {"default", "measured"}, {"description", "box to run in; empty: none"}}},
+        {"port", {{"type", "integer"}, {"minimum", 1}, {"maximum", 65535}, {"default", t.default_port}}},
+        {"workers",
+         {{"type", "integer"}, {"minimum", 1}, {"maximum", 64}, {"default", 1}, {"description", t.workers_means}}}};
+    if (t.origin_mode)
+        props["body"] = {{"type", "string"}, {"pattern", "^[A-Za-z0-9 _.-]{0,256}$"}, {"default", "ok"}};
+    return json::serialize(json::object{{"type", "object"}, {"additionalProperties", false}, {"properties", props}});
+}
+
+}  // namespace stand_proxy_kit
