@@ -1,4 +1,4 @@
-#include "isolation/child_runner.hpp"
+#include "child/child_runner.hpp"
 #include "compat/compat_output.hpp"
 #include "compat/compat_suite.hpp"
 #include "temp_dir.hpp"

@@ -141,8 +141,8 @@ TEST_CASE("proxy load metrics: backend connections per request say why, handshak
     in.completed = 1000;
     in.connections = 50;
     in.client_cpu_s = 0.02;
-    in.backend_before = BackendStats{10, 0, 100, 0, 0};
-    in.backend_after = BackendStats{1010, 0, 1100, 0, 0};
+    in.backend_before = target::BackendStats{10, 0, 100, 0, 0};
+    in.backend_after = target::BackendStats{1010, 0, 1100, 0, 0};
     in.backend_cpu_s = 0.03;
     json::object metrics;
     json::array findings;
@@ -172,7 +172,7 @@ TEST_CASE("proxy load metrics: backend connections per request say why, handshak
     CHECK(f2[0].at("id") == "generator-bound-tls");
 
     ProxyLoadInputs pooled = in;
-    pooled.backend_after = BackendStats{12, 0, 1100, 0, 0};
+    pooled.backend_after = target::BackendStats{12, 0, 1100, 0, 0};
     json::object m3;
     json::array f3;
     add_proxy_load_metrics(pooled, m3, f3);

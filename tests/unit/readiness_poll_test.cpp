@@ -1,6 +1,6 @@
 // poll_until_ready: the "also" checks of one round and the stop on a
 // process of the system that ended.
-#include "scenario/readiness_poll.hpp"
+#include "target/readiness_poll.hpp"
 
 #include "host/process/process_manager.hpp"
 #include "http_test_server.hpp"
@@ -18,7 +18,7 @@ namespace json = boost::json;
 using Clock = std::chrono::steady_clock;
 using stand::host::HttpPolicy;
 using stand::host::HttpService;
-using stand::scenario::poll_until_ready;
+using stand::target::poll_until_ready;
 using stand::test::HttpTestServer;
 using stand::test::TestRequest;
 using stand::test::reply;
@@ -32,8 +32,8 @@ unsigned short closed_port() {
     return a.local_endpoint().port();
 }
 
-stand::scenario::ReadyResult poll(HttpService& http, const json::object& readiness, std::chrono::milliseconds budget,
-                                  const stand::scenario::ExitWatch& exits = {}) {
+stand::target::ReadyResult poll(HttpService& http, const json::object& readiness, std::chrono::milliseconds budget,
+                                  const stand::target::ExitWatch& exits = {}) {
     const auto t0 = Clock::now();
     return poll_until_ready(http, readiness, t0, std::chrono::milliseconds(20), std::chrono::milliseconds(500),
                             t0 + budget, kNever, exits);
@@ -42,7 +42,7 @@ stand::scenario::ReadyResult poll(HttpService& http, const json::object& readine
 std::string timeout_message(HttpService& http, const json::object& readiness) {
     try {
         poll(http, readiness, std::chrono::milliseconds(300));
-    } catch (const stand::scenario::ReadinessTimeout& e) {
+    } catch (const stand::target::ReadinessTimeout& e) {
         return e.what();
     }
     return "ready";
@@ -133,7 +133,7 @@ TEST_CASE("readiness: a process of the system that exits stops the wait at once 
     try {
         poll(http, {{"url", "http://127.0.0.1:" + std::to_string(closed_port()) + "/"}}, std::chrono::seconds(60),
              [&] { return processes.ended(); });
-    } catch (const stand::scenario::ReadinessExited& e) {
+    } catch (const stand::target::ReadinessExited& e) {
         message = e.what();
     }
     CHECK(Clock::now() - t0 < std::chrono::seconds(10));

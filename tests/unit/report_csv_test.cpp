@@ -1,6 +1,6 @@
 // report/: RFC 4180 CSV, the per-rep CSV schema and number formatting.
 #include "report/csv.hpp"
-#include "report/number_format.hpp"
+#include "text/number_format.hpp"
 #include "report/per_rep_csv.hpp"
 #include "report/report_error.hpp"
 
@@ -96,33 +96,33 @@ TEST_CASE("report: per-rep CSV errors name the file and line") {
 
 TEST_CASE("report: shortest number text is Python's repr") {
     // repr() of these floats in Python 3
-    CHECK(rp::format_shortest(462.0) == "462.0");
-    CHECK(rp::format_shortest(0.1) == "0.1");
-    CHECK(rp::format_shortest(53.68055555555556) == "53.68055555555556");
-    CHECK(rp::format_shortest(61.943968) == "61.943968");
-    CHECK(rp::format_shortest(1e16) == "1e+16");
-    CHECK(rp::format_shortest(1234567890123456.0) == "1234567890123456.0");
-    CHECK(rp::format_shortest(0.0001) == "0.0001");
-    CHECK(rp::format_shortest(1.5e-05) == "1.5e-05");
-    CHECK(rp::format_shortest(-2.5e-300) == "-2.5e-300");
-    CHECK(rp::format_shortest(-0.0) == "-0.0");
-    CHECK(rp::format_shortest(0.0) == "0.0");
+    CHECK(stand::text::format_shortest(462.0) == "462.0");
+    CHECK(stand::text::format_shortest(0.1) == "0.1");
+    CHECK(stand::text::format_shortest(53.68055555555556) == "53.68055555555556");
+    CHECK(stand::text::format_shortest(61.943968) == "61.943968");
+    CHECK(stand::text::format_shortest(1e16) == "1e+16");
+    CHECK(stand::text::format_shortest(1234567890123456.0) == "1234567890123456.0");
+    CHECK(stand::text::format_shortest(0.0001) == "0.0001");
+    CHECK(stand::text::format_shortest(1.5e-05) == "1.5e-05");
+    CHECK(stand::text::format_shortest(-2.5e-300) == "-2.5e-300");
+    CHECK(stand::text::format_shortest(-0.0) == "-0.0");
+    CHECK(stand::text::format_shortest(0.0) == "0.0");
 }
 
 TEST_CASE("report: printf formats are checked and applied like Python's %") {
     // '%.0f' % 2.5 == '2', '%.0f' % 3.5 == '4' (round half to even on the binary value);
     // '%.2f' % 2.675 == '2.67' (2.675 is 2.67499999... in binary)
-    CHECK(rp::PrintfFormat("%.0f").apply(2.5) == "2");
-    CHECK(rp::PrintfFormat("%.0f").apply(3.5) == "4");
-    CHECK(rp::PrintfFormat("%.2f").apply(2.675) == "2.67");
-    CHECK(rp::PrintfFormat("%.1f%%").apply(28.571) == "28.6%");
-    CHECK(rp::PrintfFormat("~%+8.3e").apply(1234.5) == "~+1.234e+03");
-    CHECK_THROWS_AS(rp::PrintfFormat("%d"), std::invalid_argument);
-    CHECK_THROWS_AS(rp::PrintfFormat("%s"), std::invalid_argument);
-    CHECK_THROWS_AS(rp::PrintfFormat("%.1f %.1f"), std::invalid_argument);
-    CHECK_THROWS_AS(rp::PrintfFormat("no conversion"), std::invalid_argument);
-    CHECK_THROWS_AS(rp::PrintfFormat("%.100f"), std::invalid_argument);
-    CHECK_THROWS_AS(rp::PrintfFormat("%lf"), std::invalid_argument);
+    CHECK(stand::text::PrintfFormat("%.0f").apply(2.5) == "2");
+    CHECK(stand::text::PrintfFormat("%.0f").apply(3.5) == "4");
+    CHECK(stand::text::PrintfFormat("%.2f").apply(2.675) == "2.67");
+    CHECK(stand::text::PrintfFormat("%.1f%%").apply(28.571) == "28.6%");
+    CHECK(stand::text::PrintfFormat("~%+8.3e").apply(1234.5) == "~+1.234e+03");
+    CHECK_THROWS_AS(stand::text::PrintfFormat("%d"), std::invalid_argument);
+    CHECK_THROWS_AS(stand::text::PrintfFormat("%s"), std::invalid_argument);
+    CHECK_THROWS_AS(stand::text::PrintfFormat("%.1f %.1f"), std::invalid_argument);
+    CHECK_THROWS_AS(stand::text::PrintfFormat("no conversion"), std::invalid_argument);
+    CHECK_THROWS_AS(stand::text::PrintfFormat("%.100f"), std::invalid_argument);
+    CHECK_THROWS_AS(stand::text::PrintfFormat("%lf"), std::invalid_argument);
 }
 
 TEST_CASE("report: the seed per_rep.csv files read and write back line for line") {

@@ -1,8 +1,8 @@
-#include "compat/subscription_links.hpp"
+#include "target/subscription_links.hpp"
 
 #include <doctest/doctest.h>
 
-using stand::compat::parse_subscription_body;
+using stand::target::parse_subscription_body;
 
 TEST_CASE("subscription links: base64 bodies decode to links with known schemes") {
     // base64("vless://u@h:443?security=reality#a\nhysteria2://p@h:443/#b\n")
@@ -23,7 +23,7 @@ TEST_CASE("subscription links: base64 bodies decode to links with known schemes"
 }
 
 TEST_CASE("subscription links: URL-safe base64 without padding") {
-    auto d = stand::compat::base64_decode("dm1lc3M6Ly9hYmM_Pg");
+    auto d = stand::target::base64_decode("dm1lc3M6Ly9hYmM_Pg");
     REQUIRE(d);
     CHECK(*d == "vmess://abc?>");
 }

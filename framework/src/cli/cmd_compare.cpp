@@ -2,7 +2,7 @@
 #include "cli/exit_codes.hpp"
 #include "report/compare_runs.hpp"
 #include "report/run_report.hpp"
-#include "scenario/run_directory.hpp"
+#include "rundir/run_directory.hpp"
 
 #include <boost/json/serialize.hpp>
 
@@ -28,7 +28,7 @@ Exit: 0 compared; 2 a directory is not a run directory or nothing matched.
 )";
 
 std::vector<report::PerRepRow> rows_of_run(const std::string& dir) {
-    scenario::RunDirectory run(dir);
+    rundir::RunDirectory run(dir);
     if (!run.read_run_info()) throw UsageError(dir + ": no run.json (not a stand run directory)");
     return report::rows_of_reps(run.read_all_reps());
 }

@@ -1,6 +1,6 @@
 #include "cli/commands.hpp"
 #include "cli/exit_codes.hpp"
-#include "report/pretty_json.hpp"
+#include "text/pretty_json.hpp"
 
 #include <boost/json.hpp>
 
@@ -56,7 +56,7 @@ int run_info(const std::vector<std::string>& argv) {
     std::cout << (plugin->interfaces.empty() ? "none\n" : "\n");
     std::cout << "  config schema:\n    ";
     if (schema.is_null()) std::cout << "(none: the plugin takes no config; pass {})";
-    else report::write_pretty_json(std::cout, schema, "    ");
+    else text::write_pretty_json(std::cout, schema, "    ");
     std::cout << "\n";
     return kExitOk;
 }

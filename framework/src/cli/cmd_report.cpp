@@ -5,7 +5,7 @@
 #include "report/run_report.hpp"
 #include "report/table.hpp"
 #include "report/table_spec.hpp"
-#include "report/text_file.hpp"
+#include "text/text_file.hpp"
 
 #include <filesystem>
 #include <iostream>
@@ -65,9 +65,12 @@ int run_report(const std::vector<std::string>& argv) {
         const auto spec = report::load_table_spec(*spec_file);
         const auto rows = report::read_per_rep_csv(*csv);
         const std::string markdown = report::render_markdown(rows, spec, *csv);
-        if (auto out = args.value("output")) report::write_text_file(*out, markdown);
+        if (auto out = args.value("output")) text::write_text_file(*out, markdown);
         else std::cout << markdown << std::flush;
     } catch (const report::ReportError& e) {
+        std::cerr << "stand: report: " << e.what() << "\n";
+        return kExitUsage;
+    } catch (const text::TextFileError& e) {
         std::cerr << "stand: report: " << e.what() << "\n";
         return kExitUsage;
     }

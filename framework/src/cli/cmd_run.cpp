@@ -3,7 +3,7 @@
 #include "report/run_report.hpp"
 #include "scenario/engine.hpp"
 #include "scenario/plugin_overrides.hpp"
-#include "scenario/run_directory.hpp"
+#include "rundir/run_directory.hpp"
 #include "scenario/scenario_parser.hpp"
 
 #include <atomic>
@@ -62,7 +62,7 @@ int run_run(const std::vector<std::string>& argv) {
     if (auto resume = args.value("resume")) {
         args.expect_positionals(0, 0, "no scenario with --resume (it is in RUN_DIR/run.json)");
         run_dir = *resume;
-        auto info = scenario::RunDirectory(run_dir).read_run_info();
+        auto info = rundir::RunDirectory(run_dir).read_run_info();
         if (!info) throw UsageError("--resume " + *resume + ": no run.json there");
         scenario::ParamOverrides params;  // the values the run started with
         if (auto* p = info->if_contains("params"); p && p->is_object())
@@ -84,7 +84,7 @@ int run_run(const std::vector<std::string>& argv) {
         if (auto overrides = args.values("plugin"); !overrides.empty())
             scen.plugins = scenario::parse_plugin_overrides(overrides);
         run_dir = args.value("run-dir") ? std::filesystem::path(*args.value("run-dir"))
-                                        : scenario::RunDirectory::fresh_path("runs", scen.name);
+                                        : rundir::RunDirectory::fresh_path("runs", scen.name);
     }
     if (scen.plugins.empty()) throw UsageError("the scenario names no plugin; pass --plugin ID");
     scenario::check_step_plugins(scen);

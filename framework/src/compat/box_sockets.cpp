@@ -2,7 +2,7 @@
 
 #include "box/box_processes.hpp"
 #include "box/kill_group.hpp"
-#include "report/text_file.hpp"
+#include "text/text_file.hpp"
 
 #include <boost/asio/ip/address.hpp>
 
@@ -86,10 +86,10 @@ BoxSockets box_sockets(const std::vector<fs::path>& box_dirs) {
                 tables = by_netns.try_emplace(netns).first;
                 for (const auto& [file, tcp, v6] : {std::tuple{"tcp", true, false}, std::tuple{"tcp6", true, true},
                                                     std::tuple{"udp", false, false}, std::tuple{"udp6", false, true}})
-                    for (auto& e : parse_proc_net(report::read_text_file(proc / "net" / file), tcp, v6))
+                    for (auto& e : parse_proc_net(text::read_text_file(proc / "net" / file), tcp, v6))
                         tables->second[e.inode] = {tcp ? "tcp" : "udp", e};
             }
-            comm = report::read_text_file(proc / "comm");
+            comm = text::read_text_file(proc / "comm");
         } catch (const std::exception&) {
             by_netns.erase(netns);  // the process ended meanwhile; another member may read the tables
             continue;

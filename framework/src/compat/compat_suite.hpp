@@ -1,7 +1,7 @@
 // `stand compat`: conformance checks of one plugin, each in a forked child.
 #pragma once
 
-#include "isolation/child_runner.hpp"
+#include "child/child_runner.hpp"
 #include "compat/panel_target.hpp"
 #include "loader/plugin_loader.hpp"
 
@@ -15,8 +15,8 @@
 
 namespace stand::compat {
 
-using isolation::ChildResult;
-using isolation::run_in_child;
+using child::ChildResult;
+using child::run_in_child;
 
 struct CompatOptions {
     std::string config_json = "{}";  // passed to create()

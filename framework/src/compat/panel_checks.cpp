@@ -9,12 +9,12 @@
 #include "compat/box_sockets.hpp"
 #include "compat/recording_part.hpp"
 #include "compat/share_link.hpp"
-#include "compat/subscription_links.hpp"
+#include "target/subscription_links.hpp"
 #include "host/http/tcp_reach.hpp"
 #include "host/http/url.hpp"
 #include "host/plugin_host.hpp"
 #include "isolation/interface_calls.hpp"
-#include "scenario/readiness_poll.hpp"
+#include "target/readiness_poll.hpp"
 
 #include <stand/stand.h>
 
@@ -121,13 +121,13 @@ public:
         budget_end_ = origin + target_.ready_timeout;
         static const std::atomic<bool> never{false};
         try {
-            return scenario::poll_until_ready(host_->http(), readiness.as_object(), origin, std::chrono::milliseconds(50),
+            return target::poll_until_ready(host_->http(), readiness.as_object(), origin, std::chrono::milliseconds(50),
                                               std::chrono::milliseconds(2000), origin + target_.ready_timeout, never,
                                               [this] { return host_->processes().ended(); })
                 .seconds;
-        } catch (const scenario::ReadinessTimeout& e) {
+        } catch (const target::ReadinessTimeout& e) {
             throw CheckFailure(e.what());
-        } catch (const scenario::ReadinessExited& e) {
+        } catch (const target::ReadinessExited& e) {
             throw CheckFailure(e.what());
         } catch (const std::exception& e) {
             throw CheckFailure(std::string("not ready: ") + e.what());
@@ -212,7 +212,7 @@ public:
         const std::string where = "subscription of " + u.name;
         if (f.status != 200) throw CheckFailure(where + " answered " + std::to_string(f.status));
         if (f.body.empty()) throw CheckFailure(where + " has an empty body");
-        auto links = parse_subscription_body(f.body);
+        auto links = target::parse_subscription_body(f.body);
         if (!links.problem.empty()) throw CheckFailure(where + ": " + links.problem);
         std::vector<ShareLink> out;
         for (std::size_t i = 0; i < links.links.size(); ++i) {
@@ -254,11 +254,11 @@ private:
     Clock::time_point started_at_ = Clock::now();
 };
 
-ChildResult pass(std::string m) { return {true, false, std::move(m), 0}; }
-ChildResult fail(std::string m) { return {false, false, std::move(m), 0}; }
+child::ChildResult pass(std::string m) { return {true, false, std::move(m), 0}; }
+child::ChildResult fail(std::string m) { return {false, false, std::move(m), 0}; }
 
 template <class Body>
-ChildResult guarded(Body body) {
+child::ChildResult guarded(Body body) {
     try {
         return pass(body());
     } catch (const Skipped& e) {

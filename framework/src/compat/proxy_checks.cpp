@@ -4,8 +4,8 @@
 #include "box/group_name.hpp"
 #include "host/plugin_host.hpp"
 #include "isolation/interface_calls.hpp"
-#include "scenario/backend_process.hpp"
-#include "scenario/readiness_poll.hpp"
+#include "target/backend_process.hpp"
+#include "target/readiness_poll.hpp"
 #include "tls/peer_certificate.hpp"
 #include "tls/test_certificates.hpp"
 
@@ -65,10 +65,10 @@ public:
         auto installed = isolation::call_interface(*plugin_, instance_, "lifecycle.install", {});
         if (installed.code == STAND_E_NOT_FOUND) throw NotInstalled(installed.error);
         if (installed.code < 0) throw CheckFailure("lifecycle.install failed: " + installed.error);
-        scenario::BackendOptions b;
+        target::BackendOptions b;
         b.stand_binary = options.stand_binary;
         b.log_file = run_dir_ / "backend.log";
-        backend_ = std::make_unique<scenario::BackendProcess>(b, std::chrono::seconds(10));
+        backend_ = std::make_unique<target::BackendProcess>(b, std::chrono::seconds(10));
         port_ = free_port();
     }
 
@@ -107,12 +107,12 @@ public:
         if (!readiness.is_object()) throw CheckFailure("lifecycle.readiness returned no request");
         static const std::atomic<bool> never{false};
         try {
-            scenario::poll_until_ready(host_->http(), readiness.as_object(), t0, std::chrono::milliseconds(50),
+            target::poll_until_ready(host_->http(), readiness.as_object(), t0, std::chrono::milliseconds(50),
                                        std::chrono::milliseconds(2000), t0 + std::chrono::seconds(20), never,
                                        [this] { return host_->processes().ended(); });
-        } catch (const scenario::ReadinessTimeout& e) {
+        } catch (const target::ReadinessTimeout& e) {
             throw CheckFailure(e.what());
-        } catch (const scenario::ReadinessExited& e) {
+        } catch (const target::ReadinessExited& e) {
             throw CheckFailure(e.what());
         } catch (const std::exception& e) {
             throw CheckFailure(std::string("not ready: ") + e.what());
@@ -145,7 +145,7 @@ public:
         host_->http().close_session(session);
     }
 
-    scenario::BackendProcess& backend() { return *backend_; }
+    target::BackendProcess& backend() { return *backend_; }
     std::uint16_t port() const { return port_; }
     const std::filesystem::path& run_dir() const { return run_dir_; }
 
@@ -154,7 +154,7 @@ private:
     std::filesystem::path run_dir_;
     std::unique_ptr<box::Box> box_;
     std::unique_ptr<host::PluginHost> host_;
-    std::unique_ptr<scenario::BackendProcess> backend_;
+    std::unique_ptr<target::BackendProcess> backend_;
     stand_instance* instance_ = nullptr;
     std::uint16_t port_ = 0;
     bool started_ = false;

@@ -2,8 +2,8 @@
 
 #include "compat/exchange_set.hpp"
 #include "compat/recording_part.hpp"
-#include "report/pretty_json.hpp"
-#include "report/text_file.hpp"
+#include "text/pretty_json.hpp"
+#include "text/text_file.hpp"
 
 #include <sstream>
 #include <stdexcept>
@@ -24,7 +24,7 @@ MergedRecording merge_recording_parts(const std::filesystem::path& parts_dir, co
             continue;
         }
         boost::system::error_code ec;
-        const json::value part = json::parse(report::read_text_file(file), ec);
+        const json::value part = json::parse(text::read_text_file(file), ec);
         const auto* exchanges = part.is_object() ? part.as_object().if_contains("exchanges") : nullptr;
         if (ec || exchanges == nullptr || !exchanges->is_array())
             throw std::runtime_error(file.string() + ": not a recording part ({\"check\", \"exchanges\": [...]})");
@@ -47,10 +47,10 @@ MergedRecording merge_recording_parts(const std::filesystem::path& parts_dir, co
 
 void write_recording(const std::filesystem::path& file, const json::object& document) {
     std::ostringstream text;
-    report::write_pretty_json(text, document);
+    text::write_pretty_json(text, document);
     text << "\n";
     try {
-        report::write_text_file(file, text.str());
+        text::write_text_file(file, text.str());
     } catch (const std::exception& e) {
         throw std::runtime_error(std::string("--record: ") + e.what());
     }

@@ -1,7 +1,7 @@
 #include "compat/recording_part.hpp"
 
 #include "compat/exchange_set.hpp"
-#include "report/text_file.hpp"
+#include "text/text_file.hpp"
 
 namespace stand::compat {
 
@@ -64,7 +64,7 @@ void RecordingPart::write(const host::HttpService& http) const noexcept {
                                    {"body", e.body}}},
                      {"checks", json::array{check_}}});
         }
-        report::write_text_file(file_for(parts_dir_, check_),
+        text::write_text_file(file_for(parts_dir_, check_),
                                 json::serialize(json::object{{"check", check_}, {"versions", versions_}, {"exchanges", set.sorted()}}));
     } catch (const std::exception&) {
         // no part: the parent names the check whose part is missing

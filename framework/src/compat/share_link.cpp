@@ -1,6 +1,6 @@
 #include "compat/share_link.hpp"
 
-#include "compat/subscription_links.hpp"
+#include "target/subscription_links.hpp"
 
 #include <boost/json.hpp>
 
@@ -75,7 +75,7 @@ void add_query_secrets(const std::string& query, ShareLink& link) {
 
 // vmess://base64({"add":..,"port":..,"id":..}) as v2rayN writes it.
 ParsedShareLink parse_vmess_json(const std::string& payload) {
-    auto decoded = base64_decode(payload);
+    auto decoded = target::base64_decode(payload);
     boost::system::error_code ec;
     auto v = decoded ? boost::json::parse(*decoded, ec) : boost::json::value();
     if (!decoded || ec || !v.is_object()) return {std::nullopt, "vmess:// holds neither base64 JSON nor user@host:port"};
@@ -123,7 +123,7 @@ ParsedShareLink parse_share_link(const std::string& text) {
         authority = authority.substr(at + 1);
     } else if (link.scheme == "ss") {
         // legacy ss://base64(method:password@host:port)
-        auto decoded = base64_decode(rest);
+        auto decoded = target::base64_decode(rest);
         auto at2 = decoded ? decoded->rfind('@') : std::string::npos;
         if (at2 == std::string::npos) return {std::nullopt, "ss:// holds no method:password@host:port"};
         userinfo = decoded->substr(0, at2);
@@ -133,7 +133,7 @@ ParsedShareLink parse_share_link(const std::string& text) {
     userinfo = percent_decode(userinfo);
     if (link.scheme == "ss" && userinfo.find(':') == std::string::npos) {
         // SIP002: userinfo is base64url(method:password)
-        if (auto decoded = base64_decode(userinfo)) userinfo = *decoded;
+        if (auto decoded = target::base64_decode(userinfo)) userinfo = *decoded;
     }
     add_secret(link, userinfo);
     add_query_secrets(query, link);

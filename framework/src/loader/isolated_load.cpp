@@ -1,13 +1,13 @@
 #include "loader/isolated_load.hpp"
 
-#include "isolation/child_runner.hpp"
+#include "child/child_runner.hpp"
 
 namespace stand::loader {
 
 std::shared_ptr<LoadedPlugin> load_plugin_isolated(const std::filesystem::path& file,
                                                    std::chrono::milliseconds timeout) {
-    auto probe = isolation::run_in_child(
-        [&]() -> isolation::ChildResult {
+    auto probe = child::run_in_child(
+        [&]() -> child::ChildResult {
             try {
                 load_plugin(file);
                 return {true, false, "", 0};

@@ -1,7 +1,7 @@
 #include "report/battery_sections.hpp"
 
 #include "report/markdown_text.hpp"
-#include "report/number_format.hpp"
+#include "text/number_format.hpp"
 #include "stats/descriptive.hpp"
 
 #include <map>
@@ -54,11 +54,11 @@ std::string wide_table_markdown(const json::object& table, const detect::RunValu
             }
             has = true;
             const double v = stats::median(it->second);
-            std::string cell = PrintfFormat(std::string(r.at("format").as_string())).apply(v);
+            std::string cell = text::PrintfFormat(std::string(r.at("format").as_string())).apply(v);
             if (auto* of = r.if_contains("ratio_of")) {
                 auto other = metrics.find(std::string(of->as_string()));
                 if (other != metrics.end() && !other->second.empty() && v > 0)
-                    cell += " (" + PrintfFormat("%.1fx").apply(stats::median(other->second) / v) + ")";
+                    cell += " (" + text::PrintfFormat("%.1fx").apply(stats::median(other->second) / v) + ")";
             }
             line += " " + cell_text(cell) + " |";
         }

@@ -1,9 +1,9 @@
 #include "report/per_rep_csv.hpp"
 
 #include "report/csv.hpp"
-#include "report/number_format.hpp"
+#include "text/number_format.hpp"
 #include "report/report_error.hpp"
-#include "report/text_file.hpp"
+#include "text/text_file.hpp"
 
 #include <charconv>
 #include <cmath>
@@ -59,13 +59,13 @@ std::vector<PerRepRow> parse_per_rep_csv(std::string_view text, const std::strin
 }
 
 std::vector<PerRepRow> read_per_rep_csv(const std::filesystem::path& file) {
-    return parse_per_rep_csv(read_text_file(file), file.string());
+    return parse_per_rep_csv(read_input_file(file), file.string());
 }
 
 void write_per_rep_csv(std::ostream& out, std::span<const PerRepRow> rows) {
     out << "plugin,rep,metric,value\n";
     for (const auto& r : rows)
-        out << csv_field(r.plugin) << ',' << r.rep << ',' << csv_field(r.metric) << ',' << format_shortest(r.value)
+        out << csv_field(r.plugin) << ',' << r.rep << ',' << csv_field(r.metric) << ',' << text::format_shortest(r.value)
             << '\n';
 }
 

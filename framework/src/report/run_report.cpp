@@ -10,7 +10,7 @@
 #include "report/table_spec.hpp"
 #include "detect/defaults_differ.hpp"
 #include "detect/finding.hpp"
-#include "scenario/run_directory.hpp"
+#include "rundir/run_directory.hpp"
 #include "stats/summary.hpp"
 
 #include <cstdio>
@@ -165,7 +165,7 @@ std::vector<PerRepRow> rows_of_reps(const std::vector<json::object>& reps) {
 }
 
 RunReportFiles write_run_report(const std::filesystem::path& run_dir) {
-    scenario::RunDirectory dir(run_dir);
+    rundir::RunDirectory dir(run_dir);
     auto run = dir.read_run_info();
     if (!run) throw std::runtime_error(run_dir.string() + ": no run.json (not a stand run directory)");
     auto reps = dir.read_all_reps();
@@ -193,11 +193,11 @@ RunReportFiles write_run_report(const std::filesystem::path& run_dir) {
     for (const auto& f : run_findings) findings.push_back(f.to_json());
     json::object results{{"schema_version", 1}, {"run", *run},           {"summary", summaries(rows)},
                          {"findings", findings}, {"checks", check_json}, {"reps", rep_array}};
-    scenario::RunDirectory::write_atomically(files.results_json, json::serialize(results) + "\n");
+    rundir::RunDirectory::write_atomically(files.results_json, json::serialize(results) + "\n");
 
     std::ostringstream csv;
     write_per_rep_csv(csv, rows);
-    scenario::RunDirectory::write_atomically(files.per_rep_csv, csv.str());
+    rundir::RunDirectory::write_atomically(files.per_rep_csv, csv.str());
 
     std::string md = "# " + std::string(run->at("scenario_name").as_string()) + "\n\n";
     md += "Run directory: `" + run_dir.string() + "`. Cells: median (min-max) over the repetitions that finished; "
@@ -213,8 +213,8 @@ RunReportFiles write_run_report(const std::filesystem::path& run_dir) {
     md += machine_markdown(*run, reps);
     md += reps_markdown(reps);
     md += findings_markdown(reps, run_findings);
-    scenario::RunDirectory::write_atomically(files.summary_md, md);
-    scenario::RunDirectory::write_atomically(files.report_html, render_html_report(results, run_dir));
+    rundir::RunDirectory::write_atomically(files.summary_md, md);
+    rundir::RunDirectory::write_atomically(files.report_html, render_html_report(results, run_dir));
     return files;
 }
 

@@ -142,7 +142,7 @@ Table build_table(std::span<const PerRepRow> rows, const TableSpec& spec, const 
                         other.push_back(it->second);
                 const double here = stats::median(cell.values);
                 if (!other.empty() && here > 0)
-                    cell.text += " (" + PrintfFormat("%.1fx").apply(stats::median(other) / here) + ")";
+                    cell.text += " (" + text::PrintfFormat("%.1fx").apply(stats::median(other) / here) + ")";
             }
             row.cells.push_back(std::move(cell));
         }

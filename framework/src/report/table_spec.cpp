@@ -1,7 +1,7 @@
 #include "report/table_spec.hpp"
 
 #include "report/report_error.hpp"
-#include "report/text_file.hpp"
+#include "text/text_file.hpp"
 
 #include <boost/json.hpp>
 
@@ -110,7 +110,7 @@ public:
         r.label = nonempty_line(o.at("label"), path + ".label");
         r.metric = nonempty_line(o.at("metric"), path + ".metric");
         try {
-            r.format = PrintfFormat(string(o.at("format"), path + ".format"));
+            r.format = text::PrintfFormat(string(o.at("format"), path + ".format"));
         } catch (const std::invalid_argument& e) {
             fail(path + ".format", e.what());
         }
@@ -201,7 +201,7 @@ TableSpec parse_table_spec_text(std::string_view text, const std::string& source
 }
 
 TableSpec load_table_spec(const std::filesystem::path& file) {
-    return parse_table_spec_text(read_text_file(file), file.string());
+    return parse_table_spec_text(read_input_file(file), file.string());
 }
 
 }  // namespace stand::report

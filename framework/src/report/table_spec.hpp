@@ -42,7 +42,7 @@
 // scenarios/README.md ("Table specs") documents the same for users.
 #pragma once
 
-#include "report/number_format.hpp"
+#include "text/number_format.hpp"
 #include "report/text_template.hpp"
 
 #include <boost/json/value.hpp>
@@ -65,7 +65,7 @@ struct RepRule {
 struct RowSpec {
     std::string label;
     std::string metric;
-    PrintfFormat format;
+    text::PrintfFormat format;
     bool optional = false;
     std::optional<double> missing_as;
     std::string ratio_of;  // another metric: the cell adds " (<its median / this median>x)"

@@ -9,9 +9,9 @@
 #include "sampler/sample_csv.hpp"
 #include "sampler/sample_source.hpp"
 #include "scenario/adaptive_reps.hpp"
-#include "scenario/backend_process.hpp"
+#include "target/backend_process.hpp"
 #include "scenario/rep_runner.hpp"
-#include "scenario/run_directory.hpp"
+#include "rundir/run_directory.hpp"
 #include "scenario/run_plan.hpp"
 
 #include <chrono>
@@ -59,7 +59,7 @@ std::string eta_text(std::chrono::steady_clock::duration elapsed, std::size_t do
 
 EngineOutcome run_scenario(const Scenario& scenario, const EngineOptions& options) {
     EngineOutcome outcome;
-    RunDirectory dir(options.run_dir);
+    rundir::RunDirectory dir(options.run_dir);
     static const std::atomic<bool> never{false};
     const std::atomic<bool>& interrupted = options.interrupted ? *options.interrupted : never;
     auto log = [&](const std::string& line) {
@@ -224,10 +224,10 @@ EngineOutcome run_scenario(const Scenario& scenario, const EngineOptions& option
         // A fresh backend per repetition: its counters and connections start
         // at zero, and a proxy never inherits the previous one's sockets.
         std::unique_ptr<box::Box> backend_box;
-        std::unique_ptr<BackendProcess> backend;
+        std::unique_ptr<target::BackendProcess> backend;
         if (scenario.backend) {
             try {
-                BackendOptions bo;
+                target::BackendOptions bo;
                 bo.log_file = dir.root() / ("backend-" + planned.key + ".log");
                 bo.body_bytes = scenario.backend->body_bytes;
                 bo.threads = scenario.backend->threads;
@@ -236,7 +236,7 @@ EngineOutcome run_scenario(const Scenario& scenario, const EngineOptions& option
                                                              backend_plan);
                     bo.box = backend_box->dirs();
                 }
-                backend = std::make_unique<BackendProcess>(bo, std::chrono::seconds(10));
+                backend = std::make_unique<target::BackendProcess>(bo, std::chrono::seconds(10));
                 preface["backend"] = backend->info();
             } catch (const std::exception& e) {
                 outcome.stopped_because = "the backend did not start before " + planned.key + ": " + e.what();

@@ -3,7 +3,7 @@
 // cost of a TLS handshake on each side, and the findings they support.
 #pragma once
 
-#include "scenario/backend_process.hpp"
+#include "target/backend_process.hpp"
 
 #include <boost/json.hpp>
 
@@ -21,7 +21,7 @@ struct ProxyLoadInputs {
     std::uint64_t tls_handshakes = 0;    // full or resumed, by the generator
     double client_cpu_s = 0;             // the generator's user + system CPU
     std::optional<double> box_cpu_s;     // the system under test's box over the window
-    std::optional<BackendStats> backend_before, backend_after;
+    std::optional<target::BackendStats> backend_before, backend_after;
     std::optional<double> backend_cpu_s;
 };
 

@@ -16,7 +16,7 @@
 #include "scenario/proxy_load_metrics.hpp"
 #include "scenario/proxy_setup.hpp"
 #include "tls/peer_certificate.hpp"
-#include "scenario/readiness_poll.hpp"
+#include "target/readiness_poll.hpp"
 #include "scenario/tunnel_steps.hpp"
 #include "tunnel/tunnel_run.hpp"
 
@@ -127,11 +127,11 @@ struct Rep {
         auto spec = readiness(s.timeout);
         try {
             // The plugin's processes live in its worker: ask it each round whether one ended.
-            ExitWatch exits = [this] {
+            target::ExitWatch exits = [this] {
                 auto reply = worker.ended_processes(std::chrono::seconds(5));
                 return reply.ok() ? host::ended_processes_from_json(reply.output) : std::vector<host::EndedProcess>{};
             };
-            auto ready = poll_until_ready(http, spec, origin, interval, per_try, deadline, env.interrupted, exits);
+            auto ready = target::poll_until_ready(http, spec, origin, interval, per_try, deadline, env.interrupted, exits);
             put(s.name + ".seconds", ready.seconds);
         } catch (const std::exception& e) {
             throw StepFailure(e.what());
@@ -320,7 +320,7 @@ struct Rep {
         Target t;
         t.tls = base.starts_with("https://");
         try {
-            std::tie(t.host, t.port) = split_host_port(base.substr(scheme_end + 3), "endpoint");
+            std::tie(t.host, t.port) = target::split_host_port(base.substr(scheme_end + 3), "endpoint");
         } catch (const std::exception& e) {
             throw StepFailure(std::string("step ") + s.name + ": " + e.what());
         }
@@ -338,7 +338,7 @@ struct Rep {
         spec.duration = std::chrono::duration_cast<std::chrono::nanoseconds>(a.duration);
         spec.message_bytes = a.message_bytes;
         spec.cpus = env.generator_cpus;
-        std::optional<BackendStats> before;
+        std::optional<target::BackendStats> before;
         if (env.backend != nullptr) before = backend_stats(s);
         const auto t0 = Clock::now();
         load::WsEchoResult r;
@@ -663,7 +663,7 @@ struct Rep {
         if (proxy_tls.key_type.empty() || !base_url.starts_with("https://")) return;
         const auto hostport = base_url.substr(8);
         try {
-            auto [host, port] = split_host_port(hostport, "endpoint");
+            auto [host, port] = target::split_host_port(hostport, "endpoint");
             auto h = tls::handshake_with(host, port, std::chrono::seconds(5));
             tls_sessions[s.name] = {{"key_type", proxy_tls.key_type}, {"protocol", h.protocol},
                                     {"cipher", h.cipher}, {"alpn", h.alpn}};
@@ -689,7 +689,7 @@ struct Rep {
         spec.warmup_once = l.warmup_once;
         spec.cpus = env.generator_cpus;
         if (proxy_tls.ca_file) spec.tls.ca_file = proxy_tls.ca_file->string();
-        std::optional<BackendStats> backend_before;
+        std::optional<target::BackendStats> backend_before;
         std::optional<double> backend_cpu_before;
         if (env.backend != nullptr) {
             backend_before = backend_stats(s);
@@ -770,7 +770,7 @@ struct Rep {
         if (!spec.links.empty()) record_tls_session(s, spec.links.front().url.substr(0, spec.links.front().url.find('/', 8)));
     }
 
-    BackendStats backend_stats(const Step& s) {
+    target::BackendStats backend_stats(const Step& s) {
         try {
             return env.backend->stats();
         } catch (const std::exception& e) {

@@ -4,10 +4,10 @@
 // "failed", the step and the reason named), never the run.
 #pragma once
 
-#include "scenario/backend_process.hpp"
+#include "target/backend_process.hpp"
 #include "host/plugin_host.hpp"
 #include "sampler/sampler.hpp"
-#include "scenario/run_directory.hpp"
+#include "rundir/run_directory.hpp"
 #include "scenario/run_plan.hpp"
 #include "scenario/scenario_model.hpp"
 
@@ -23,13 +23,13 @@ struct RepEnvironment {
     const Scenario& scenario;
     const PlannedRep& planned;
     std::filesystem::path plugin_file;
-    const RunDirectory& dir;
+    const rundir::RunDirectory& dir;
     host::HostConfig host;               // run_dir, boxes, log
     sampler::Sampler* sampler = nullptr;  // the measured box's, when there is one
     const std::atomic<bool>& interrupted;
     std::function<void(const std::string& status)> on_step;  // progress text
     boost::json::object preface;         // box, machine snapshot, findings so far
-    BackendProcess* backend = nullptr;   // the scenario's backend, when it has one
+    target::BackendProcess* backend = nullptr;   // the scenario's backend, when it has one
     std::set<unsigned> generator_cpus;   // the load threads' CPUs; empty: anywhere
 };
 

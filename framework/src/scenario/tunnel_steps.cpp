@@ -1,6 +1,6 @@
 #include "scenario/tunnel_steps.hpp"
 
-#include "compat/subscription_links.hpp"
+#include "target/subscription_links.hpp"
 
 #include <boost/json/serialize.hpp>
 
@@ -32,7 +32,7 @@ hysteria::HysteriaLink hysteria_link_of(host::HttpService& http, const json::obj
         throw std::runtime_error("subscription of " + who + " (" + url + ") answered " + std::to_string(status));
     const auto* body = reply.if_contains("body");
     const std::string text = body != nullptr && body->is_string() ? std::string(body->as_string()) : "";
-    const auto links = compat::parse_subscription_body(text);
+    const auto links = target::parse_subscription_body(text);
     for (const auto& line : links.links) {
         if (!line.starts_with("hysteria2://") && !line.starts_with("hy2://")) continue;
         try {

@@ -2,7 +2,7 @@
 
 #include "box/cpu_list.hpp"
 #include "loader/id_syntax.hpp"
-#include "report/number_format.hpp"
+#include "text/number_format.hpp"
 
 #include <stdexcept>
 #include <string>
@@ -34,7 +34,7 @@ std::optional<std::size_t> cpuset_size(std::string_view list) {
 
 bool is_double_format(std::string_view format) {
     try {
-        report::PrintfFormat checked{std::string(format)};
+        text::PrintfFormat checked{std::string(format)};
         return true;
     } catch (const std::invalid_argument&) {
         return false;

@@ -16,7 +16,7 @@ bool is_valid_name(std::string_view name);
 std::optional<std::size_t> cpuset_size(std::string_view list);
 
 // A table cell format: one printf conversion of a double, as the report
-// renders it (report/number_format.hpp): "%.2f", "%.1f ms", "%.0f%%".
+// renders it (text/number_format.hpp): "%.2f", "%.1f ms", "%.0f%%".
 bool is_double_format(std::string_view format);
 
 // "Name: value": an HTTP token, a colon, a value without control characters.

@@ -1,4 +1,4 @@
-#include "scenario/backend_process.hpp"
+#include "target/backend_process.hpp"
 
 #include "backend/host_port.hpp"
 #include "host/process/process_manager.hpp"
@@ -17,7 +17,7 @@
 #include <thread>
 #include <unistd.h>
 
-namespace stand::scenario {
+namespace stand::target {
 namespace {
 
 namespace json = boost::json;
@@ -146,4 +146,4 @@ BackendStats BackendProcess::stats() const {
     }
 }
 
-}  // namespace stand::scenario
+}  // namespace stand::target

@@ -2,14 +2,20 @@
 #pragma once
 
 #include <filesystem>
+#include <stdexcept>
 #include <string>
 #include <string_view>
 
-namespace stand::report {
+namespace stand::text {
 
-// Throws ReportError "cannot read FILE: reason".
+class TextFileError : public std::runtime_error {
+public:
+    using std::runtime_error::runtime_error;
+};
+
+// Throws TextFileError "cannot read FILE: reason".
 std::string read_text_file(const std::filesystem::path& file);
-// Throws ReportError "cannot write FILE: reason".
+// Throws TextFileError "cannot write FILE: reason".
 void write_text_file(const std::filesystem::path& file, std::string_view text);
 
-}  // namespace stand::report
+}  // namespace stand::text

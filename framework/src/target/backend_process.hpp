@@ -17,7 +17,7 @@ namespace stand::host {
 class ProcessManager;
 }
 
-namespace stand::scenario {
+namespace stand::target {
 
 struct BackendOptions {
     std::filesystem::path stand_binary = "/proc/self/exe";
@@ -71,4 +71,4 @@ private:
 // throws std::invalid_argument naming `what`.
 std::pair<std::string, std::uint16_t> split_host_port(const std::string& text, const std::string& what);
 
-}  // namespace stand::scenario
+}  // namespace stand::target

@@ -1,4 +1,4 @@
-#include "scenario/run_directory.hpp"
+#include "rundir/run_directory.hpp"
 
 #include <algorithm>
 #include <chrono>
@@ -8,7 +8,7 @@
 #include <stdexcept>
 #include <unistd.h>
 
-namespace stand::scenario {
+namespace stand::rundir {
 namespace {
 
 std::optional<boost::json::object> read_object(const std::filesystem::path& file) {
@@ -85,4 +85,4 @@ std::filesystem::path RunDirectory::samples_file(const std::string& key) const {
 
 std::filesystem::path RunDirectory::logs_dir() const { return root_ / "logs"; }
 
-}  // namespace stand::scenario
+}  // namespace stand::rundir

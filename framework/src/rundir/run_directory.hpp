@@ -15,7 +15,7 @@
 #include <string>
 #include <vector>
 
-namespace stand::scenario {
+namespace stand::rundir {
 
 class RunDirectory {
 public:
@@ -42,4 +42,4 @@ private:
     std::filesystem::path root_;
 };
 
-}  // namespace stand::scenario
+}  // namespace stand::rundir

@@ -1,4 +1,4 @@
-#include "report/number_format.hpp"
+#include "text/number_format.hpp"
 
 #include <charconv>
 #include <cmath>
@@ -7,7 +7,7 @@
 #include <stdexcept>
 #include <system_error>
 
-namespace stand::report {
+namespace stand::text {
 
 std::string format_shortest(double v) {
     if (std::isnan(v)) return "nan";
@@ -87,4 +87,4 @@ std::string PrintfFormat::apply(double value) const {
     return out;
 }
 
-}  // namespace stand::report
+}  // namespace stand::text

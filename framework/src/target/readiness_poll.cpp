@@ -1,4 +1,4 @@
-#include "scenario/readiness_poll.hpp"
+#include "target/readiness_poll.hpp"
 
 #include "host/http/tcp_reach.hpp"
 #include "host/http/url.hpp"
@@ -10,7 +10,7 @@
 #include <regex>
 #include <thread>
 
-namespace stand::scenario {
+namespace stand::target {
 namespace {
 
 namespace json = boost::json;
@@ -158,4 +158,4 @@ ReadyResult poll_until_ready(host::HttpService& http, const json::object& readin
     }
 }
 
-}  // namespace stand::scenario
+}  // namespace stand::target

@@ -7,7 +7,7 @@
 #include <functional>
 #include <string>
 
-namespace stand::isolation {
+namespace stand::child {
 
 struct ChildResult {
     bool passed = false;
@@ -23,4 +23,4 @@ struct ChildResult {
 // threaded process would copy locked mutexes into the child).
 ChildResult run_in_child(const std::function<ChildResult()>& body, std::chrono::milliseconds timeout);
 
-}  // namespace stand::isolation
+}  // namespace stand::child

@@ -1,4 +1,4 @@
-#include "isolation/child_runner.hpp"
+#include "child/child_runner.hpp"
 
 #include <cerrno>
 #include <csignal>
@@ -10,7 +10,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-namespace stand::isolation {
+namespace stand::child {
 namespace {
 
 void write_all(int fd, const std::string& data) {
@@ -131,4 +131,4 @@ ChildResult run_in_child(const std::function<ChildResult()>& body, std::chrono::
     return result;
 }
 
-}  // namespace stand::isolation
+}  // namespace stand::child

@@ -5,7 +5,7 @@
 #include <string>
 #include <string_view>
 
-namespace stand::report {
+namespace stand::text {
 
 // Shortest text that reads back as exactly `v`, spelled like Python's
 // repr(float): "462.0", "0.1", "53.68055555555556", "1e+16", "1.5e-05", "nan", "inf".
@@ -28,4 +28,4 @@ private:
     std::string format_ = "%g";
 };
 
-}  // namespace stand::report
+}  // namespace stand::text

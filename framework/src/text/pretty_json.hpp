@@ -7,9 +7,9 @@
 #include <ostream>
 #include <string>
 
-namespace stand::report {
+namespace stand::text {
 
 // `indent` is the indentation of the line `v` starts on.
 void write_pretty_json(std::ostream& out, const boost::json::value& v, const std::string& indent = "");
 
-}  // namespace stand::report
+}  // namespace stand::text

@@ -15,7 +15,7 @@
 #include <stdexcept>
 #include <vector>
 
-namespace stand::scenario {
+namespace stand::target {
 
 struct ReadinessTimeout : std::runtime_error {
     using std::runtime_error::runtime_error;
@@ -45,4 +45,4 @@ ReadyResult poll_until_ready(host::HttpService& http, const boost::json::object&
                              std::chrono::milliseconds per_try_timeout, std::chrono::steady_clock::time_point deadline,
                              const std::atomic<bool>& cancel, const ExitWatch& exits = {});
 
-}  // namespace stand::scenario
+}  // namespace stand::target

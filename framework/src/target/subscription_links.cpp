@@ -1,11 +1,11 @@
-#include "compat/subscription_links.hpp"
+#include "target/subscription_links.hpp"
 
 #include <algorithm>
 #include <array>
 #include <cstdint>
 #include <regex>
 
-namespace stand::compat {
+namespace stand::target {
 
 std::optional<std::string> base64_decode(std::string_view text) {
     std::string out;
@@ -64,4 +64,4 @@ SubscriptionLinks parse_subscription_body(std::string_view body) {
     return out;
 }
 
-}  // namespace stand::compat
+}  // namespace stand::target

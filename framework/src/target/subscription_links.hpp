@@ -8,7 +8,7 @@
 #include <string_view>
 #include <vector>
 
-namespace stand::compat {
+namespace stand::target {
 
 // nullopt when `text` has a character outside both base64 alphabets.
 std::optional<std::string> base64_decode(std::string_view text);
@@ -22,4 +22,4 @@ struct SubscriptionLinks {
 // Known share-link schemes: hysteria2, hy2, vless, vmess, trojan, ss, tuic, wireguard.
 SubscriptionLinks parse_subscription_body(std::string_view body);
 
-}  // namespace stand::compat
+}  // namespace stand::target

@@ -1,6 +1,6 @@
-#include "report/pretty_json.hpp"
+#include "text/pretty_json.hpp"
 
-namespace stand::report {
+namespace stand::text {
 
 void write_pretty_json(std::ostream& out, const boost::json::value& v, const std::string& indent) {
     switch (v.kind()) {
@@ -33,4 +33,4 @@ void write_pretty_json(std::ostream& out, const boost::json::value& v, const std
     }
 }
 
-}  // namespace stand::report
+}  // namespace stand::text
