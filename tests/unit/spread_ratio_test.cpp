@@ -86,7 +86,7 @@ TEST_CASE("spread ratio: across = largest / smallest median, within = median ove
     CHECK(md.find("| a | 110.0 | 22.0 | 5.00x |") != std::string::npos);
     CHECK(md.find("**1.20x** (c 132.0 / a 110.0), +20 %") != std::string::npos);
     CHECK(md.find("median **5.00x** (+400 %), from 3.00x (c) to 11.00x (b)") != std::string::npos);
-    CHECK(md.find("is 20.0x smaller than the difference within each (+400 %)") != std::string::npos);
+    CHECK(md.find("is 20.0x smaller than the difference within a system (median +400 %)") != std::string::npos);
 
     const json::array js = report::spread_ratios_json(run_of({"a", "b", "c"}, 2), three_systems());
     REQUIRE(js.size() == 1);

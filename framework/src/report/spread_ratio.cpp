@@ -128,7 +128,7 @@ std::string section_markdown(const SpreadRatio& s) {
     std::snprintf(buf, sizeof(buf), "%.1fx %s", *s.quotient >= 1 ? *s.quotient : 1 / *s.quotient,
                   *s.quotient >= 1 ? "smaller" : "larger");
     md += "- **The difference between the systems (" + excess_text(s.across_spread) + ") is " + buf +
-          " than the difference within each (" + excess_text(s.within_median) + ")**: ";
+          " than the difference within a system (median " + excess_text(s.within_median) + ")**: ";
     std::snprintf(buf, sizeof(buf), "(%.2f - 1) / (%.2f - 1) = %.2f", s.within_median, s.across_spread, *s.quotient);
     return md + buf + ".\n\n";
 }
