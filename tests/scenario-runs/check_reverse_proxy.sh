@@ -1,23 +1,36 @@
 #!/usr/bin/env bash
-# scenarios/reverse-proxy.json, short (2 s loads, one round), through
-# `stand run` with the real nginx and whichever of haproxy and caddy are
-# installed, in front of `stand backend`: every repetition is ok; with the
+# scenarios/reverse-proxy.json, short (2 s loads, one round, 20 client
+# connections: under Caddy's 32 idle backend connections per host, so every
+# proxy's pool holds them all), through `stand run` with the real nginx,
+# whichever of haproxy and caddy are installed, and Envoy and Traefik when
+# the test build fetched them (tests/real-proxies/proxies.list, into
+# REAL_DIR), in front of `stand backend`: every repetition is ok; with the
 # pool off each request opened a backend connection and with it on almost
 # none did; the TLS steps counted handshakes with server and client CPU;
 # the websocket echo and idle connections ran; the summary has the defaults
-# table (every proxy's pool default and key type), the TLS sessions and the
-# CPU placement.
+# table (every proxy's pool default and key type), seed 002's finding as a
+# computed ratio over every proxy, the TLS sessions and the CPU placement.
+#   check_reverse_proxy.sh STAND SCENARIO PLUGIN_DIR PROXIES_LIST REAL_DIR
 set -euo pipefail
-stand=$1 scenario=$2 plugins=$3
+stand=$1 scenario=$2 plugins=$3 list=$4 real=$5
 command -v nginx >/dev/null || { echo "nginx is not installed (./stand.sh installs it)"; exit 77; }
 proxies=(--plugin nginx)
 command -v haproxy >/dev/null && proxies+=(--plugin haproxy)
 command -v caddy >/dev/null && proxies+=(--plugin caddy)
+while IFS='|' read -r plugin package version inner name; do
+  [[ -z $plugin || $plugin == '#'* ]] && continue
+  binary=$real/$plugin-$version/$name
+  if [[ -x $binary && ! -f $real/$plugin-$version/missing.txt ]]; then
+    proxies+=(--plugin "$plugin={\"binary\": \"$binary\"}")
+  else
+    echo "left out $plugin $version: $(cat "$real/$plugin-$version/missing.txt" 2>/dev/null || echo "no $binary")"
+  fi
+done < "$list"
 dir=$(mktemp -d /tmp/stand-reverse-proxy.XXXXXX)
 trap 'rm -rf "$dir"' EXIT
 "$stand" run "$scenario" --run-dir "$dir/run" --plugin-path "$plugins" "${proxies[@]}" \
-  --param duration_s=2 --param repetitions=1 --param idle_connections=200 --param idle_hold_s=2
-sed -n '/^## Upstream pool/,/^## Repetitions/p' "$dir/run/summary.md"
+  --param duration_s=2 --param repetitions=1 --param connections=20 --param idle_connections=200 --param idle_hold_s=2
+sed -n '/^## Measurement 1/,/^## Repetitions/p' "$dir/run/summary.md"
 python3 - "$dir/run/results.json" "$dir/run/summary.md" <<'PY'
 import json, sys
 results = json.load(open(sys.argv[1]))
@@ -55,7 +68,13 @@ for rep in results["reps"]:
         bad.append(f"{p}: cfg_rsa4096 does not report tls_key_type RSA 4096")
     if "placement" not in rep:
         bad.append(f"{p}: no placement recorded")
-for section in ("## Defaults of the compared systems", "| upstream_keepalive_source |", "| tls_key_type |",
+spread = results.get("spread_ratios", [])
+if len(spread) != 1 or not spread[0].get("computed"):
+    bad.append(f"spread_ratios not computed: {spread}")
+elif len(spread[0]["systems"]) != len(results["reps"]) or not spread[0]["across_spread"] >= 1:
+    bad.append(f"spread_ratios over {len(spread[0]['systems'])} systems for {len(results['reps'])} proxies: {spread[0]}")
+for section in ("## Seed 002's finding", "- Between the systems", "- Within each system",
+                "## Defaults of the compared systems", "| upstream_keepalive_source |", "| tls_key_type |",
                 "## TLS sessions", "## CPU placement"):
     if section not in summary:
         bad.append(f"summary.md has no {section!r}")

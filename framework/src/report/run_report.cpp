@@ -4,6 +4,7 @@
 #include "report/battery_sections.hpp"
 #include "report/proxy_sections.hpp"
 #include "report/runtime_sections.hpp"
+#include "report/spread_ratio.hpp"
 #include "report/html_report.hpp"
 #include "report/per_rep_csv.hpp"
 #include "report/table.hpp"
@@ -192,7 +193,8 @@ RunReportFiles write_run_report(const std::filesystem::path& run_dir) {
     if (auto* p = run->if_contains("plugins"); p && p->is_array()) run_findings = detect::check_defaults_differ(reps, p->as_array());
     for (const auto& f : run_findings) findings.push_back(f.to_json());
     json::object results{{"schema_version", 1}, {"run", *run},           {"summary", summaries(rows)},
-                         {"findings", findings}, {"checks", check_json}, {"reps", rep_array}};
+                         {"findings", findings}, {"checks", check_json}, {"reps", rep_array},
+                         {"spread_ratios", spread_ratios_json(*run, reps)}};
     rundir::RunDirectory::write_atomically(files.results_json, json::serialize(results) + "\n");
 
     std::ostringstream csv;
@@ -203,6 +205,7 @@ RunReportFiles write_run_report(const std::filesystem::path& run_dir) {
     md += "Run directory: `" + run_dir.string() + "`. Cells: median (min-max) over the repetitions that finished; "
           "n is their count.\n\n";
     md += tables_markdown(*run, rows, (run_dir / "per_rep.csv").string());
+    md += spread_ratios_markdown(*run, reps);
     md += adaptive_markdown(*run);
     md += checks_markdown(checks);
     md += proxy_defaults_markdown(reps);

@@ -95,6 +95,7 @@ EngineOutcome run_scenario(const Scenario& scenario, const EngineOptions& option
                               {"host_version", STAND_HOST_VERSION},
                               {"params", scenario.params},
                               {"checks", scenario.checks},
+                              {"spread_ratios", scenario.spread_ratios},
                               {"host_facts", detect::collect_host_facts()},
                               {"plan", plan_json}};
         if (adaptive.active()) run_info["adaptive_repetitions"] = adaptive.to_json();

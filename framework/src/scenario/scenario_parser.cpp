@@ -4,6 +4,7 @@
 #include "scenario/json_reader.hpp"
 #include "scenario/json_text.hpp"
 #include "scenario/step_metrics.hpp"
+#include "scenario/spread_ratio_parser.hpp"
 #include "scenario/step_parser.hpp"
 #include "scenario/table_parser.hpp"
 #include "scenario/value_syntax.hpp"
@@ -198,7 +199,8 @@ Scenario parse_root(const json::value& root, const std::filesystem::path& file) 
 
     const ObjectReader r(root, place, "a scenario",
                          {"schema_version", "name", "description", "plugins", "box", "client", "repetitions", "order",
-                          "sample_interval_ms", "allow_remote", "backend", "placement", "phases", "tables", "checks"});
+                          "sample_interval_ms", "allow_remote", "backend", "placement", "phases", "tables", "checks",
+                          "spread_ratios"});
     Scenario s;
     s.file = file;
     s.name = expect_string(r.require("name", "a non-empty string"), r.at("name"), true);
@@ -224,6 +226,8 @@ Scenario parse_root(const json::value& root, const std::filesystem::path& file) 
     if (const json::value* reps = r.find("repetitions")) parse_repetitions(*reps, r.at("repetitions"), s);
     if (const json::value* tables = r.find("tables")) s.tables = parse_tables(*tables, r.at("tables"), s.phases);
     if (const json::value* checks = r.find("checks")) s.checks = parse_checks(*checks, r.at("checks"), s.phases);
+    if (const json::value* spreads = r.find("spread_ratios"))
+        s.spread_ratios = parse_spread_ratios(*spreads, r.at("spread_ratios"), s.phases);
     return s;
 }
 
