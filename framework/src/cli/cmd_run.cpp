@@ -5,6 +5,7 @@
 #include "scenario/plugin_overrides.hpp"
 #include "rundir/run_directory.hpp"
 #include "scenario/scenario_parser.hpp"
+#include "scenario/steps/step_listing.hpp"
 
 #include <atomic>
 #include <csignal>
@@ -16,6 +17,7 @@ namespace {
 
 const char* kHelp = R"(usage: stand run SCENARIO [options]
        stand run --resume RUN_DIR [options]
+       stand run --list-steps [--json]
 
 Runs a scenario file (scenarios/README.md): every repetition of every plugin
 in a fresh box and a fresh plugin worker process. Results are written after
@@ -30,6 +32,7 @@ finishes an interrupted run, skipping the repetitions that finished.
   --resume RUN_DIR      finish an earlier run in RUN_DIR
   --allow-drift         measure although the box's effective settings differ from the plan
   --plugin-path DIR     extra plugin directory (repeatable)
+  --list-steps          the step kinds: keys, defaults, metrics, timeouts (--json: as JSON)
 
 Exit: 0 all repetitions ok, 1 some failed, 2 bad scenario or arguments,
 3 a plugin was refused, 130 interrupted (resume with --resume).
@@ -52,11 +55,18 @@ void install_signal_handlers() {
 int run_run(const std::vector<std::string>& argv) {
     Args args("run", argv,
               {{"help"}, {"plugin", true, true}, {"param", true, true}, {"run-dir", true}, {"resume", true}, {"allow-drift"},
-               plugin_path_option()});
+               {"list-steps"}, {"json"}, plugin_path_option()});
     if (args.flag("help")) {
         std::cout << kHelp;
         return kExitOk;
     }
+    if (args.flag("list-steps")) {
+        args.expect_positionals(0, 0, "no scenario with --list-steps");
+        if (args.flag("json")) std::cout << boost::json::serialize(scenario::step_kinds_json()) << "\n";
+        else std::cout << scenario::step_kinds_text();
+        return kExitOk;
+    }
+    if (args.flag("json")) throw UsageError("--json goes with --list-steps");
     std::filesystem::path run_dir;
     scenario::Scenario scen;
     if (auto resume = args.value("resume")) {

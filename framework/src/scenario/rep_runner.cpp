@@ -15,6 +15,7 @@
 #include "scenario/probe_result.hpp"
 #include "scenario/proxy_load_metrics.hpp"
 #include "scenario/proxy_setup.hpp"
+#include "scenario/step_metrics.hpp"
 #include "tls/peer_certificate.hpp"
 #include "target/readiness_poll.hpp"
 #include "scenario/tunnel_steps.hpp"
@@ -811,9 +812,25 @@ struct Rep {
         call("probe.cleanup", {{"job", a.job}}, left());
     }
 
+    // A metric a step emits is one its kind declares (scenario/steps/):
+    // the tables, checks and docs are checked against the declarations.
+    void check_declared_metrics(const Step& s, const std::set<std::string>& before) const {
+        for (const auto& [key, value] : metrics) {
+            (void)value;
+            if (before.contains(std::string(key)) || produces_metric(s, key)) continue;
+            throw StepFailure("internal error: step " + s.name + " emitted the metric " + std::string(key) +
+                              ", which the " + s.kind + " step kind does not declare (framework/src/scenario/steps/)");
+        }
+    }
+
     void run_step(const Step& s) {
         const auto started = Clock::now();
         const auto deadline = started + s.timeout;
+        std::set<std::string> before;
+        for (const auto& [key, value] : metrics) {
+            (void)value;
+            before.insert(std::string(key));
+        }
         std::visit(
             [&](const auto& a) {
                 using A = std::decay_t<decltype(a)>;
@@ -850,6 +867,7 @@ struct Rep {
                 else if constexpr (std::is_same_v<A, ManyClientsStep>) run_many_clients_step(s, a);
             },
             s.action);
+        check_declared_metrics(s, before);
         if (Clock::now() > deadline)
             throw StepFailure("took longer than its timeout of " + std::to_string(static_cast<double>(s.timeout.count()) / 1000.0) + " s");
         steps.push_back({{"path", s.json_path},

@@ -1,0 +1,139 @@
+// load: HTTP load at the plugin's endpoint, at explicit URLs, or at the
+// subscription links of the users created so far.
+#include "scenario/steps/step_keys.hpp"
+#include "scenario/steps/step_kind.hpp"
+
+#include "host/http/target_resolver.hpp"
+#include "host/http/url.hpp"
+#include "scenario/value_syntax.hpp"
+
+#include <boost/asio/ip/address.hpp>
+
+#include <regex>
+
+namespace stand::scenario::steps {
+namespace {
+
+namespace json = boost::json;
+using std::chrono::milliseconds;
+
+constexpr std::uint64_t kMaxThreads = 1024;
+constexpr double kMaxRate = 10'000'000;
+
+std::string read_load_url(const json::value& v, const JsonPlace& place, bool allow_remote) {
+    const std::string text = expect_string(v, place, true);
+    host::http::Url url;
+    try {
+        url = host::http::parse_url(text, "URL");
+    } catch (const std::exception& e) {
+        place.fail(std::string("an http or https URL (") + e.what() + ")", &v);
+    }
+    const bool local = url.host_is_ip ? host::http::is_loopback(boost::asio::ip::make_address(url.host))
+                                      : url.host == "localhost" || url.host.ends_with(".localhost");
+    if (!local && !allow_remote) place.fail("a loopback or localhost URL (set allow_remote to allow others)", &v);
+    return text;
+}
+
+void read_targets(const ObjectReader& r, bool allow_remote, LoadStep& step) {
+    if (auto v = step_keys::path(r, "path")) step.path = *v;
+    if (const json::value* urls = r.find("urls")) {
+        const json::array& list = expect_array(*urls, r.at("urls"), true);
+        for (std::size_t i = 0; i < list.size(); ++i)
+            step.urls.push_back(read_load_url(list[i], r.at("urls").index(i), allow_remote));
+        if (r.find("path")) r.at("path").fail("no path when urls are given (they are complete)", r.find("path"));
+    }
+    if (auto v = r.string("links")) {
+        if (*v != "subscriptions" && *v != "endpoint")
+            r.at("links").fail("\"subscriptions\" or \"endpoint\"", r.find("links"));
+        step.subscription_links = *v == "subscriptions";
+        if (step.subscription_links && (r.find("urls") || r.find("path")))
+            r.at("links").fail("no urls or path with subscription links", r.find("links"));
+    }
+}
+
+void read_headers(const ObjectReader& r, LoadStep& step) {
+    const json::value* headers = r.find("headers");
+    if (headers == nullptr) return;
+    const json::array& list = expect_array(*headers, r.at("headers"), false);
+    for (std::size_t i = 0; i < list.size(); ++i) {
+        std::string header = expect_string(list[i], r.at("headers").index(i), true);
+        if (!is_valid_header(header)) r.at("headers").index(i).fail("a header \"Name: value\"", &list[i]);
+        step.headers.push_back(std::move(header));
+    }
+}
+
+StepAction read_load(const ObjectReader& r, const StepParseContext& ctx) {
+    LoadStep step;
+    if (r.find("duration_s")) step.duration = step_keys::duration(r);
+    if (auto v = r.uint("connections", 1, step_keys::kMaxConnections)) step.connections = static_cast<std::uint32_t>(*v);
+    if (auto v = r.uint("threads", 1, kMaxThreads)) {
+        if (*v > step.connections)
+            r.at("threads").fail("at most as many threads as connections (" + std::to_string(step.connections) + ")",
+                                 r.find("threads"));
+        step.threads = static_cast<std::uint32_t>(*v);
+    }
+    step.rate = r.positive("rate", kMaxRate);
+    if (auto v = r.boolean("keepalive")) step.keepalive = *v;
+    read_targets(r, ctx.allow_remote, step);
+    read_headers(r, step);
+    if (auto v = r.uint("request_timeout_ms", 1, step_keys::kMaxRequestMs)) step.request_timeout = milliseconds(*v);
+    if (auto v = r.boolean("xff")) step.xff_per_link = *v;
+    if (auto v = r.string("bind_prefix")) {
+        static const std::regex kPrefix(R"(^127\.(25[0-5]|2[0-4][0-9]|1?[0-9]?[0-9])$)");
+        if (!std::regex_match(*v, kPrefix))
+            r.at("bind_prefix").fail("\"127.N\" (source addresses 127.N.x.y need no aliases on loopback)",
+                                     r.find("bind_prefix"));
+        step.bind_prefix = *v;
+    }
+    if (auto v = r.boolean("warmup_once")) step.warmup_once = *v;
+    if (auto v = r.positive("churn_per_s", 100)) step.churn_per_s = *v;
+    return step;
+}
+
+bool load_emits(const StepAction& a, std::string_view m) {
+    const auto& load = std::get<LoadStep>(a);
+    if (m == "late_pct") return load.rate.has_value();
+    if (m.starts_with("admin_")) return load.churn_per_s > 0;
+    return true;
+}
+
+}  // namespace
+
+const StepKind& load_kind() {
+    static const StepKind k{
+        .name = "load",
+        .summary = "drives HTTP load at the plugin's endpoint (or given URLs, or the users' subscription links)",
+        .interface = "stand.lifecycle/1",
+        .keys = {{"duration_s", "number > 0, at most 86400", "10"},
+                 {"connections", "integer 1..100000", "16"},
+                 {"threads", "integer 1..1024, at most connections", "1"},
+                 {"rate", "number > 0, at most 10000000 (requests/s: the open model)", "absent: the closed model"},
+                 {"keepalive", "bool", "true"},
+                 {"path", "string starting with /", "/"},
+                 {"urls", "non-empty array of http(s) URLs", "absent: the plugin's endpoint"},
+                 {"headers", "array of \"Name: value\"", "[]"},
+                 {"request_timeout_ms", "integer 1..600000", "10000"},
+                 {"links", "\"endpoint\" or \"subscriptions\"", "endpoint"},
+                 {"xff", "bool", "false"},
+                 {"bind_prefix", "\"127.N\"", "absent"},
+                 {"warmup_once", "bool", "false"},
+                 {"churn_per_s", "number > 0, at most 100", "0"}},
+        .metrics = {"rps", "ok_rps", "p50_ms", "p90_ms", "p95_ms", "p99_ms", "ok_p50_ms", "ok_p95_ms", "ok_p99_ms",
+                    "error_pct", "box_cpu_pct", "box_cpu_us_per_req", "client_cpu_pct", "client_cpu_us_per_req",
+                    "mem_max_mib", "anon_mean_mib", "peak_since_start_mib", "throttled_ms",
+                    // through a proxy (scenario/proxy_load_metrics.hpp)
+                    "conns_per_req", "backend_conns", "backend_conns_per_req", "backend_requests_per_req",
+                    "backend_cpu_us_per_req", "handshakes", "server_us_per_handshake", "client_us_per_handshake",
+                    // the open model
+                    "late_pct",
+                    // with churn_per_s
+                    "admin_add_p50_ms", "admin_add_p95_ms", "admin_add_max_ms", "admin_del_p50_ms",
+                    "admin_del_p95_ms", "admin_del_max_ms", "admin_call_p50_ms", "admin_call_p95_ms",
+                    "admin_call_max_ms", "admin_errors"},
+        .parse = read_load,
+        .emits = load_emits,
+        .duration = [](const StepAction& a) -> std::optional<Seconds> { return std::get<LoadStep>(a).duration; }};
+    return k;
+}
+
+}  // namespace stand::scenario::steps

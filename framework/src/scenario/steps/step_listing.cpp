@@ -1,0 +1,54 @@
+#include "scenario/steps/step_listing.hpp"
+
+#include "scenario/steps/step_kind.hpp"
+
+#include <sstream>
+
+namespace stand::scenario {
+namespace {
+
+namespace json = boost::json;
+
+std::string timeout_text(const StepKind& k) {
+    if (k.duration != nullptr) return "duration_s + 30 s";
+    return std::to_string(k.timeout.count() / 1000) + " s";
+}
+
+}  // namespace
+
+std::string step_kinds_text() {
+    std::ostringstream out;
+    for (const StepKind* k : step_kinds()) {
+        out << k->name << (k->interface.empty() ? "" : "  (" + std::string(k->interface) + ")") << "\n  "
+            << k->summary << "\n";
+        for (const StepKey& key : k->keys)
+            out << "  " << key.name << ": " << key.type << " (" << key.fallback << ")\n";
+        if (!k->metrics.empty()) {
+            out << "  metrics:";
+            for (std::string_view m : k->metrics) out << " " << m;
+            out << "\n";
+        }
+        out << "  default timeout: " << timeout_text(*k) << "\n\n";
+    }
+    out << "Every step also takes: step (the kind), name (prefixes its metrics), timeout_s, plugin (run only for "
+           "that plugin's label). scenarios/README.md documents them.\n";
+    return out.str();
+}
+
+json::array step_kinds_json() {
+    json::array out;
+    for (const StepKind* k : step_kinds()) {
+        json::array keys, metrics;
+        for (const StepKey& key : k->keys)
+            keys.push_back(json::object{{"name", key.name}, {"type", key.type}, {"default", key.fallback}});
+        for (std::string_view m : k->metrics) metrics.emplace_back(m);
+        json::object kind{{"name", k->name}, {"summary", k->summary}, {"interface", k->interface},
+                          {"keys", std::move(keys)}, {"metrics", std::move(metrics)}};
+        if (k->duration != nullptr) kind["timeout"] = "duration_s + 30 s";
+        else kind["default_timeout_s"] = static_cast<double>(k->timeout.count()) / 1000.0;
+        out.push_back(std::move(kind));
+    }
+    return out;
+}
+
+}  // namespace stand::scenario
