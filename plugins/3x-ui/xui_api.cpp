@@ -2,7 +2,7 @@
 
 #include "credentials.hpp"
 
-namespace xui {
+namespace stand_3x_ui {
 
 namespace json = boost::json;
 using stand::cpp::Error;
@@ -43,7 +43,7 @@ json::value XuiApi::envelope(const std::string& operation, json::object request)
     auto reply = first.status == 200 ? first : api_.call(operation, std::move(request), {200}, false);
     boost::system::error_code ec;
     reply.json = json::parse(reply.body, ec);
-    if (ec) throw panelkit::bad_response(kPanel, operation, "the body is not JSON", reply);
+    if (ec) throw stand_panel_kit::bad_response(kPanel, operation, "the body is not JSON", reply);
     if (!success_of(reply.json)) {
         // 3x-ui reports every business error as HTTP 200 with success:false.
         const std::string msg = msg_of(reply.json);
@@ -64,9 +64,9 @@ void XuiApi::fetch_csrf() {
     }
     boost::system::error_code ec;
     auto v = json::parse(reply.body, ec);
-    if (ec) throw panelkit::bad_response(kPanel, "csrf-token", "the body is not JSON", reply);
+    if (ec) throw stand_panel_kit::bad_response(kPanel, "csrf-token", "the body is not JSON", reply);
     csrf_ = true;
-    api_.set_header("X-CSRF-Token", panelkit::string_member(v, kPanel, "csrf-token", {"obj"}));
+    api_.set_header("X-CSRF-Token", stand_panel_kit::string_member(v, kPanel, "csrf-token", {"obj"}));
 }
 
 void XuiApi::login() {
@@ -77,7 +77,7 @@ void XuiApi::login() {
                                      {"json", {{"username", username_}, {"password", password_}}}},
                            {200, 403});
     if (reply.status == 403)
-        throw panelkit::bad_response(kPanel, "login", "CSRF token refused", reply);
+        throw stand_panel_kit::bad_response(kPanel, "login", "CSRF token refused", reply);
     if (!success_of(reply.json))
         throw Error(STAND_E_BAD_RESPONSE, std::string(kPanel) + ": login: wrong credentials for user '" + username_ +
                                               "': " + msg_of(reply.json));
@@ -92,20 +92,20 @@ ClientApi XuiApi::detect_client_api() {
 
 std::optional<long long> XuiApi::find_inbound(const std::string& remark) {
     auto v = envelope("list inbounds", {{"method", "GET"}, {"url", api_.url("/panel/api/inbounds/list")}});
-    const auto& obj = panelkit::member(v, kPanel, "list inbounds", {"obj"});
+    const auto& obj = stand_panel_kit::member(v, kPanel, "list inbounds", {"obj"});
     if (!obj.is_array()) return std::nullopt;  // null when there are none
     for (const auto& in : obj.as_array()) {
         const auto* o = in.if_object();
         if (o && o->contains("remark") && o->at("remark") == remark.c_str())
-            return std::stoll(panelkit::id_member(in, kPanel, "list inbounds", {"id"}));
+            return std::stoll(stand_panel_kit::id_member(in, kPanel, "list inbounds", {"id"}));
     }
     return std::nullopt;
 }
 
 long long XuiApi::add_vless_reality_inbound(const std::string& remark, const std::string& listen, int port) {
     auto keys = envelope("getNewX25519Cert", {{"method", "GET"}, {"url", api_.url("/panel/api/server/getNewX25519Cert")}});
-    const std::string priv = panelkit::string_member(keys, kPanel, "getNewX25519Cert", {"obj", "privateKey"});
-    const std::string pub = panelkit::string_member(keys, kPanel, "getNewX25519Cert", {"obj", "publicKey"});
+    const std::string priv = stand_panel_kit::string_member(keys, kPanel, "getNewX25519Cert", {"obj", "privateKey"});
+    const std::string pub = stand_panel_kit::string_member(keys, kPanel, "getNewX25519Cert", {"obj", "publicKey"});
     json::object settings{{"clients", json::array{}}, {"decryption", "none"}, {"encryption", "none"},
                           {"fallbacks", json::array{}}};
     json::object stream{
@@ -158,7 +158,7 @@ long long XuiApi::add_hysteria2_inbound(const std::string& remark, const std::st
 
 long long XuiApi::add_inbound(const json::object& body) {
     auto v = envelope("add inbound", {{"method", "POST"}, {"url", api_.url("/panel/api/inbounds/add")}, {"json", body}});
-    return std::stoll(panelkit::id_member(v, kPanel, "add inbound", {"obj", "id"}));
+    return std::stoll(stand_panel_kit::id_member(v, kPanel, "add inbound", {"obj", "id"}));
 }
 
 const std::string& XuiApi::settings_prefix() {
@@ -176,7 +176,7 @@ XuiApi::SubSettings XuiApi::sub_settings() {
     const std::string url = api_.url(settings_prefix() + "setting/all");
     auto v = envelope("setting/all", {{"method", "POST"}, {"url", url}, {"json", json::object{}}});
     SubSettings s;
-    const auto& obj = panelkit::member(v, kPanel, "setting/all", {"obj"});
+    const auto& obj = stand_panel_kit::member(v, kPanel, "setting/all", {"obj"});
     if (const auto* o = obj.if_object()) {
         if (auto* p = o->if_contains("subPath"); p && p->is_string()) s.path = std::string(p->as_string());
         if (auto* p = o->if_contains("subPort"); p && p->is_number()) s.port = static_cast<int>(p->to_number<long long>());
@@ -190,7 +190,7 @@ bool XuiApi::adjust_xray_template(int api_port, int metrics_port, bool allow_pri
                       {{"method", "POST"}, {"url", api_.url(settings_prefix() + "xray/")}, {"json", json::object{}}});
     // obj is the JSON of {xraySetting: <template>, inboundTags, ...} as a string.
     boost::system::error_code ec;
-    auto outer = json::parse(panelkit::string_member(v, kPanel, "xray settings", {"obj"}), ec);
+    auto outer = json::parse(stand_panel_kit::string_member(v, kPanel, "xray settings", {"obj"}), ec);
     if (ec || !outer.is_object() || !outer.as_object().contains("xraySetting") ||
         !outer.as_object().at("xraySetting").is_object())
         throw Error(STAND_E_BAD_RESPONSE, "3x-ui: xray settings: obj holds no xraySetting object");
@@ -277,7 +277,7 @@ void XuiApi::list_inbounds(ClientApi api) {
 
 std::string XuiApi::client_sub_id(const std::string& email) {
     auto v = envelope("read user", {{"method", "GET"}, {"url", api_.url("/panel/api/clients/get/" + email)}});
-    return panelkit::string_member(v, kPanel, "read user", {"obj", "client", "subId"});
+    return stand_panel_kit::string_member(v, kPanel, "read user", {"obj", "client", "subId"});
 }
 
-}  // namespace xui
+}  // namespace stand_3x_ui

@@ -9,7 +9,7 @@
 #include <optional>
 #include <string>
 
-namespace xui {
+namespace stand_3x_ui {
 
 enum class ClientApi { legacy, v31 };
 
@@ -78,9 +78,9 @@ private:
 
     std::string settings_prefix_;
 
-    panelkit::AdminApi api_;
+    stand_panel_kit::AdminApi api_;
     std::string username_, password_;
     bool csrf_ = false;
 };
 
-}  // namespace xui
+}  // namespace stand_3x_ui

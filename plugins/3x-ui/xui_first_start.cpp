@@ -8,7 +8,7 @@
 
 #include <memory>
 
-namespace xui {
+namespace stand_3x_ui {
 
 namespace fs = std::filesystem;
 using stand::cpp::Error;
@@ -51,7 +51,7 @@ void write_setting_rows(const fs::path& path, const std::vector<std::pair<std::s
     exec("COMMIT");
 }
 
-bool apply_first_start_settings(panelkit::Launcher& launcher, const std::vector<std::string>& setting_command,
+bool apply_first_start_settings(stand_panel_kit::Launcher& launcher, const std::vector<std::string>& setting_command,
                                 const FirstStartSettings& s, const fs::path& db) {
     std::error_code ec;
     if (fs::exists(db, ec)) return false;
@@ -69,9 +69,9 @@ bool apply_first_start_settings(panelkit::Launcher& launcher, const std::vector<
         throw Error(STAND_E_IO, "3x-ui: x-ui setting (first start) failed: " + out.substr(at, out.find('\n', at) - at));
     if (!fs::exists(db, ec))
         throw Error(STAND_E_IO, "3x-ui: x-ui setting (first start) ran but wrote no " + db.string() +
-                                    " (x-ui's database folder must be there: XUI_DB_FOLDER natively, the /etc/x-ui volume in docker mode): " + panelkit::excerpt(out));
+                                    " (x-ui's database folder must be there: XUI_DB_FOLDER natively, the /etc/x-ui volume in docker mode): " + stand_panel_kit::excerpt(out));
     write_setting_rows(db, {{"subPort", std::to_string(s.sub_port)}, {"subListen", s.sub_listen}});
     return true;
 }
 
-}  // namespace xui
+}  // namespace stand_3x_ui

@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-namespace xui {
+namespace stand_3x_ui {
 
 struct FirstStartSettings {
     int port = 2053;
@@ -27,10 +27,10 @@ struct FirstStartSettings {
 // (same environment and working directory as the panel), then writes the
 // subscription rows into `db`. Returns false when `db` existed already.
 // Throws stand::cpp::Error naming the step that failed.
-bool apply_first_start_settings(panelkit::Launcher& launcher, const std::vector<std::string>& setting_command,
+bool apply_first_start_settings(stand_panel_kit::Launcher& launcher, const std::vector<std::string>& setting_command,
                                 const FirstStartSettings& settings, const std::filesystem::path& db);
 
 // Sets rows of x-ui's key/value settings table (replacing rows with the same key).
 void write_setting_rows(const std::filesystem::path& db, const std::vector<std::pair<std::string, std::string>>& rows);
 
-}  // namespace xui
+}  // namespace stand_3x_ui

@@ -44,7 +44,7 @@ constexpr int kImagePanelPort = 2053;  // inside the container (x-ui's defaults)
 constexpr int kImageSubPort = 2096;
 
 std::string uuid4() {
-    std::string h = panelkit::random_hex(16);
+    std::string h = stand_panel_kit::random_hex(16);
     h[12] = '4';
     h[16] = "89ab"[h[16] % 4];
     return h.substr(0, 8) + "-" + h.substr(8, 4) + "-" + h.substr(12, 4) + "-" + h.substr(16, 4) + "-" + h.substr(20);
@@ -59,11 +59,11 @@ std::string xray_binary_name() {
     return "xray-linux-" + arch;
 }
 
-class Xui : public stand::cpp::Instance, public panelkit::PanelLifecycle, public stand::cpp::Panel {
+class Xui : public stand::cpp::Instance, public stand_panel_kit::PanelLifecycle, public stand::cpp::Panel {
 public:
     Xui(const stand::cpp::Host& host, const json::object& config) : PanelLifecycle(host, "3x-ui") {
         stand::cpp::ConfigReader cfg(config);
-        auto lc = panelkit::read_launch_config(cfg, {kInstalledBinary});
+        auto lc = stand_panel_kit::read_launch_config(cfg, {kInstalledBinary});
         host_name_ = cfg.string("host", "127.0.0.1");
         port_ = static_cast<int>(cfg.integer("port", 2053, 1, 65535));
         sub_port_ = static_cast<int>(cfg.integer("sub_port", 2096, 1, 65535));
@@ -72,13 +72,13 @@ public:
         if (base_path_.back() != '/') base_path_ += "/";
         inbound_port_ = static_cast<int>(cfg.integer("inbound_port", 4443, 1, 65535));
         const std::string protocol = cfg.string("protocol", "vless-reality");
-        if (protocol == "hysteria2") protocol_ = xui::Protocol::hysteria2;
+        if (protocol == "hysteria2") protocol_ = stand_3x_ui::Protocol::hysteria2;
         else if (protocol != "vless-reality")
             throw ConfigError("config.protocol: \"" + protocol + "\" (expected \"vless-reality\" or \"hysteria2\")");
         congestion_ = cfg.string("congestion", "default");
         if (congestion_ != "default" && congestion_ != "bbr" && congestion_ != "reno")
             throw ConfigError("config.congestion: \"" + congestion_ + "\" (expected \"default\", \"bbr\" or \"reno\")");
-        if (congestion_ != "default" && protocol_ != xui::Protocol::hysteria2)
+        if (congestion_ != "default" && protocol_ != stand_3x_ui::Protocol::hysteria2)
             throw ConfigError("config.congestion: only for \"protocol\": \"hysteria2\"");
         xray_api_port_ = static_cast<int>(cfg.integer("xray_api_port", kXrayApiDefault, 1, 65535));
         xray_metrics_port_ = static_cast<int>(cfg.integer("xray_metrics_port", kXrayMetricsDefault, 0, 65535));
@@ -89,7 +89,7 @@ public:
         image_ = cfg.string("image", kImage);
         http_timeout_ms_ = static_cast<int>(cfg.integer("http_timeout_ms", 30000, 100, 600000));
         cfg.finish();
-        docker_ = lc.mode == panelkit::RunMode::docker;
+        docker_ = lc.mode == stand_panel_kit::RunMode::docker;
         if (!docker_) {
             // The official unit: WorkingDirectory=/usr/local/x-ui/, and x-ui
             // finds Xray in XUI_BIN_FOLDER, else bin/ below its working directory.
@@ -154,13 +154,13 @@ public:
             // x-ui restarts Xray for the new template; an inbound added before
             // Xray is back is stored but never reaches the running core
             // ("Unable to add inbound on local: ... connection refused").
-            if (!panelkit::wait_tcp_listening("127.0.0.1", xray_api_port_, 30000))
+            if (!stand_panel_kit::wait_tcp_listening("127.0.0.1", xray_api_port_, 30000))
                 throw Error(STAND_E_TIMEOUT, "3x-ui: bootstrap: Xray did not come back on its API port 127.0.0.1:" +
                                                  std::to_string(xray_api_port_) + " within 30 s after x-ui restarted it (" +
                                                  (data_dir() / "log").string() + ")");
         }
         const std::string listen = docker_ ? "" : host_name_;
-        if (protocol_ == xui::Protocol::hysteria2) {
+        if (protocol_ == stand_3x_ui::Protocol::hysteria2) {
             inbound_id_ = api.find_inbound(kHysteria2Remark);
             if (!inbound_id_) inbound_id_ = api.add_hysteria2_inbound(kHysteria2Remark, listen, inbound_port_, hysteria2_tls());
         } else {
@@ -179,8 +179,8 @@ public:
     json::object create_user(const std::string& name) override {
         require_bootstrap("create_user");
         // Hysteria 2: 32 hex, what x-ui's fillProtocolDefaults would choose.
-        const std::string credential = protocol_ == xui::Protocol::hysteria2 ? panelkit::random_hex(16) : uuid4();
-        xui::XuiUser user{name, credential, panelkit::random_hex(8)};
+        const std::string credential = protocol_ == stand_3x_ui::Protocol::hysteria2 ? stand_panel_kit::random_hex(16) : uuid4();
+        stand_3x_ui::XuiUser user{name, credential, stand_panel_kit::random_hex(8)};
         session().add_client(*client_api_, protocol_, *inbound_id_, user);
         users_[name] = user;
         return {{"name", name}, {"id", name}, {"subscription", subscription(user.sub_id)}, {"tunnel_auth", credential}};
@@ -201,7 +201,7 @@ public:
         require_bootstrap("subscription_request");
         auto it = users_.find(user_id);
         if (it != users_.end()) return subscription(it->second.sub_id);
-        if (*client_api_ == xui::ClientApi::v31) return subscription(session().client_sub_id(user_id));
+        if (*client_api_ == stand_3x_ui::ClientApi::v31) return subscription(session().client_sub_id(user_id));
         throw Error(STAND_E_NOT_FOUND, "3x-ui: no user '" + user_id + "' created by this instance");
     }
 
@@ -236,10 +236,10 @@ private:
 
     json::object panel_facts() override {
         json::object f;
-        if (client_api_) f["client_api"] = *client_api_ == xui::ClientApi::v31 ? "clients/* (v3.1+)" : "inbounds/addClient (legacy)";
+        if (client_api_) f["client_api"] = *client_api_ == stand_3x_ui::ClientApi::v31 ? "clients/* (v3.1+)" : "inbounds/addClient (legacy)";
         f["listen"] = host_name_;
-        f["protocol"] = protocol_ == xui::Protocol::hysteria2 ? "hysteria2" : "vless-reality";
-        if (protocol_ == xui::Protocol::hysteria2) f["congestion"] = congestion_;
+        f["protocol"] = protocol_ == stand_3x_ui::Protocol::hysteria2 ? "hysteria2" : "vless-reality";
+        if (protocol_ == stand_3x_ui::Protocol::hysteria2) f["congestion"] = congestion_;
         if (!block_private_ && !docker_)
             f["xray_template_change"] = "removed the rule geoip:private -> blocked, freedom allows 127.0.0.0/8 and ::1: stand's sink is on loopback";
         if (base_path_ != "/") f["secret_path_prefix"] = base_path_;
@@ -265,22 +265,22 @@ private:
         if (docker_) {
             fs::create_directories(data_dir() / "db");
             launcher().write_compose_file();
-            xui::FirstStartSettings s{kImagePanelPort, "", base_path_, c.username, c.password, kImageSubPort, ""};
-            xui::apply_first_start_settings(launcher(), setting_command_, s, data_dir() / "db" / "x-ui.db");
+            stand_3x_ui::FirstStartSettings s{kImagePanelPort, "", base_path_, c.username, c.password, kImageSubPort, ""};
+            stand_3x_ui::apply_first_start_settings(launcher(), setting_command_, s, data_dir() / "db" / "x-ui.db");
             return;
         }
         fs::create_directories(data_dir() / "log");
         link_bin_folder();
-        xui::FirstStartSettings s{port_, host_name_, base_path_, c.username, c.password, sub_port_, host_name_};
-        xui::apply_first_start_settings(launcher(), setting_command_, s, data_dir() / "x-ui.db");
+        stand_3x_ui::FirstStartSettings s{port_, host_name_, base_path_, c.username, c.password, sub_port_, host_name_};
+        stand_3x_ui::apply_first_start_settings(launcher(), setting_command_, s, data_dir() / "x-ui.db");
     }
 
-    // The core's certificate (panelkit::hysteria2_certificate), in the
+    // The core's certificate (stand_panel_kit::hysteria2_certificate), in the
     // data dir (docker: the volume, as the container sees it), pinned in the
     // links by its SHA-256.
-    xui::Hysteria2Inbound hysteria2_tls() const {
+    stand_3x_ui::Hysteria2Inbound hysteria2_tls() const {
         const fs::path dir = docker_ ? data_dir() / "db" / "tls" : data_dir() / "tls";
-        const auto cert = panelkit::hysteria2_certificate("3x-ui", dir, docker_ ? fs::path("/etc/x-ui/tls") : dir);
+        const auto cert = stand_panel_kit::hysteria2_certificate("3x-ui", dir, docker_ ? fs::path("/etc/x-ui/tls") : dir);
         return {cert.cert_file, cert.key_file, cert.pin_sha256, congestion_ == "default" ? std::string() : congestion_};
     }
 
@@ -311,12 +311,12 @@ private:
 
     std::string panel_url() const { return "http://" + host_name_ + ":" + std::to_string(port_); }
 
-    panelkit::Credentials credentials() const { return panelkit::load_or_create_credentials(credentials_file(), given_); }
+    stand_panel_kit::Credentials credentials() const { return stand_panel_kit::load_or_create_credentials(credentials_file(), given_); }
 
-    xui::XuiApi& session() {
+    stand_3x_ui::XuiApi& session() {
         if (!api_) {
             auto c = credentials();
-            api_ = std::make_unique<xui::XuiApi>(host(), panel_url() + base_path_.substr(0, base_path_.size() - 1),
+            api_ = std::make_unique<stand_3x_ui::XuiApi>(host(), panel_url() + base_path_.substr(0, base_path_.size() - 1),
                                                  c.username, c.password, http_timeout_ms_);
             api_->login();
         }
@@ -330,7 +330,7 @@ private:
 
     json::object subscription(const std::string& sub_id) const {
         return {{"method", "GET"},
-                {"url", panelkit::resolve_url(panel_url() + "/", sub_base_ + sub_id)},
+                {"url", stand_panel_kit::resolve_url(panel_url() + "/", sub_base_ + sub_id)},
                 {"headers", {{"User-Agent", "v2rayN/7.5.0"}}}};
     }
 
@@ -351,7 +351,7 @@ private:
                "      - \"" + bind + std::to_string(port_) + ":" + std::to_string(kImagePanelPort) + "\"\n"
                "      - \"" + bind + std::to_string(sub_port_) + ":" + std::to_string(kImageSubPort) + "\"\n"
                "      - \"" + bind + std::to_string(inbound_port_) + ":" + std::to_string(inbound_port_) +
-                   (protocol_ == xui::Protocol::hysteria2 ? "/udp" : "") + "\"\n"
+                   (protocol_ == stand_3x_ui::Protocol::hysteria2 ? "/udp" : "") + "\"\n"
                "    volumes:\n"
                "      - \"${data_dir}/db:/etc/x-ui\"\n";
     }
@@ -360,18 +360,18 @@ private:
     int port_ = 2053, sub_port_ = 2096, inbound_port_ = 4443, http_timeout_ms_ = 30000;
     int xray_api_port_ = kXrayApiDefault, xray_metrics_port_ = kXrayMetricsDefault;
     bool docker_ = false;
-    xui::Protocol protocol_ = xui::Protocol::vless_reality;
+    stand_3x_ui::Protocol protocol_ = stand_3x_ui::Protocol::vless_reality;
     bool block_private_ = false;
     std::string congestion_ = "default";
     std::string base_path_, bin_folder_, version_;
     std::vector<std::string> setting_command_;
-    panelkit::Credentials given_;
+    stand_panel_kit::Credentials given_;
     std::string image_;
-    std::unique_ptr<xui::XuiApi> api_;
-    std::optional<xui::ClientApi> client_api_;
+    std::unique_ptr<stand_3x_ui::XuiApi> api_;
+    std::optional<stand_3x_ui::ClientApi> client_api_;
     std::optional<long long> inbound_id_;
     std::string sub_base_;
-    std::map<std::string, xui::XuiUser> users_;
+    std::map<std::string, stand_3x_ui::XuiUser> users_;
 };
 
 }  // namespace

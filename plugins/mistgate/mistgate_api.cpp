@@ -1,6 +1,6 @@
 #include "mistgate_api.hpp"
 
-namespace mistgate {
+namespace stand_mistgate {
 
 namespace json = boost::json;
 using stand::cpp::Error;
@@ -66,7 +66,7 @@ void fail(const std::string& procedure, const RpcReply& r, const std::string& wh
     }
     if (text.empty())
         text = r.ok() ? "unexpected answer" : "not a Connect error answer (wrong admin URL, or not Mistgate?)";
-    throw panelkit::bad_response(kPanel, procedure, text, r.reply);
+    throw stand_panel_kit::bad_response(kPanel, procedure, text, r.reply);
 }
 
 Client::Client(const stand::cpp::Host& host, const std::string& admin_url, std::string login, std::string password,
@@ -83,7 +83,7 @@ RpcReply Client::rpc(const std::string& procedure, json::object body) const {
     boost::system::error_code ec;
     auto v = json::parse(r.reply.body, ec);
     if (r.ok()) {
-        if (ec || !v.is_object()) throw panelkit::bad_response(kPanel, procedure, "the body is not a JSON object", r.reply);
+        if (ec || !v.is_object()) throw stand_panel_kit::bad_response(kPanel, procedure, "the body is not a JSON object", r.reply);
         r.reply.json = std::move(v);
         return r;
     }
@@ -146,4 +146,4 @@ void Client::step_up() {
     if (!r.ok()) fail(op, r, "step-up refused");
 }
 
-}  // namespace mistgate
+}  // namespace stand_mistgate

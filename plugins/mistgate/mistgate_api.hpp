@@ -16,13 +16,13 @@
 #include <functional>
 #include <string>
 
-namespace mistgate {
+namespace stand_mistgate {
 
 inline constexpr const char* kPanel = "mistgate";
 
 // One answer of a procedure: 200 with its message, or a Connect error.
 struct RpcReply {
-    panelkit::Reply reply;
+    stand_panel_kit::Reply reply;
     std::string code;     // Connect error code ("already_exists"); "" on 200 or a non-Connect body
     std::string message;  // Connect error message
     int status() const { return reply.status; }
@@ -66,10 +66,10 @@ public:
 
 private:
     stand::cpp::Host host_;
-    panelkit::AdminApi api_;
+    stand_panel_kit::AdminApi api_;
     std::string login_, password_;
     CodeSource next_code_;
     bool logged_in_ = false;
 };
 
-}  // namespace mistgate
+}  // namespace stand_mistgate

@@ -3,7 +3,7 @@
 #include <map>
 #include <sstream>
 
-namespace mistgate {
+namespace stand_mistgate {
 
 using stand::cpp::Error;
 
@@ -27,9 +27,9 @@ InstallCommand parse_install_command(const std::string& text) {
 }
 
 NodeAgent::NodeAgent(const stand::cpp::Host& host, std::vector<std::string> command, std::string state_dir,
-                     const panelkit::LaunchConfig& panel_launch)
+                     const stand_panel_kit::LaunchConfig& panel_launch)
     : command_(std::move(command)), state_dir_(std::move(state_dir)) {
-    panelkit::LaunchConfig run;
+    stand_panel_kit::LaunchConfig run;
     run.command = command_;
     for (const char* a : {"run", "--state-dir"}) run.command.emplace_back(a);
     run.command.push_back(state_dir_);
@@ -37,7 +37,7 @@ NodeAgent::NodeAgent(const stand::cpp::Host& host, std::vector<std::string> comm
     run.working_dir = panel_launch.working_dir;
     run.box = panel_launch.box;
     run.log_name = "node.log";  // its own log: the panel's tail stays the panel's
-    launcher_ = std::make_unique<panelkit::Launcher>(host, "mistgate node agent", run);
+    launcher_ = std::make_unique<stand_panel_kit::Launcher>(host, "mistgate node agent", run);
 }
 
 void NodeAgent::enroll(const InstallCommand& i) {
@@ -66,4 +66,4 @@ std::vector<std::string> NodeAgent::expanded_command() const {
     return out;
 }
 
-}  // namespace mistgate
+}  // namespace stand_mistgate

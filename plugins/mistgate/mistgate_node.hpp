@@ -14,7 +14,7 @@
 #include <string>
 #include <vector>
 
-namespace mistgate {
+namespace stand_mistgate {
 
 // The four values of an installCommand. The token is a secret: never logged.
 struct InstallCommand {
@@ -29,7 +29,7 @@ class NodeAgent {
 public:
     // `command`: argv of the agent binary (empty = no agent); `state_dir`: its --state-dir.
     NodeAgent(const stand::cpp::Host& host, std::vector<std::string> command, std::string state_dir,
-              const panelkit::LaunchConfig& panel_launch);
+              const stand_panel_kit::LaunchConfig& panel_launch);
 
     bool configured() const noexcept { return !command_.empty(); }
     const std::vector<std::string>& command() const noexcept { return command_; }
@@ -49,7 +49,7 @@ public:
 private:
     std::vector<std::string> command_;
     std::string state_dir_;
-    std::unique_ptr<panelkit::Launcher> launcher_;
+    std::unique_ptr<stand_panel_kit::Launcher> launcher_;
 };
 
-}  // namespace mistgate
+}  // namespace stand_mistgate

@@ -37,7 +37,7 @@ namespace {
 
 namespace fs = std::filesystem;
 namespace json = boost::json;
-using mistgate::kPanel;
+using stand_mistgate::kPanel;
 using stand::cpp::ConfigError;
 using stand::cpp::Error;
 
@@ -118,7 +118,7 @@ class Mistgate : public stand::cpp::Instance, public stand::cpp::Lifecycle, publ
 public:
     Mistgate(const stand::cpp::Host& host, const json::object& config) : host_(host) {
         stand::cpp::ConfigReader cfg(config);
-        auto launch = panelkit::read_launch_config(
+        auto launch = stand_panel_kit::read_launch_config(
             cfg, {"mistgate", "serve", "--data-dir", "${data_dir}", "--listen", "${listen}:${port}", "--trusted-proxy",
                   "127.0.0.1", "--agent-listen", "${listen}:${agent_port}", "--agent-addr", "${listen}:${agent_port}"});
         host_name_ = cfg.string("host", "127.0.0.1");
@@ -142,7 +142,7 @@ public:
                 if (!s.is_string()) throw ConfigError("config.setup_command: expected an array of strings");
                 setup_command_.emplace_back(s.as_string());
             }
-        } else if (launch.mode == panelkit::RunMode::docker) {
+        } else if (launch.mode == stand_panel_kit::RunMode::docker) {
             setup_command_ = {launch.docker, "run", "--rm", "-v", std::string("${data_dir}:") + kContainerDataDir,
                               image_, "setup", "--data-dir", kContainerDataDir, "--public-url",
                               "http://localhost:${port}"};
@@ -153,13 +153,13 @@ public:
         if (given_.username.empty()) throw ConfigError("config.username: must not be empty");
         launch.project = "standmistgate";
         launch.container = "stand_mistgate";
-        launcher_ = std::make_unique<panelkit::Launcher>(host_, kPanel, launch);
+        launcher_ = std::make_unique<stand_panel_kit::Launcher>(host_, kPanel, launch);
         launcher_->set_variable("data_dir", panel_dir().string());
         launcher_->set_variable("port", std::to_string(port_));
         launcher_->set_variable("listen", host_name_);
         launcher_->set_variable("agent_port", std::to_string(agent_port_));
         launcher_->set_compose_text(compose_yaml());
-        node_ = std::make_unique<mistgate::NodeAgent>(host_, std::move(node_command), node_dir().string(), launch);
+        node_ = std::make_unique<stand_mistgate::NodeAgent>(host_, std::move(node_command), node_dir().string(), launch);
         for (const char* name : {"data_dir", "port", "listen", "agent_port"})
             node_->set_variable(name, launcher_->expand(std::string("${") + name + "}"));
     }
@@ -232,11 +232,11 @@ public:
                                             : "separate command, once per data dir";
         if (!setup.empty()) f["setup_command"] = to_array(setup);
         try {
-            auto st = mistgate::load_state(state_file());
+            auto st = stand_mistgate::load_state(state_file());
             // The admin path, and the subscription prefix (/<prefix>/<token>).
             json::array secret;
-            if (!st.admin_url.empty()) secret.emplace_back(panelkit::path_of(st.admin_url));
-            if (const std::string sub = panelkit::path_of(st.probe_url); sub.size() > 1)
+            if (!st.admin_url.empty()) secret.emplace_back(stand_panel_kit::path_of(st.admin_url));
+            if (const std::string sub = stand_panel_kit::path_of(st.probe_url); sub.size() > 1)
                 secret.emplace_back(sub.substr(0, sub.find('/', 1) + 1));
             if (!secret.empty()) f["secret_path_prefix"] = secret;
             if (st.setup_s) f["setup_s"] = *st.setup_s;
@@ -266,29 +266,29 @@ public:
         } else {
             c.call("UserService/ListUsers", {{"pageSize", 1}});  // signs in again when the session is gone
         }
-        st = mistgate::load_state(state_file());
+        st = stand_mistgate::load_state(state_file());
         if (st.profile_id.empty()) {
             const std::string op = "ProfileService/CreateProfile";
             auto p = c.call(op, {{"protocol", "hysteria2"}, {"name", "main"}, {"settingsJson", hysteria2_settings(c)}});
-            st.profile_id = panelkit::id_member(p, kPanel, op, {"profile", "id"});
-            update_state([&](mistgate::State& s) { s.profile_id = st.profile_id; });
+            st.profile_id = stand_panel_kit::id_member(p, kPanel, op, {"profile", "id"});
+            update_state([&](stand_mistgate::State& s) { s.profile_id = st.profile_id; });
         }
         if (st.node_id.empty()) {
             auto n = create_enrollment(c, {{"name", kNodeName}, {"address", kNodeAddress}, {"countryCode", kNodeCountry}});
-            st.node_id = panelkit::id_member(n, kPanel, "NodeService/CreateEnrollment", {"node", "id"});
-            update_state([&](mistgate::State& s) { s.node_id = st.node_id; });
+            st.node_id = stand_panel_kit::id_member(n, kPanel, "NodeService/CreateEnrollment", {"node", "id"});
+            update_state([&](stand_mistgate::State& s) { s.node_id = st.node_id; });
         }
         if (st.inbound_id.empty()) {
             const std::string op = "ProfileService/CreateInbound";
             auto i = c.call(op, {{"profileId", st.profile_id}, {"nodeId", st.node_id}});
-            st.inbound_id = panelkit::id_member(i, kPanel, op, {"inbound", "id"});
-            update_state([&](mistgate::State& s) { s.inbound_id = st.inbound_id; });
+            st.inbound_id = stand_panel_kit::id_member(i, kPanel, op, {"inbound", "id"});
+            update_state([&](stand_mistgate::State& s) { s.inbound_id = st.inbound_id; });
         }
         if (st.group_id.empty()) {
             const std::string op = "GroupService/CreateGroup";
             auto g = c.call(op, {{"name", "everyone"}, {"profileIds", json::array{st.profile_id.c_str()}}});
-            st.group_id = panelkit::id_member(g, kPanel, op, {"group", "id"});
-            update_state([&](mistgate::State& s) { s.group_id = st.group_id; });
+            st.group_id = stand_panel_kit::id_member(g, kPanel, op, {"group", "id"});
+            update_state([&](stand_mistgate::State& s) { s.group_id = st.group_id; });
         }
         group_id_ = st.group_id;
         connect_node(c);
@@ -302,8 +302,8 @@ public:
             throw Error(STAND_E_BAD_RESPONSE, std::string(kPanel) + ": " + op + ": duplicate user: a user named '" +
                                                   name + "' already exists (HTTP 409 " + r.code +
                                                   (r.message.empty() ? "" : ": " + r.message) + ")");
-        if (!r.ok()) mistgate::fail(op, r);
-        const std::string id = panelkit::id_member(r.json(), kPanel, op, {"user", "id"});
+        if (!r.ok()) stand_mistgate::fail(op, r);
+        const std::string id = stand_panel_kit::id_member(r.json(), kPanel, op, {"user", "id"});
         std::string url;
         if (const auto* u = r.json().as_object().if_contains("subscriptionUrl"); u && u->is_string())
             url = std::string(u->as_string());
@@ -337,22 +337,22 @@ private:
     fs::path node_dir() const { return fs::path(host_.data_dir()) / "mistgate-node"; }
     fs::path state_file() const { return panel_dir() / "stand-adapter-state.json"; }
     fs::path credentials_file() const { return fs::path(host_.data_dir()) / "mistgate-credentials.json"; }
-    fs::path serve_output() const { return fs::path(host_.data_dir()) / "panel.log"; }  // panelkit::Launcher's
+    fs::path serve_output() const { return fs::path(host_.data_dir()) / "panel.log"; }  // stand_panel_kit::Launcher's
     std::string agent_addr() const { return host_name_ + ":" + std::to_string(agent_port_); }
     std::string panel_url() const { return "http://" + host_name_ + ":" + std::to_string(port_); }
     // A URL the panel returned (its public URL may say "localhost"), on the panel's own origin.
-    std::string absolute(const std::string& url) const { return panel_url() + panelkit::path_of(url); }
+    std::string absolute(const std::string& url) const { return panel_url() + stand_panel_kit::path_of(url); }
 
     template <class Fn>
     void update_state(Fn&& fn) {
-        auto st = mistgate::load_state(state_file());
+        auto st = stand_mistgate::load_state(state_file());
         fn(st);
-        mistgate::save_state(state_file(), st);
+        stand_mistgate::save_state(state_file(), st);
     }
 
     // Runs `mistgate setup` once per data dir.
     void setup_once() {
-        if (mistgate::load_state(state_file()).admin_url.empty()) run_setup();
+        if (stand_mistgate::load_state(state_file()).admin_url.empty()) run_setup();
     }
 
     // Runs `mistgate setup` and remembers what it printed: the admin URL and a fresh setup token.
@@ -383,7 +383,7 @@ private:
             throw Error(STAND_E_BAD_RESPONSE, "mistgate: `" + argv[0] + " setup` printed no 'Admin URL:' and 'Setup link: ...#TOKEN'"
                                               " lines; its output is in " + log.string());
         fs::remove(log, ec);  // it holds the setup token; the state file (0600) keeps it now
-        update_state([&](mistgate::State& s) {
+        update_state([&](stand_mistgate::State& s) {
             s.admin_url = out.admin_url;
             s.setup_token = out.setup_token;
             if (!s.setup_s) s.setup_s = seconds;
@@ -392,8 +392,8 @@ private:
     }
 
     // The state with the admin URL; without a setup command the serve process printed it.
-    mistgate::State admin_state() {
-        auto st = mistgate::load_state(state_file());
+    stand_mistgate::State admin_state() {
+        auto st = stand_mistgate::load_state(state_file());
         if (!st.admin_url.empty()) return st;
         if (!setup_command_.empty())
             throw Error(STAND_E_BAD_STATE, "mistgate: bootstrap before start: the admin URL is not known yet");
@@ -406,32 +406,32 @@ private:
         }
         if (out.admin_url.empty())
             throw Error(STAND_E_BAD_RESPONSE, "mistgate: the panel printed no 'Admin URL:' line in " + serve_output().string());
-        update_state([&](mistgate::State& s) {
+        update_state([&](stand_mistgate::State& s) {
             s.admin_url = out.admin_url;
             if (!s.owner) s.setup_token = out.setup_token;
         });
-        return mistgate::load_state(state_file());
+        return stand_mistgate::load_state(state_file());
     }
 
-    mistgate::Client& client(const mistgate::State& st) {
+    stand_mistgate::Client& client(const stand_mistgate::State& st) {
         if (!client_) {
-            auto creds = panelkit::load_or_create_credentials(credentials_file(), given_);
+            auto creds = stand_panel_kit::load_or_create_credentials(credentials_file(), given_);
             std::string admin = absolute(st.admin_url);
             if (admin.back() != '/') admin += '/';
-            client_ = std::make_unique<mistgate::Client>(host_, admin, creds.username, creds.password,
+            client_ = std::make_unique<stand_mistgate::Client>(host_, admin, creds.username, creds.password,
                                                          [this] { return next_code(); });
         }
         return *client_;
     }
 
-    mistgate::Client& bootstrapped(const char* what) {
+    stand_mistgate::Client& bootstrapped(const char* what) {
         if (!client_ || group_id_.empty())
             throw Error(STAND_E_BAD_STATE, std::string("mistgate: ") + what + " before bootstrap");
         return *client_;
     }
 
     // BeginSetup / FinishSetup (the owner with password + TOTP), then the first step-up.
-    void set_up_owner(mistgate::Client& c, const mistgate::State& st) {
+    void set_up_owner(stand_mistgate::Client& c, const stand_mistgate::State& st) {
         if (st.setup_token.empty())
             throw Error(STAND_E_BAD_STATE, "mistgate: the panel has no owner but no setup token is known (the data dir "
                                            "was set up without this adapter's state file; wipe it)");
@@ -449,11 +449,11 @@ private:
             // The link lives 30 minutes; `mistgate setup` issues a new one while no owner exists.
             host_.info("mistgate: the setup link was refused (expired or used); running setup again for a new one");
             run_setup();
-            token = mistgate::load_state(state_file()).setup_token;
+            token = stand_mistgate::load_state(state_file()).setup_token;
             r = begin_setup();
         }
         if (!r.ok())
-            mistgate::fail(begin, r, r.status() == 403 ? (setup_command_.empty()
+            stand_mistgate::fail(begin, r, r.status() == 403 ? (setup_command_.empty()
                                                               ? "the setup link was refused (used, or expired: it "
                                                                 "lives 30 minutes); setup is combined with serve here, "
                                                                 "so restart the panel for a new link"
@@ -464,11 +464,11 @@ private:
         std::string secret;
         if (const auto* s = r.json().as_object().if_contains("totpSecret"); s && s->is_string())
             secret = std::string(s->as_string());
-        if (secret.empty()) secret = panelkit::otpauth_secret(uri);
-        if (secret.empty()) mistgate::fail(begin, r, "the answer has no totpSecret or totpUri secret");
+        if (secret.empty()) secret = stand_panel_kit::otpauth_secret(uri);
+        if (secret.empty()) stand_mistgate::fail(begin, r, "the answer has no totpSecret or totpUri secret");
         const unsigned period = otpauth_period(uri);
-        const std::string ceremony = panelkit::string_member(r.json(), kPanel, begin, {"ceremonyId"});
-        update_state([&](mistgate::State& s) {
+        const std::string ceremony = stand_panel_kit::string_member(r.json(), kPanel, begin, {"ceremonyId"});
+        update_state([&](stand_mistgate::State& s) {
             s.totp_secret = secret;
             s.totp_step = period ? period : totp_step_;
             s.totp_last_step = -1;
@@ -478,8 +478,8 @@ private:
                        std::to_string(totp_step_) + " s; using the panel's");
         const std::string finish = "AuthService/FinishSetup";
         auto f = c.rpc(finish, {{"setupToken", token}, {"ceremonyId", ceremony}, {"totpCode", next_code()}});
-        if (!f.ok()) mistgate::fail(finish, f, "owner setup refused");
-        update_state([&](mistgate::State& s) {
+        if (!f.ok()) stand_mistgate::fail(finish, f, "owner setup refused");
+        update_state([&](stand_mistgate::State& s) {
             s.owner = true;
             s.setup_token.clear();  // single use
         });
@@ -488,16 +488,16 @@ private:
     }
 
     // NodeService/CreateEnrollment; keeps the install command (its token works once) for connect_node().
-    json::value create_enrollment(mistgate::Client& c, json::object body) {
+    json::value create_enrollment(stand_mistgate::Client& c, json::object body) {
         const std::string op = "NodeService/CreateEnrollment";
         auto n = c.call(op, std::move(body));
-        install_ = mistgate::parse_install_command(panelkit::string_member(n, kPanel, op, {"installCommand"}));
+        install_ = stand_mistgate::parse_install_command(stand_panel_kit::string_member(n, kPanel, op, {"installCommand"}));
         return n;
     }
 
     // Makes sure a node agent serves: the probe user's link has a server line (HARNESS §1.4 step 8).
     // Enrolls and runs the configured agent when it does not yet; fails naming the cause otherwise.
-    void connect_node(mistgate::Client& c) {
+    void connect_node(stand_mistgate::Client& c) {
         const std::string url = probe_url(c);
         if (probe_has_lines(url)) return;
         if (!node_->configured())
@@ -505,12 +505,12 @@ private:
                                                ". Set config.node_command to the node agent's argv (default "
                                                "[\"mistgate-node\"]) so bootstrap enrolls and runs it, or connect "
                                                "a node to the panel yourself");
-        auto st = mistgate::load_state(state_file());
+        auto st = stand_mistgate::load_state(state_file());
         if (!st.node_enrolled) {
             if (!install_) create_enrollment(c, {{"nodeId", st.node_id}});  // a new token for the node record
             node_->enroll(*install_);
             install_.reset();
-            update_state([](mistgate::State& s) { s.node_enrolled = true; });
+            update_state([](stand_mistgate::State& s) { s.node_enrolled = true; });
             host_.info("mistgate: node agent enrolled (state in " + node_->state_dir() + ")");
         }
         node_->start();
@@ -534,8 +534,8 @@ private:
     }
 
     // The probe user's subscription URL (created once, kept in the state file).
-    std::string probe_url(mistgate::Client& c) {
-        auto st = mistgate::load_state(state_file());
+    std::string probe_url(stand_mistgate::Client& c) {
+        auto st = stand_mistgate::load_state(state_file());
         if (!st.probe_url.empty()) return st.probe_url;
         const std::string op = "UserService/CreateUser";
         auto r = c.call_reply(op, {{"name", kProbeUser}, {"groupId", group_id_}});
@@ -545,16 +545,16 @@ private:
             if (const auto* users = list.as_object().if_contains("users"); users && users->is_array())
                 for (const auto& u : users->as_array())
                     if (u.is_object() && u.as_object().contains("name") && u.as_object().at("name") == kProbeUser)
-                        id = panelkit::id_member(u, kPanel, "UserService/ListUsers", {"id"});
-            if (id.empty()) mistgate::fail(op, r, std::string("'") + kProbeUser + "' exists but ListUsers does not show it");
+                        id = stand_panel_kit::id_member(u, kPanel, "UserService/ListUsers", {"id"});
+            if (id.empty()) stand_mistgate::fail(op, r, std::string("'") + kProbeUser + "' exists but ListUsers does not show it");
             url = link_of(c, id);
         } else {
-            if (!r.ok()) mistgate::fail(op, r);
-            id = panelkit::id_member(r.json(), kPanel, op, {"user", "id"});
+            if (!r.ok()) stand_mistgate::fail(op, r);
+            id = stand_panel_kit::id_member(r.json(), kPanel, op, {"user", "id"});
             const auto* u = r.json().as_object().if_contains("subscriptionUrl");
             url = u && u->is_string() && !u->as_string().empty() ? absolute(std::string(u->as_string())) : link_of(c, id);
         }
-        update_state([&](mistgate::State& s) {
+        update_state([&](stand_mistgate::State& s) {
             s.probe_user_id = id;
             s.probe_url = url;
         });
@@ -563,42 +563,42 @@ private:
 
     // The probe's subscription answers 200 with a body (Mistgate: empty until a node serves).
     bool probe_has_lines(const std::string& url) {
-        if (!probe_api_) probe_api_ = std::make_unique<panelkit::AdminApi>(host_, kPanel, panel_url(),
+        if (!probe_api_) probe_api_ = std::make_unique<stand_panel_kit::AdminApi>(host_, kPanel, panel_url(),
                                                                             json::object{{"cookies", false}});
         auto r = probe_api_->call("probe subscription", json::object(subscription(url)), {200}, false);
         return !r.body.empty();
     }
 
     // The hysteria2 defaults of the panel with a self-signed certificate (HARNESS §1.4 step 4).
-    std::string hysteria2_settings(mistgate::Client& c) {
+    std::string hysteria2_settings(stand_mistgate::Client& c) {
         const std::string op = "ProfileService/ListProtocols";
         auto v = c.call(op, json::object{});
-        const auto& protocols = panelkit::member(v, kPanel, op, {"protocols"});
+        const auto& protocols = stand_panel_kit::member(v, kPanel, op, {"protocols"});
         if (protocols.is_array())
             for (const auto& p : protocols.as_array()) {
                 const auto* o = p.if_object();
                 if (o == nullptr || !o->contains("id") || o->at("id") != "hysteria2") continue;
-                std::string text = panelkit::string_member(p, kPanel, op, {"defaultSettingsJson"});
+                std::string text = stand_panel_kit::string_member(p, kPanel, op, {"defaultSettingsJson"});
                 boost::system::error_code ec;
                 auto settings = json::parse(text.empty() ? "{}" : text, ec);
                 if (ec || !settings.is_object())
                     throw Error(STAND_E_BAD_RESPONSE, std::string(kPanel) + ": " + op +
                                                           ": hysteria2 defaultSettingsJson is not a JSON object: " +
-                                                          panelkit::excerpt(text));
+                                                          stand_panel_kit::excerpt(text));
                 settings.as_object()["tls_mode"] = "self_signed";
                 return json::serialize(settings);
             }
         throw Error(STAND_E_BAD_RESPONSE, std::string(kPanel) + ": " + op + ": no protocol with id \"hysteria2\": " +
-                                              panelkit::excerpt(json::serialize(v)));
+                                              stand_panel_kit::excerpt(json::serialize(v)));
     }
 
     // GetSubscriptionLink (needs a step-up) for a user this instance did not create.
-    std::string link_of(mistgate::Client& c, const std::string& user_id) {
+    std::string link_of(stand_mistgate::Client& c, const std::string& user_id) {
         const std::string op = "UserService/GetSubscriptionLink";
         auto r = c.call_reply(op, {{"userId", user_id}, {"rotate", false}});
         if (r.status() == 404) throw Error(STAND_E_NOT_FOUND, "mistgate: no user with id '" + user_id + "'");
-        if (!r.ok()) mistgate::fail(op, r);
-        return absolute(panelkit::string_member(r.json(), kPanel, op, {"url"}));
+        if (!r.ok()) stand_mistgate::fail(op, r);
+        return absolute(stand_panel_kit::string_member(r.json(), kPanel, op, {"url"}));
     }
 
     json::object subscription(const std::string& url) const {
@@ -609,7 +609,7 @@ private:
     // step was used (by any instance: the state file says), wait for the next.
     std::string next_code() {
         for (;;) {
-            auto st = mistgate::load_state(state_file());
+            auto st = stand_mistgate::load_state(state_file());
             if (st.totp_secret.empty())
                 throw Error(STAND_E_BAD_STATE, "mistgate: the owner's TOTP secret is not known (setup did not run "
                                                "through this adapter)");
@@ -619,13 +619,13 @@ private:
             if (counter > st.totp_last_step) {
                 std::vector<std::uint8_t> key;
                 try {
-                    key = panelkit::base32_decode(st.totp_secret);
+                    key = stand_panel_kit::base32_decode(st.totp_secret);
                 } catch (const std::invalid_argument& e) {
                     throw Error(STAND_E_BAD_RESPONSE, std::string("mistgate: the TOTP secret is not base32: ") + e.what());
                 }
                 st.totp_last_step = counter;
-                mistgate::save_state(state_file(), st);
-                return panelkit::totp_code(key, static_cast<std::uint64_t>(counter * step), st.totp_step);
+                stand_mistgate::save_state(state_file(), st);
+                return stand_panel_kit::totp_code(key, static_cast<std::uint64_t>(counter * step), st.totp_step);
             }
             // 150 ms into the next step, so both clocks agree it has begun
             sleep_ms((st.totp_last_step + 1) * step * 1000 + 150 - now_ms);
@@ -665,14 +665,14 @@ private:
     int agent_port_ = 18081;
     int node_ready_s_ = 120;
     unsigned totp_step_ = 30;
-    panelkit::Credentials given_;
+    stand_panel_kit::Credentials given_;
     std::string image_;
     std::vector<std::string> setup_command_;
-    std::unique_ptr<panelkit::Launcher> launcher_;
-    std::unique_ptr<mistgate::NodeAgent> node_;
-    std::optional<mistgate::InstallCommand> install_;  // of the enrollment this instance created, until used
-    std::unique_ptr<mistgate::Client> client_;
-    std::unique_ptr<panelkit::AdminApi> probe_api_;
+    std::unique_ptr<stand_panel_kit::Launcher> launcher_;
+    std::unique_ptr<stand_mistgate::NodeAgent> node_;
+    std::optional<stand_mistgate::InstallCommand> install_;  // of the enrollment this instance created, until used
+    std::unique_ptr<stand_mistgate::Client> client_;
+    std::unique_ptr<stand_panel_kit::AdminApi> probe_api_;
     std::string group_id_;
     std::map<std::string, std::string> users_;  // user id -> absolute subscription URL
 };

@@ -11,7 +11,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-namespace mistgate {
+namespace stand_mistgate {
 
 namespace json = boost::json;
 using stand::cpp::Error;
@@ -76,4 +76,4 @@ void save_state(const std::filesystem::path& file, const State& s) {
         throw Error(STAND_E_IO, "mistgate: cannot write " + file.string());
 }
 
-}  // namespace mistgate
+}  // namespace stand_mistgate

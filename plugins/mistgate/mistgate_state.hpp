@@ -12,7 +12,7 @@
 #include <optional>
 #include <string>
 
-namespace mistgate {
+namespace stand_mistgate {
 
 struct State {
     std::string admin_url;    // as `setup` printed it (host not yet rewritten)
@@ -34,4 +34,4 @@ State load_state(const std::filesystem::path& file);
 // Writes atomically (temp file with mode 0600, then rename).
 void save_state(const std::filesystem::path& file, const State& state);
 
-}  // namespace mistgate
+}  // namespace stand_mistgate

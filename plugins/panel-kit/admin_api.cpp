@@ -1,6 +1,6 @@
 #include "admin_api.hpp"
 
-namespace panelkit {
+namespace stand_panel_kit {
 
 namespace json = boost::json;
 using stand::cpp::Error;
@@ -90,4 +90,4 @@ std::string id_member(const json::value& v, const std::string& panel, const std:
                                           ", got " + json::serialize(m));
 }
 
-}  // namespace panelkit
+}  // namespace stand_panel_kit

@@ -3,9 +3,9 @@
 // STAND_E_BAD_RESPONSE naming the panel, the operation, the status and a
 // short excerpt of the body, so a user sees which call of which panel broke.
 //
-//   panelkit::AdminApi api(host, "3x-ui", "http://127.0.0.1:2053");
+//   stand_panel_kit::AdminApi api(host, "3x-ui", "http://127.0.0.1:2053");
 //   auto r = api.call("login", {{"method","POST"},{"url",api.url("/login")},{"json",...}}, {200});
-//   const auto& obj = panelkit::member(r.json, "3x-ui", "login", "obj");
+//   const auto& obj = stand_panel_kit::member(r.json, "3x-ui", "login", "obj");
 #pragma once
 
 #include <stand/stand.hpp>
@@ -17,7 +17,7 @@
 #include <string>
 #include <vector>
 
-namespace panelkit {
+namespace stand_panel_kit {
 
 struct Reply {
     int status = 0;
@@ -71,4 +71,4 @@ std::string string_member(const boost::json::value& v, const std::string& panel,
 std::string id_member(const boost::json::value& v, const std::string& panel, const std::string& operation,
                       std::initializer_list<const char*> path);
 
-}  // namespace panelkit
+}  // namespace stand_panel_kit

@@ -12,7 +12,7 @@
 #include <unistd.h>
 #include <vector>
 
-namespace panelkit {
+namespace stand_panel_kit {
 
 namespace json = boost::json;
 using stand::cpp::Error;
@@ -57,4 +57,4 @@ Credentials load_or_create_credentials(const std::filesystem::path& file, const 
     return c;
 }
 
-}  // namespace panelkit
+}  // namespace stand_panel_kit

@@ -6,7 +6,7 @@
 #include <filesystem>
 #include <string>
 
-namespace panelkit {
+namespace stand_panel_kit {
 
 struct Credentials {
     std::string username;
@@ -28,4 +28,4 @@ void write_private_file(const std::filesystem::path& file, const std::string& te
 // n random bytes as lower-case hex, from /dev/urandom (OpenSSL RAND_bytes).
 std::string random_hex(std::size_t bytes);
 
-}  // namespace panelkit
+}  // namespace stand_panel_kit

@@ -4,7 +4,7 @@
 
 #include <stand/stand.hpp>
 
-namespace panelkit {
+namespace stand_panel_kit {
 
 namespace json = boost::json;
 using stand::cpp::ConfigError;
@@ -61,4 +61,4 @@ json::object xray_hysteria2_inbound(const std::string& tag, int port, const Hyst
             {"streamSettings", stream}};
 }
 
-}  // namespace panelkit
+}  // namespace stand_panel_kit

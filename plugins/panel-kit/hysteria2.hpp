@@ -11,7 +11,7 @@
 #include <filesystem>
 #include <string>
 
-namespace panelkit {
+namespace stand_panel_kit {
 
 // config.protocol (`default_protocol` or "hysteria2"), and only with
 // hysteria2 config.congestion ("default", "bbr", "reno") and
@@ -55,4 +55,4 @@ inline constexpr const char* kHysteria2ServerName = "localhost";
 boost::json::object xray_hysteria2_inbound(const std::string& tag, int port, const Hysteria2Certificate& cert,
                                            const std::string& congestion);
 
-}  // namespace panelkit
+}  // namespace stand_panel_kit

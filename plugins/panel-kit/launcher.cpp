@@ -8,7 +8,7 @@
 
 #include <unistd.h>
 
-namespace panelkit {
+namespace stand_panel_kit {
 
 namespace fs = std::filesystem;
 namespace json = boost::json;
@@ -308,4 +308,4 @@ void Launcher::restart() {
     start();
 }
 
-}  // namespace panelkit
+}  // namespace stand_panel_kit

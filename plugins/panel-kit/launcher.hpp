@@ -25,7 +25,7 @@
 #include <string>
 #include <vector>
 
-namespace panelkit {
+namespace stand_panel_kit {
 
 enum class RunMode { native, docker };
 
@@ -121,4 +121,4 @@ private:
     int helper_runs_ = 0;
 };
 
-}  // namespace panelkit
+}  // namespace stand_panel_kit

@@ -1,6 +1,6 @@
 #include "panel_lifecycle.hpp"
 
-namespace panelkit {
+namespace stand_panel_kit {
 
 namespace fs = std::filesystem;
 namespace json = boost::json;
@@ -77,4 +77,4 @@ json::object PanelLifecycle::facts() {
     return f;
 }
 
-}  // namespace panelkit
+}  // namespace stand_panel_kit

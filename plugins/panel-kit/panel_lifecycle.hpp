@@ -17,7 +17,7 @@
 #include <string>
 #include <vector>
 
-namespace panelkit {
+namespace stand_panel_kit {
 
 class PanelLifecycle : public stand::cpp::Lifecycle {
 public:
@@ -66,4 +66,4 @@ private:
     std::unique_ptr<Launcher> launcher_;
 };
 
-}  // namespace panelkit
+}  // namespace stand_panel_kit

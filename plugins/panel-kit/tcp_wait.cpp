@@ -9,7 +9,7 @@
 #include <cstring>
 #include <thread>
 
-namespace panelkit {
+namespace stand_panel_kit {
 
 namespace {
 
@@ -47,4 +47,4 @@ bool wait_tcp_listening(const std::string& address, int port, int timeout_ms) {
     return true;
 }
 
-}  // namespace panelkit
+}  // namespace stand_panel_kit

@@ -5,10 +5,10 @@
 
 #include <string>
 
-namespace panelkit {
+namespace stand_panel_kit {
 
 // Connects to host:port (a numeric address) every 50 ms until a connection
 // is accepted or `timeout_ms` passes. Returns whether one was accepted.
 bool wait_tcp_listening(const std::string& address, int port, int timeout_ms);
 
-}  // namespace panelkit
+}  // namespace stand_panel_kit

@@ -6,7 +6,7 @@
 #include <cstdio>
 #include <stdexcept>
 
-namespace panelkit {
+namespace stand_panel_kit {
 
 std::vector<std::uint8_t> base32_decode(std::string_view text) {
     std::vector<std::uint8_t> out;
@@ -65,4 +65,4 @@ std::string otpauth_secret(std::string_view uri) {
     return {};
 }
 
-}  // namespace panelkit
+}  // namespace stand_panel_kit

@@ -7,7 +7,7 @@
 #include <string_view>
 #include <vector>
 
-namespace panelkit {
+namespace stand_panel_kit {
 
 // Throws std::invalid_argument on a character outside the base32 alphabet.
 std::vector<std::uint8_t> base32_decode(std::string_view text);
@@ -19,4 +19,4 @@ std::string totp_code(const std::vector<std::uint8_t>& key, std::uint64_t unix_s
 // The secret of an otpauth:// URI (its "secret" query parameter), or "".
 std::string otpauth_secret(std::string_view uri);
 
-}  // namespace panelkit
+}  // namespace stand_panel_kit

@@ -2,7 +2,7 @@
 
 #include <stand/cpp/error.hpp>
 
-namespace panelkit {
+namespace stand_panel_kit {
 
 namespace {
 
@@ -33,4 +33,4 @@ std::string resolve_url(const std::string& base, const std::string& ref) {
     return origin_of(base) + path.substr(0, path.rfind('/') + 1) + ref;
 }
 
-}  // namespace panelkit
+}  // namespace stand_panel_kit

@@ -3,7 +3,7 @@
 
 #include <string>
 
-namespace panelkit {
+namespace stand_panel_kit {
 
 // An absolute URL for `ref` as seen from `base` (scheme://host[:port]...):
 // absolute refs are returned as they are, "/path" keeps base's origin,
@@ -14,4 +14,4 @@ std::string origin_of(const std::string& url);
 // The path (with query) of an absolute URL, "/" when it has none.
 std::string path_of(const std::string& url);
 
-}  // namespace panelkit
+}  // namespace stand_panel_kit

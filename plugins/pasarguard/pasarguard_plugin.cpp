@@ -66,7 +66,7 @@ const json::array* items(const json::value& v, const char* key) {
 
 // FastAPI answers {"detail": "Not Found"} for a path it has no route for,
 // while the panel's own 404 for a user is {"detail": "User not found"}.
-bool user_not_found(const panelkit::Reply& r) {
+bool user_not_found(const stand_panel_kit::Reply& r) {
     const auto* o = r.json.if_object();
     const auto* d = o ? o->if_contains("detail") : nullptr;
     return r.status == 404 && d && d->is_string() && d->as_string() == "User not found";
@@ -81,12 +81,12 @@ std::string source_version(const fs::path& source_dir) {
     return {};
 }
 
-class PasarGuard : public stand::cpp::Instance, public panelkit::PanelLifecycle, public stand::cpp::Panel {
+class PasarGuard : public stand::cpp::Instance, public stand_panel_kit::PanelLifecycle, public stand::cpp::Panel {
 public:
     PasarGuard(const stand::cpp::Host& host, const json::object& config) : PanelLifecycle(host, kPanel) {
         stand::cpp::ConfigReader cfg(config);
         const bool own_command = config.contains("command");
-        auto lc = panelkit::read_launch_config(cfg, {}, panelkit::RunMode::docker);
+        auto lc = stand_panel_kit::read_launch_config(cfg, {}, stand_panel_kit::RunMode::docker);
         host_name_ = cfg.string("host", "127.0.0.1");
         port_ = static_cast<int>(cfg.integer("port", 8000, 1, 65535));
         given_.username = cfg.string("username", "benchadmin");
@@ -95,9 +95,9 @@ public:
         source_dir_ = cfg.string("source_dir", "");
         python_ = cfg.string("python", "");
         if (const auto* t = cfg.array("temp_key_command")) temp_key_command_ = strings(*t, "temp_key_command");
-        hysteria2_ = panelkit::read_hysteria2_choice(cfg, kDefaultProtocol, "Shadowsocks TCP keeps its port");
+        hysteria2_ = stand_panel_kit::read_hysteria2_choice(cfg, kDefaultProtocol, "Shadowsocks TCP keeps its port");
         cfg.finish();
-        docker_ = lc.mode == panelkit::RunMode::docker;
+        docker_ = lc.mode == stand_panel_kit::RunMode::docker;
         if (docker_) {
             if (!source_dir_.empty() || !python_.empty())
                 throw ConfigError(std::string("config.") + (source_dir_.empty() ? "python" : "source_dir") +
@@ -116,7 +116,7 @@ public:
                                                      "source_dir/") + kVenvPython + ", made by `uv sync`)");
         if (!source_dir_.empty()) {
             launcher().add_artifact(source_dir_);
-            for (const auto& p : pasarguard::python_artifacts(python_, source_dir_)) launcher().add_artifact(p);
+            for (const auto& p : stand_pasarguard::python_artifacts(python_, source_dir_)) launcher().add_artifact(p);
         }
         launcher().set_compose_text(compose_yaml());
     }
@@ -141,7 +141,7 @@ public:
             ensure_host(kHysteria2Name, {{"address", json::array{"node1.bench.test"}},
                                          {"inbound_tag", kHysteria2Name},
                                          {"port", hysteria2_.inbound_port},
-                                         {"sni", json::array{panelkit::kHysteria2ServerName}},
+                                         {"sni", json::array{stand_panel_kit::kHysteria2ServerName}},
                                          {"pinned_peer_cert_sha256", hysteria2_certificate().pin_sha256},
                                          {"priority", 1}});
             return;
@@ -160,14 +160,14 @@ public:
                        {"url", url("/api/user")},
                        {"json", {{"username", name}, {"group_ids", json::array{*group_id_}}, {"data_limit", 0}}}},
                       {201, 409});
-        if (r.status == 409) throw panelkit::bad_response(kPanel, "create user", "duplicate user '" + name + "'", r);
-        const std::string id = panelkit::id_member(r.json, kPanel, "create user", {"id"});
-        const std::string sub = panelkit::string_member(r.json, kPanel, "create user", {"subscription_url"});
+        if (r.status == 409) throw stand_panel_kit::bad_response(kPanel, "create user", "duplicate user '" + name + "'", r);
+        const std::string id = stand_panel_kit::id_member(r.json, kPanel, "create user", {"id"});
+        const std::string sub = stand_panel_kit::string_member(r.json, kPanel, "create user", {"subscription_url"});
         json::object out{{"name", name}, {"id", id}, {"subscription", subscription(sub)}};
         // What the inbound's links carry: Shadowsocks' password, Hysteria's auth.
         out["tunnel_auth"] = hysteria2_.enabled
-                                 ? panelkit::string_member(r.json, kPanel, "create user", {"proxy_settings", "hysteria", "auth"})
-                                 : panelkit::string_member(r.json, kPanel, "create user", {"proxy_settings", "shadowsocks", "password"});
+                                 ? stand_panel_kit::string_member(r.json, kPanel, "create user", {"proxy_settings", "hysteria", "auth"})
+                                 : stand_panel_kit::string_member(r.json, kPanel, "create user", {"proxy_settings", "shadowsocks", "password"});
         users_[id] = sub;
         return out;
     }
@@ -192,13 +192,13 @@ public:
         // GET /api/user/by-id mints the URL; GET /api/users leaves it "" unless load_sub=true.
         auto r = call("read user", {{"method", "GET"}, {"url", url("/api/user/by-id/" + user_id)}}, {200, 404});
         if (r.status == 404) missing_user("read user", user_id, r);
-        return subscription(panelkit::string_member(r.json, kPanel, "read user", {"subscription_url"}));
+        return subscription(stand_panel_kit::string_member(r.json, kPanel, "read user", {"subscription_url"}));
     }
 
 private:
     // Native mode: the panel from its source, or the given command (a
     // stand-in that behaves like it). The panel's variables go to both.
-    void configure_native(panelkit::LaunchConfig& lc, bool own_command) {
+    void configure_native(stand_panel_kit::LaunchConfig& lc, bool own_command) {
         if (!python_.empty() && source_dir_.empty())
             throw ConfigError("config.python: needs config.source_dir (the checkout the interpreter runs main.py from)");
         if (!own_command) {
@@ -273,22 +273,22 @@ private:
     std::string origin() const { return "http://" + host_name_ + ":" + std::to_string(port_); }
     std::string url(const std::string& path) const { return origin() + path; }
 
-    [[noreturn]] void missing_user(const std::string& op, const std::string& user_id, const panelkit::Reply& r) const {
+    [[noreturn]] void missing_user(const std::string& op, const std::string& user_id, const stand_panel_kit::Reply& r) const {
         if (user_not_found(r)) throw Error(STAND_E_NOT_FOUND, "pasarguard: " + op + ": no user " + user_id);
-        throw panelkit::bad_response(kPanel, op, "the panel has no such route (not a missing user)", r);
+        throw stand_panel_kit::bad_response(kPanel, op, "the panel has no such route (not a missing user)", r);
     }
 
-    panelkit::Credentials credentials() const {
+    stand_panel_kit::Credentials credentials() const {
         // Policy: >= 12 chars, >= 2 digits, >= 2 upper, >= 2 lower, >= 1 special.
-        return panelkit::load_or_create_credentials(credentials_file(), given_, "Bn-", "Aa19");
+        return stand_panel_kit::load_or_create_credentials(credentials_file(), given_, "Bn-", "Aa19");
     }
 
-    panelkit::AdminApi& api() {
-        if (!api_) api_ = std::make_unique<panelkit::AdminApi>(host(), kPanel, origin(), json::object{{"cookies", false}});
+    stand_panel_kit::AdminApi& api() {
+        if (!api_) api_ = std::make_unique<stand_panel_kit::AdminApi>(host(), kPanel, origin(), json::object{{"cookies", false}});
         return *api_;
     }
 
-    panelkit::Reply call(const std::string& op, const json::object& request, std::vector<int> expect) {
+    stand_panel_kit::Reply call(const std::string& op, const json::object& request, std::vector<int> expect) {
         auto with_401 = expect;
         with_401.push_back(401);
         auto r = api().call(op, request, with_401, false);
@@ -298,7 +298,7 @@ private:
         }
         boost::system::error_code ec;
         r.json = json::parse(r.body, ec);
-        if (ec && !r.body.empty()) throw panelkit::bad_response(kPanel, op, "the body is not JSON", r);
+        if (ec && !r.body.empty()) throw stand_panel_kit::bad_response(kPanel, op, "the body is not JSON", r);
         return r;
     }
 
@@ -307,7 +307,7 @@ private:
         std::smatch m;
         if (!std::regex_search(out, m, std::regex(R"(Temp key: (\S+))")))
             throw Error(STAND_E_BAD_RESPONSE, "pasarguard: generate-temp-key printed no 'Temp key:' line: " +
-                                                  panelkit::excerpt(out));
+                                                  stand_panel_kit::excerpt(out));
         auto c = credentials();
         auto r = api().call("setup owner",
                             {{"method", "POST"},
@@ -327,11 +327,11 @@ private:
                          {"url", url("/api/admin/token")},
                          {"form", {{"username", c.username}, {"password", c.password}}}},
                         {200, 401, 403}, false);
-        if (r.status != 200) throw panelkit::bad_response(kPanel, "login", "wrong credentials for admin '" + c.username + "'", r);
+        if (r.status != 200) throw stand_panel_kit::bad_response(kPanel, "login", "wrong credentials for admin '" + c.username + "'", r);
         boost::system::error_code ec;
         auto v = json::parse(r.body, ec);
-        if (ec) throw panelkit::bad_response(kPanel, "login", "the body is not JSON", r);
-        a.set_header("Authorization", "Bearer " + panelkit::string_member(v, kPanel, "login", {"access_token"}));
+        if (ec) throw stand_panel_kit::bad_response(kPanel, "login", "the body is not JSON", r);
+        a.set_header("Authorization", "Bearer " + stand_panel_kit::string_member(v, kPanel, "login", {"access_token"}));
     }
 
     static bool named(const json::value& v, const char* key, const char* name) {
@@ -343,13 +343,13 @@ private:
         auto list = call("list groups", {{"method", "GET"}, {"url", url("/api/groups")}}, {200});
         if (const auto* groups = items(list.json, "groups"))
             for (const auto& g : *groups)
-                if (named(g, "name", name)) return std::stoll(panelkit::id_member(g, kPanel, "list groups", {"id"}));
+                if (named(g, "name", name)) return std::stoll(stand_panel_kit::id_member(g, kPanel, "list groups", {"id"}));
         auto r = call("create group",
                       {{"method", "POST"},
                        {"url", url("/api/group")},
                        {"json", {{"name", name}, {"inbound_tags", json::array{inbound_tag}}}}},
                       {201});
-        return std::stoll(panelkit::id_member(r.json, kPanel, "create group", {"id"}));
+        return std::stoll(stand_panel_kit::id_member(r.json, kPanel, "create group", {"id"}));
     }
 
     // `host` is the create body without the remark.
@@ -366,9 +366,9 @@ private:
     // The core's certificate in <data dir>/tls, named as the panel reads it
     // (app/core/xray.py inlines the certificate files when it validates a
     // core config): docker sees the data dir at /var/lib/pasarguard.
-    panelkit::Hysteria2Certificate hysteria2_certificate() const {
+    stand_panel_kit::Hysteria2Certificate hysteria2_certificate() const {
         const fs::path dir = data_dir() / "tls";
-        return panelkit::hysteria2_certificate(kPanel, dir, docker_ ? fs::path(kContainerDataDir) / "tls" : dir);
+        return stand_panel_kit::hysteria2_certificate(kPanel, dir, docker_ ? fs::path(kContainerDataDir) / "tls" : dir);
     }
 
     // A core config named kHysteria2Name holding the hysteria inbound of
@@ -380,7 +380,7 @@ private:
                 if (named(c, "name", kHysteria2Name)) return;
         const auto cert = hysteria2_certificate();
         json::object config{{"log", {{"loglevel", "warning"}}},
-                            {"inbounds", json::array{panelkit::xray_hysteria2_inbound(kHysteria2Name, hysteria2_.inbound_port, cert,
+                            {"inbounds", json::array{stand_panel_kit::xray_hysteria2_inbound(kHysteria2Name, hysteria2_.inbound_port, cert,
                                                                                       hysteria2_.congestion)}},
                             {"outbounds", json::array{json::object{{"protocol", "freedom"}, {"tag", "DIRECT"}}}}};
         call("create core config",
@@ -397,7 +397,7 @@ private:
 
     json::object subscription(const std::string& sub_url) const {
         return {{"method", "GET"},
-                {"url", panelkit::resolve_url(origin() + "/", sub_url)},
+                {"url", stand_panel_kit::resolve_url(origin() + "/", sub_url)},
                 {"headers", {{"User-Agent", "v2rayN/7.5.0"}}}};
     }
 
@@ -419,11 +419,11 @@ private:
     std::string host_name_;
     int port_ = 8000;
     bool docker_ = true;
-    panelkit::Credentials given_;
+    stand_panel_kit::Credentials given_;
     std::string image_, source_dir_, python_;
     std::vector<std::string> temp_key_command_, migrate_command_;
-    panelkit::Hysteria2Choice hysteria2_;
-    std::unique_ptr<panelkit::AdminApi> api_;
+    stand_panel_kit::Hysteria2Choice hysteria2_;
+    std::unique_ptr<stand_panel_kit::AdminApi> api_;
     std::optional<long long> group_id_;
     std::map<std::string, std::string> users_;  // id -> subscription_url as the panel gave it
 };

@@ -3,7 +3,7 @@
 #include <fstream>
 #include <regex>
 
-namespace pasarguard {
+namespace stand_pasarguard {
 
 namespace fs = std::filesystem;
 
@@ -47,4 +47,4 @@ std::vector<std::string> python_artifacts(const fs::path& python, const fs::path
     return out;
 }
 
-}  // namespace pasarguard
+}  // namespace stand_pasarguard

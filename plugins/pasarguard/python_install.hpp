@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-namespace pasarguard {
+namespace stand_pasarguard {
 
 // `python`: the interpreter the panel runs (a venv's bin/python3 or a plain
 // one). Returns existing paths: the venv folder (when `python` is in one and
@@ -17,4 +17,4 @@ namespace pasarguard {
 // interpreter binary when it is outside that venv, and its lib/pythonX.Y.
 std::vector<std::string> python_artifacts(const std::filesystem::path& python, const std::filesystem::path& skip_below);
 
-}  // namespace pasarguard
+}  // namespace stand_pasarguard

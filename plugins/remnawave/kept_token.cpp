@@ -6,13 +6,13 @@
 #include <fstream>
 #include <sstream>
 
-namespace remnawave {
+namespace stand_remnawave {
 
 namespace json = boost::json;
 
 namespace {
 
-std::string fingerprint(const panelkit::Credentials& c) {
+std::string fingerprint(const stand_panel_kit::Credentials& c) {
     const std::string text = c.username + '\n' + c.password;
     unsigned char digest[EVP_MAX_MD_SIZE];
     unsigned int n = 0;
@@ -28,7 +28,7 @@ std::string fingerprint(const panelkit::Credentials& c) {
 
 }  // namespace
 
-std::optional<KeptToken> load_kept_token(const std::filesystem::path& file, const panelkit::Credentials& credentials) {
+std::optional<KeptToken> load_kept_token(const std::filesystem::path& file, const stand_panel_kit::Credentials& credentials) {
     std::ifstream in(file);
     if (!in) return std::nullopt;
     std::stringstream ss;
@@ -46,10 +46,10 @@ std::optional<KeptToken> load_kept_token(const std::filesystem::path& file, cons
     return KeptToken{std::string(uuid->as_string()), std::string(token->as_string())};
 }
 
-void save_kept_token(const std::filesystem::path& file, const panelkit::Credentials& credentials, const KeptToken& token) {
-    panelkit::write_private_file(file, json::serialize(json::object{{"uuid", token.uuid},
+void save_kept_token(const std::filesystem::path& file, const stand_panel_kit::Credentials& credentials, const KeptToken& token) {
+    stand_panel_kit::write_private_file(file, json::serialize(json::object{{"uuid", token.uuid},
                                                                     {"token", token.token},
                                                                     {"credentials_sha256", fingerprint(credentials)}}));
 }
 
-}  // namespace remnawave
+}  // namespace stand_remnawave

@@ -10,7 +10,7 @@
 #include <optional>
 #include <string>
 
-namespace remnawave {
+namespace stand_remnawave {
 
 struct KeptToken {
     std::string uuid;   // for DELETE /api/tokens/{uuid} when it is replaced
@@ -19,7 +19,7 @@ struct KeptToken {
 
 // The token kept in `file` for `credentials`; nothing when there is none,
 // it is unreadable, or it was minted with other credentials.
-std::optional<KeptToken> load_kept_token(const std::filesystem::path& file, const panelkit::Credentials& credentials);
-void save_kept_token(const std::filesystem::path& file, const panelkit::Credentials& credentials, const KeptToken& token);
+std::optional<KeptToken> load_kept_token(const std::filesystem::path& file, const stand_panel_kit::Credentials& credentials);
+void save_kept_token(const std::filesystem::path& file, const stand_panel_kit::Credentials& credentials, const KeptToken& token);
 
-}  // namespace remnawave
+}  // namespace stand_remnawave

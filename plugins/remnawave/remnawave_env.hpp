@@ -11,7 +11,7 @@
 #include <filesystem>
 #include <string>
 
-namespace remnawave {
+namespace stand_remnawave {
 
 struct EnvSettings {
     std::string panel_domain;       // host:port the API is published on
@@ -21,4 +21,4 @@ struct EnvSettings {
 // Writes `file` when it does not exist; returns true when it wrote it.
 bool ensure_env_file(const std::filesystem::path& file, const EnvSettings& settings);
 
-}  // namespace remnawave
+}  // namespace stand_remnawave

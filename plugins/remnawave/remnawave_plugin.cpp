@@ -68,21 +68,21 @@ const char* credential_field(const std::string& inbound_type) {
     return nullptr;
 }
 
-class Remnawave : public stand::cpp::Instance, public panelkit::PanelLifecycle, public stand::cpp::Panel {
+class Remnawave : public stand::cpp::Instance, public stand_panel_kit::PanelLifecycle, public stand::cpp::Panel {
 public:
     Remnawave(const stand::cpp::Host& host, const json::object& config) : PanelLifecycle(host, kPanel) {
         stand::cpp::ConfigReader cfg(config);
         const bool own_command = config.contains("command");
-        auto lc = panelkit::read_launch_config(cfg, {}, panelkit::RunMode::docker);
+        auto lc = stand_panel_kit::read_launch_config(cfg, {}, stand_panel_kit::RunMode::docker);
         host_name_ = cfg.string("host", "127.0.0.1");
         port_ = static_cast<int>(cfg.integer("port", 3000, 1, 65535));
         given_.username = cfg.string("username", "benchadmin");
         given_.password = cfg.string("password", "");
         image_ = cfg.string("image", kImage);
         sub_public_domain_ = cfg.string("sub_public_domain", host_name_ + ":" + std::to_string(port_) + "/api/sub");
-        hysteria2_ = panelkit::read_hysteria2_choice(cfg, kDefaultProtocol, "the default squad's inbound keeps its port");
+        hysteria2_ = stand_panel_kit::read_hysteria2_choice(cfg, kDefaultProtocol, "the default squad's inbound keeps its port");
         cfg.finish();
-        docker_ = lc.mode == panelkit::RunMode::docker;
+        docker_ = lc.mode == stand_panel_kit::RunMode::docker;
         if (!docker_) {
             if (!own_command)
                 throw ConfigError("config.command: Remnawave's documented install is its docker compose (\"mode\": "
@@ -111,18 +111,18 @@ public:
     void bootstrap() override {
         if (hysteria2_.enabled) return bootstrap_hysteria2();
         auto squads = call("list squads", {{"method", "GET"}, {"url", url("/api/internal-squads")}}, {200});
-        const auto& list = panelkit::member(squads.json, kPanel, "list squads", {"response", "internalSquads"});
+        const auto& list = stand_panel_kit::member(squads.json, kPanel, "list squads", {"response", "internalSquads"});
         if (!list.is_array() || list.as_array().empty())
-            throw panelkit::bad_response(kPanel, "list squads", "no internal squad", squads);
+            throw stand_panel_kit::bad_response(kPanel, "list squads", "no internal squad", squads);
         // The default squad (made by a migration, with a random uuid) comes first.
         const auto& squad = list.as_array().front();
-        const std::string squad_uuid = panelkit::string_member(squad, kPanel, "list squads", {"uuid"});
-        const auto& inbounds = panelkit::member(squad, kPanel, "list squads", {"inbounds"});
+        const std::string squad_uuid = stand_panel_kit::string_member(squad, kPanel, "list squads", {"uuid"});
+        const auto& inbounds = stand_panel_kit::member(squad, kPanel, "list squads", {"inbounds"});
         if (!inbounds.is_array() || inbounds.as_array().empty())
-            throw panelkit::bad_response(kPanel, "list squads", "the default squad has no inbound", squads);
+            throw stand_panel_kit::bad_response(kPanel, "list squads", "the default squad has no inbound", squads);
         const auto& inbound = inbounds.as_array().front();
-        ensure_host(kHostRemark, {{"inbound", {{"configProfileUuid", panelkit::string_member(inbound, kPanel, "list squads", {"profileUuid"})},
-                                               {"configProfileInboundUuid", panelkit::string_member(inbound, kPanel, "list squads", {"uuid"})}}},
+        ensure_host(kHostRemark, {{"inbound", {{"configProfileUuid", stand_panel_kit::string_member(inbound, kPanel, "list squads", {"profileUuid"})},
+                                               {"configProfileInboundUuid", stand_panel_kit::string_member(inbound, kPanel, "list squads", {"uuid"})}}},
                                   {"address", "node1.bench.test"},
                                   {"port", 1234}});
         const auto* type = inbound.as_object().if_contains("type");
@@ -142,14 +142,14 @@ public:
             const auto* code = o ? o->if_contains("errorCode") : nullptr;
             // users.service.ts maps a unique-username violation to A019 (HTTP 400).
             const bool duplicate = code && *code == "A019";
-            throw panelkit::bad_response(kPanel, "create user", duplicate ? "duplicate user '" + name + "'" : "refused", r);
+            throw stand_panel_kit::bad_response(kPanel, "create user", duplicate ? "duplicate user '" + name + "'" : "refused", r);
         }
-        const auto& user = panelkit::member(r.json, kPanel, "create user", {"response"});
-        const std::string id = panelkit::id_member(user, kPanel, "create user", {"id"});
-        const std::string sub = panelkit::string_member(user, kPanel, "create user", {"subscriptionUrl"});
+        const auto& user = stand_panel_kit::member(r.json, kPanel, "create user", {"response"});
+        const std::string id = stand_panel_kit::id_member(user, kPanel, "create user", {"id"});
+        const std::string sub = stand_panel_kit::string_member(user, kPanel, "create user", {"subscriptionUrl"});
         json::object out{{"name", name}, {"id", id}, {"subscription", subscription(sub)}};
         if (!tunnel_auth_field_.empty())
-            out["tunnel_auth"] = panelkit::string_member(user, kPanel, "create user", {tunnel_auth_field_.c_str()});
+            out["tunnel_auth"] = stand_panel_kit::string_member(user, kPanel, "create user", {tunnel_auth_field_.c_str()});
         users_[id] = sub;
         return out;
     }
@@ -172,7 +172,7 @@ public:
         if (it != users_.end()) return subscription(it->second);
         auto r = call("read user", {{"method", "GET"}, {"url", url("/api/users/" + user_id)}}, {200, 404});
         if (r.status == 404) throw Error(STAND_E_NOT_FOUND, "remnawave: no user " + user_id);
-        return subscription(panelkit::string_member(r.json, kPanel, "read user", {"response", "subscriptionUrl"}));
+        return subscription(stand_panel_kit::string_member(r.json, kPanel, "read user", {"response", "subscriptionUrl"}));
     }
 
 private:
@@ -221,16 +221,16 @@ private:
     std::string url(const std::string& path) const { return origin() + path; }
 
     void ensure_env() {
-        remnawave::ensure_env_file(env_file(), {host_name_ + ":" + std::to_string(port_), sub_public_domain_});
+        stand_remnawave::ensure_env_file(env_file(), {host_name_ + ":" + std::to_string(port_), sub_public_domain_});
     }
 
-    panelkit::Credentials credentials() const {
-        return panelkit::load_or_create_credentials(credentials_file(), given_, "Bn-", "Aa1");
+    stand_panel_kit::Credentials credentials() const {
+        return stand_panel_kit::load_or_create_credentials(credentials_file(), given_, "Bn-", "Aa1");
     }
 
-    panelkit::AdminApi& api() {
+    stand_panel_kit::AdminApi& api() {
         if (!api_) {
-            api_ = std::make_unique<panelkit::AdminApi>(host(), kPanel, origin());
+            api_ = std::make_unique<stand_panel_kit::AdminApi>(host(), kPanel, origin());
             for (const auto& [k, v] : forwarding()) api_->set_header(std::string(k), std::string(v.as_string()));
         }
         return *api_;
@@ -239,7 +239,7 @@ private:
     // A dead API token: 401 when the JWT does not verify (expired, another
     // APP_SECRET), 403 "Forbidden resource" when the JWT guard refuses it
     // (the token was deleted). Other 403s are the backend's "Forbidden" (E000).
-    static bool token_refused(const panelkit::Reply& r) {
+    static bool token_refused(const stand_panel_kit::Reply& r) {
         if (r.status == 401) return true;
         if (r.status != 403) return false;
         boost::system::error_code ec;
@@ -251,7 +251,7 @@ private:
 
     // One admin call with the API token; a refused token costs one new
     // token (the old one deleted) and one retry.
-    panelkit::Reply call(const std::string& op, const json::object& request, std::vector<int> expect) {
+    stand_panel_kit::Reply call(const std::string& op, const json::object& request, std::vector<int> expect) {
         if (!bearer_set_) use_kept_or_new_token();
         auto with_refusals = expect;
         with_refusals.push_back(401);
@@ -261,16 +261,16 @@ private:
             new_token();
             r = api().call(op, request, expect, false);
         } else if (!contains(expect, r.status)) {
-            throw panelkit::bad_response(kPanel, op, "forbidden", r);
+            throw stand_panel_kit::bad_response(kPanel, op, "forbidden", r);
         }
         boost::system::error_code ec;
         r.json = json::parse(r.body, ec);
-        if (ec && !r.body.empty()) throw panelkit::bad_response(kPanel, op, "the body is not JSON", r);
+        if (ec && !r.body.empty()) throw stand_panel_kit::bad_response(kPanel, op, "the body is not JSON", r);
         return r;
     }
 
     void use_kept_or_new_token() {
-        if (auto kept = remnawave::load_kept_token(token_file(), credentials())) {
+        if (auto kept = stand_remnawave::load_kept_token(token_file(), credentials())) {
             api().set_header("Authorization", "Bearer " + kept->token);
             bearer_set_ = true;
             return;
@@ -286,10 +286,10 @@ private:
         a.remove_header("Authorization");
         bearer_set_ = false;
         auto status = a.call("auth status", {{"method", "GET"}, {"url", url("/api/auth/status")}}, {200});
-        const auto& allowed = panelkit::member(status.json, kPanel, "auth status", {"response", "isRegisterAllowed"});
+        const auto& allowed = stand_panel_kit::member(status.json, kPanel, "auth status", {"response", "isRegisterAllowed"});
         const bool register_first = allowed.is_bool() && allowed.as_bool();
         json::object body{{"username", c.username}, {"password", c.password}};
-        panelkit::Reply r;
+        stand_panel_kit::Reply r;
         if (register_first) {
             r = a.call("register", {{"method", "POST"}, {"url", url("/api/auth/register")}, {"json", body}}, {201});
         } else {
@@ -297,25 +297,25 @@ private:
             r = a.call("login", {{"method", "POST"}, {"url", url("/api/auth/login")}, {"json", body}}, {200, 401, 403},
                        false);
             if (r.status != 200)
-                throw panelkit::bad_response(kPanel, "login", "wrong credentials for admin '" + c.username + "'", r);
+                throw stand_panel_kit::bad_response(kPanel, "login", "wrong credentials for admin '" + c.username + "'", r);
             boost::system::error_code ec;
             r.json = json::parse(r.body, ec);
-            if (ec) throw panelkit::bad_response(kPanel, "login", "the body is not JSON", r);
+            if (ec) throw stand_panel_kit::bad_response(kPanel, "login", "the body is not JSON", r);
         }
-        const std::string session = panelkit::string_member(r.json, kPanel, "login", {"response", "accessToken"});
+        const std::string session = stand_panel_kit::string_member(r.json, kPanel, "login", {"response", "accessToken"});
         // API tokens are minted (and deleted) from a dashboard session.
         a.set_header("Authorization", "Bearer " + session);
         a.set_header("X-Remnawave-Client-Type", "browser");
         auto t = a.call("create API token",
                         {{"method", "POST"}, {"url", url("/api/tokens")}, {"json", {{"name", "stand"}, {"expiresInDays", 30}}}},
                         {201});
-        remnawave::KeptToken fresh{panelkit::string_member(t.json, kPanel, "create API token", {"response", "uuid"}),
-                                   panelkit::string_member(t.json, kPanel, "create API token", {"response", "token"})};
-        if (auto old = remnawave::load_kept_token(token_file(), c); old && old->uuid != fresh.uuid)
+        stand_remnawave::KeptToken fresh{stand_panel_kit::string_member(t.json, kPanel, "create API token", {"response", "uuid"}),
+                                   stand_panel_kit::string_member(t.json, kPanel, "create API token", {"response", "token"})};
+        if (auto old = stand_remnawave::load_kept_token(token_file(), c); old && old->uuid != fresh.uuid)
             a.call("delete replaced API token", {{"method", "DELETE"}, {"url", url("/api/tokens/" + old->uuid)}}, {204, 404},
                    false);
         a.remove_header("X-Remnawave-Client-Type");
-        remnawave::save_kept_token(token_file(), c, fresh);
+        stand_remnawave::save_kept_token(token_file(), c, fresh);
         a.set_header("Authorization", "Bearer " + fresh.token);
         bearer_set_ = true;
     }
@@ -326,13 +326,13 @@ private:
     // never an insecure flag).
     void bootstrap_hysteria2() {
         const fs::path tls_dir = data_dir() / "tls";
-        const auto cert = panelkit::hysteria2_certificate(kPanel, tls_dir, docker_ ? fs::path(kContainerTls) : tls_dir);
+        const auto cert = stand_panel_kit::hysteria2_certificate(kPanel, tls_dir, docker_ ? fs::path(kContainerTls) : tls_dir);
         const auto [profile_uuid, inbound_uuid] = ensure_hysteria2_profile(cert);
         const std::string squad = ensure_hysteria2_squad(inbound_uuid);
         ensure_host(kHysteria2Name, {{"inbound", {{"configProfileUuid", profile_uuid}, {"configProfileInboundUuid", inbound_uuid}}},
                                      {"address", "node1.bench.test"},
                                      {"port", hysteria2_.inbound_port},
-                                     {"sni", panelkit::kHysteria2ServerName},
+                                     {"sni", stand_panel_kit::kHysteria2ServerName},
                                      {"pinnedPeerCertSha256", cert.pin_sha256}});
         tunnel_auth_field_ = credential_field("hysteria");
         squad_ = squad;
@@ -341,10 +341,10 @@ private:
     // {profile uuid, inbound uuid} of the profile named kHysteria2Name, made
     // when missing. Two bootstraps at once: the second create is refused
     // with 409 (A114 name, A113 inbound tag) and the list has the first's.
-    std::pair<std::string, std::string> ensure_hysteria2_profile(const panelkit::Hysteria2Certificate& cert) {
+    std::pair<std::string, std::string> ensure_hysteria2_profile(const stand_panel_kit::Hysteria2Certificate& cert) {
         if (auto found = find_hysteria2_profile()) return *found;
         json::object config{{"log", {{"loglevel", "warning"}}},
-                            {"inbounds", json::array{panelkit::xray_hysteria2_inbound(kHysteria2Name, hysteria2_.inbound_port, cert,
+                            {"inbounds", json::array{stand_panel_kit::xray_hysteria2_inbound(kHysteria2Name, hysteria2_.inbound_port, cert,
                                                                                       hysteria2_.congestion)}},
                             {"outbounds", json::array{json::object{{"tag", "DIRECT"}, {"protocol", "freedom"}},
                                                       json::object{{"tag", "BLOCK"}, {"protocol", "blackhole"}}}},
@@ -353,22 +353,22 @@ private:
                       {{"method", "POST"}, {"url", url("/api/config-profiles")}, {"json", {{"name", kHysteria2Name}, {"config", config}}}},
                       {201, 409});
         if (auto found = find_hysteria2_profile()) return *found;
-        throw panelkit::bad_response(kPanel, "create config profile", "no profile " + std::string(kHysteria2Name) + " with inbound " +
+        throw stand_panel_kit::bad_response(kPanel, "create config profile", "no profile " + std::string(kHysteria2Name) + " with inbound " +
                                                                           kHysteria2Name + " afterwards", r);
     }
 
     std::optional<std::pair<std::string, std::string>> find_hysteria2_profile() {
         auto r = call("list config profiles", {{"method", "GET"}, {"url", url("/api/config-profiles")}}, {200});
-        const auto& list = panelkit::member(r.json, kPanel, "list config profiles", {"response", "configProfiles"});
+        const auto& list = stand_panel_kit::member(r.json, kPanel, "list config profiles", {"response", "configProfiles"});
         if (!list.is_array()) return std::nullopt;
         for (const auto& p : list.as_array()) {
             if (!named(p, "name", kHysteria2Name)) continue;
-            const auto& inbounds = panelkit::member(p, kPanel, "list config profiles", {"inbounds"});
+            const auto& inbounds = stand_panel_kit::member(p, kPanel, "list config profiles", {"inbounds"});
             if (inbounds.is_array())
                 for (const auto& in : inbounds.as_array())
                     if (named(in, "tag", kHysteria2Name))
-                        return std::pair{panelkit::string_member(p, kPanel, "list config profiles", {"uuid"}),
-                                         panelkit::string_member(in, kPanel, "list config profiles", {"uuid"})};
+                        return std::pair{stand_panel_kit::string_member(p, kPanel, "list config profiles", {"uuid"}),
+                                         stand_panel_kit::string_member(in, kPanel, "list config profiles", {"uuid"})};
         }
         return std::nullopt;
     }
@@ -382,15 +382,15 @@ private:
                        {"json", {{"name", kHysteria2Name}, {"inbounds", json::array{inbound_uuid.c_str()}}}}},
                       {201, 409});
         if (auto found = find_squad(kHysteria2Name)) return *found;
-        throw panelkit::bad_response(kPanel, "create squad", "no squad " + std::string(kHysteria2Name) + " afterwards", r);
+        throw stand_panel_kit::bad_response(kPanel, "create squad", "no squad " + std::string(kHysteria2Name) + " afterwards", r);
     }
 
     std::optional<std::string> find_squad(const char* name) {
         auto r = call("list squads", {{"method", "GET"}, {"url", url("/api/internal-squads")}}, {200});
-        const auto& list = panelkit::member(r.json, kPanel, "list squads", {"response", "internalSquads"});
+        const auto& list = stand_panel_kit::member(r.json, kPanel, "list squads", {"response", "internalSquads"});
         if (list.is_array())
             for (const auto& s : list.as_array())
-                if (named(s, "name", name)) return panelkit::string_member(s, kPanel, "list squads", {"uuid"});
+                if (named(s, "name", name)) return stand_panel_kit::string_member(s, kPanel, "list squads", {"uuid"});
         return std::nullopt;
     }
 
@@ -416,11 +416,11 @@ private:
 
     std::vector<std::string> hosts_with_remark(const char* remark) {
         auto hosts = call("list hosts", {{"method", "GET"}, {"url", url("/api/hosts")}}, {200});
-        const auto& list = panelkit::member(hosts.json, kPanel, "list hosts", {"response"});
+        const auto& list = stand_panel_kit::member(hosts.json, kPanel, "list hosts", {"response"});
         std::vector<std::string> out;
         if (list.is_array())
             for (const auto& h : list.as_array())
-                if (named(h, "remark", remark)) out.push_back(panelkit::string_member(h, kPanel, "list hosts", {"uuid"}));
+                if (named(h, "remark", remark)) out.push_back(stand_panel_kit::string_member(h, kPanel, "list hosts", {"uuid"}));
         return out;
     }
 
@@ -433,12 +433,12 @@ private:
     // request goes there over plain HTTP with the forwarding headers: the
     // backend expects a TLS proxy in front of it and serves HTTP itself.
     json::object subscription(const std::string& sub_url) const {
-        std::string target = panelkit::resolve_url(origin() + "/", sub_url);
+        std::string target = stand_panel_kit::resolve_url(origin() + "/", sub_url);
         json::object headers{{"User-Agent", "v2rayN/7.5.0"}};
         const std::string authority = host_name_ + ":" + std::to_string(port_);
-        const std::string target_origin = panelkit::origin_of(target);
+        const std::string target_origin = stand_panel_kit::origin_of(target);
         if (target_origin == "https://" + authority || target_origin == "http://" + authority) {
-            target = origin() + panelkit::path_of(target);
+            target = origin() + stand_panel_kit::path_of(target);
             for (const auto& [k, v] : forwarding()) headers[k] = v;
         }
         return {{"method", "GET"}, {"url", target}, {"headers", headers}};
@@ -490,10 +490,10 @@ private:
     std::string host_name_;
     int port_ = 3000;
     bool docker_ = true;
-    panelkit::Credentials given_;
+    stand_panel_kit::Credentials given_;
     std::string image_, sub_public_domain_;
-    panelkit::Hysteria2Choice hysteria2_;
-    std::unique_ptr<panelkit::AdminApi> api_;
+    stand_panel_kit::Hysteria2Choice hysteria2_;
+    std::unique_ptr<stand_panel_kit::AdminApi> api_;
     bool bearer_set_ = false;
     std::string squad_, tunnel_auth_field_;
     std::map<std::string, std::string> users_;  // id -> subscriptionUrl as returned

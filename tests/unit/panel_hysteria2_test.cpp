@@ -15,9 +15,9 @@ namespace json = boost::json;
 
 namespace {
 
-panelkit::Hysteria2Choice choice(const json::object& config, const std::string& default_protocol = "shadowsocks") {
+stand_panel_kit::Hysteria2Choice choice(const json::object& config, const std::string& default_protocol = "shadowsocks") {
     stand::cpp::ConfigReader cfg(config);
-    auto c = panelkit::read_hysteria2_choice(cfg, default_protocol, "Shadowsocks TCP keeps its port");
+    auto c = stand_panel_kit::read_hysteria2_choice(cfg, default_protocol, "Shadowsocks TCP keeps its port");
     cfg.finish();
     return c;
 }
@@ -58,20 +58,20 @@ TEST_CASE("panel hysteria2: the certificate is made once in the data dir and pin
     namespace fs = std::filesystem;
     const fs::path dir = fs::temp_directory_path() / ("stand-panel-hy2-" + std::to_string(::getpid()));
     fs::remove_all(dir);
-    auto first = panelkit::hysteria2_certificate("remnawave", dir / "tls", dir / "tls");
+    auto first = stand_panel_kit::hysteria2_certificate("remnawave", dir / "tls", dir / "tls");
     CHECK(first.cert_file == (dir / "tls" / "p256.crt").string());
     CHECK(first.key_file == (dir / "tls" / "p256.key").string());
     CHECK(first.pin_sha256 == stand::tls::certificate_sha256_hex(first.cert_file));
     CHECK(first.pin_sha256.size() == 64);
     // the same files again (a second bootstrap), named as a container sees them
-    auto seen = panelkit::hysteria2_certificate("pasarguard", dir / "tls", "/var/lib/pasarguard/tls");
+    auto seen = stand_panel_kit::hysteria2_certificate("pasarguard", dir / "tls", "/var/lib/pasarguard/tls");
     CHECK(seen.pin_sha256 == first.pin_sha256);
     CHECK(seen.cert_file == "/var/lib/pasarguard/tls/p256.crt");
     CHECK(seen.key_file == "/var/lib/pasarguard/tls/p256.key");
     fs::remove_all(dir);
     // a folder that cannot be made names the panel and the folder
     try {
-        panelkit::hysteria2_certificate("remnawave", "/proc/stand-no/tls", "/proc/stand-no/tls");
+        stand_panel_kit::hysteria2_certificate("remnawave", "/proc/stand-no/tls", "/proc/stand-no/tls");
         FAIL("no error");
     } catch (const stand::cpp::Error& e) {
         CHECK(std::string(e.what()).find("remnawave: bootstrap: the Hysteria 2 certificate in /proc/stand-no/tls") == 0);
@@ -79,8 +79,8 @@ TEST_CASE("panel hysteria2: the certificate is made once in the data dir and pin
 }
 
 TEST_CASE("panel hysteria2: Xray's hysteria inbound, version 2, TLS, no obfuscation") {
-    const panelkit::Hysteria2Certificate cert{"/d/tls/p256.crt", "/d/tls/p256.key", std::string(64, 'a')};
-    auto in = panelkit::xray_hysteria2_inbound("stand-hysteria2", 4443, cert, "");
+    const stand_panel_kit::Hysteria2Certificate cert{"/d/tls/p256.crt", "/d/tls/p256.key", std::string(64, 'a')};
+    auto in = stand_panel_kit::xray_hysteria2_inbound("stand-hysteria2", 4443, cert, "");
     CHECK(in.at("tag") == "stand-hysteria2");
     CHECK(in.at("port") == 4443);
     CHECK(in.at("protocol") == "hysteria");
@@ -94,7 +94,7 @@ TEST_CASE("panel hysteria2: Xray's hysteria inbound, version 2, TLS, no obfuscat
     CHECK(stream.at("tlsSettings").at("certificates") ==
           json::array{json::object{{"certificateFile", cert.cert_file}, {"keyFile", cert.key_file}}});
     CHECK_FALSE(stream.contains("finalmask"));  // no salamander, Xray's own congestion control
-    auto bbr = panelkit::xray_hysteria2_inbound("t", 1, cert, "bbr");
+    auto bbr = stand_panel_kit::xray_hysteria2_inbound("t", 1, cert, "bbr");
     CHECK(bbr.at("streamSettings").at("finalmask") == json::object{{"quicParams", {{"congestion", "bbr"}}}});
 }
 
