@@ -15,6 +15,8 @@ import os
 import re
 import sys
 
+from source_files import numbered_lines, report, sources
+
 INCLUDE = re.compile(r'^\s*#\s*include\s*"(([A-Za-z0-9_-]+)/[^"]+)"')
 
 
@@ -62,21 +64,13 @@ def find_cycle(layers):
     return None
 
 
-def sources(root):
-    for dirpath, _, files in os.walk(root):
-        for name in sorted(files):
-            if name.endswith((".cpp", ".hpp", ".h", ".c")):
-                yield os.path.join(dirpath, name)
-
-
 def includes(path, src):
     """(line, host folder, text) of each include of a host header: one that
     exists under framework/src (common/ has folders of the same names)."""
-    with open(path, encoding="utf-8", errors="replace") as f:
-        for n, line in enumerate(f, 1):
-            m = INCLUDE.match(line)
-            if m and os.path.isfile(os.path.join(src, m.group(1))):
-                yield n, m.group(2), line.strip()
+    for n, line in numbered_lines(path):
+        m = INCLUDE.match(line)
+        if m and os.path.isfile(os.path.join(src, m.group(1))):
+            yield n, m.group(2), line.strip()
 
 
 def main():
@@ -109,12 +103,8 @@ def main():
                 checked += 1
                 if target in folders:
                     problems.append(f"{path}:{n}: {outside}/ sees only the SDK, not the host's {target}/ ({text})")
-    if problems:
-        print("\n".join(problems))
-        print(f"layering: {len(problems)} problem(s)")
-        return 1
-    print(f"layering ok: {len(folders)} host folders, {checked} includes checked, plugins/ and examples/ see only the SDK")
-    return 0
+    return report("layering", problems, f"layering ok: {len(folders)} host folders, {checked} includes checked, "
+                                        "plugins/ and examples/ see only the SDK")
 
 
 if __name__ == "__main__":

@@ -12,6 +12,8 @@ import os
 import re
 import sys
 
+from source_files import numbered_lines, report, sources
+
 NAMESPACE = re.compile(r"^\s*namespace\s+([A-Za-z_][A-Za-z0-9_:]*)\s*\{")
 
 
@@ -23,27 +25,18 @@ def main():
         if not os.path.isdir(folder):
             continue
         expected = "stand_" + plugin.replace("-", "_")
-        for dirpath, _, files in os.walk(folder):
-            for name in sorted(files):
-                if not name.endswith((".cpp", ".hpp", ".h", ".c")):
+        for path in sources(folder):
+            for n, line in numbered_lines(path):
+                m = NAMESPACE.match(line)
+                if not m:
                     continue
-                path = os.path.join(dirpath, name)
-                with open(path, encoding="utf-8", errors="replace") as f:
-                    for n, line in enumerate(f, 1):
-                        m = NAMESPACE.match(line)
-                        if not m:
-                            continue
-                        checked += 1
-                        top = m.group(1).split("::")[0]
-                        if top not in (expected, "std", "boost"):  # std/boost: specializations
-                            problems.append(f"{path}:{n}: namespace {m.group(1)}: code of plugins/{plugin} "
-                                            f"lives in namespace {expected}")
-    if problems:
-        print("\n".join(problems))
-        print(f"plugin namespaces: {len(problems)} problem(s)")
-        return 1
-    print(f"plugin namespaces ok: {checked} namespace blocks, each stand_<plugin dir>")
-    return 0
+                checked += 1
+                top = m.group(1).split("::")[0]
+                if top not in (expected, "std", "boost"):  # std/boost: specializations
+                    problems.append(f"{path}:{n}: namespace {m.group(1)}: code of plugins/{plugin} "
+                                    f"lives in namespace {expected}")
+    return report("plugin namespaces", problems,
+                  f"plugin namespaces ok: {checked} namespace blocks, each stand_<plugin dir>")
 
 
 if __name__ == "__main__":
