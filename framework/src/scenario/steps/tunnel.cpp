@@ -101,7 +101,7 @@ const StepKind& many_clients_kind() {
                  {"every_s", "number > 0", "2"}},
         .metrics = {"connected", "handshake_failures", "handshake_p50_ms", "handshake_p95_ms", "requests_ok",
                     "request_failures", "request_p95_ms", "disconnects", "box_cpu_pct", "anon_mean_mib",
-                    "client_cpu_pct", "links_s"},
+                    "mem_max_mib", "client_cpu_pct", "links_s"},
         .parse = read_many_clients,
         .duration = [](const StepAction& a) -> std::optional<Seconds> { return std::get<ManyClientsStep>(a).duration; }};
     return k;
