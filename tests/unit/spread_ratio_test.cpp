@@ -103,6 +103,16 @@ TEST_CASE("spread ratio: a between-system spread above the within ratio says lar
     CHECK(report::spread_ratios_markdown(run_of({"a", "b"}, 1), reps).find("is 2.7x larger than") != std::string::npos);
 }
 
+TEST_CASE("spread ratio: a quotient within 5 % of 1 says the differences are about as large") {
+    // off: a 100, b 300 (3x, +200 %); within: a 3x, b 3.1x (median 3.05x, +205 %)
+    const std::vector<json::object> reps{rep("a", 1, 100, 100.0 / 3), rep("b", 1, 300, 300 / 3.1)};
+    const auto s = report::compute_spread_ratio(kSpec, run_of({"a", "b"}, 1), reps);
+    REQUIRE(s.quotient.has_value());
+    CHECK(*s.quotient == doctest::Approx(1.025));  // (3.05 - 1) / (3 - 1)
+    CHECK(report::spread_ratios_markdown(run_of({"a", "b"}, 1), reps).find("is about as large as the difference within")
+          != std::string::npos);
+}
+
 TEST_CASE("spread ratio: no quotient when the systems are equal or the within ratio is not above 1") {
     const auto equal = report::compute_spread_ratio(kSpec, run_of({"a", "b"}, 1), {rep("a", 1, 100, 20), rep("b", 1, 100, 50)});
     REQUIRE(equal.incomplete.empty());

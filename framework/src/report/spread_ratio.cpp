@@ -125,10 +125,12 @@ std::string section_markdown(const SpreadRatio& s) {
           " (" + s.within_min_plugin + ") to " + ratio_text(s.within_max) + " (" + s.within_max_plugin + ").\n";
     if (!s.quotient) return md + "- No quotient: " + s.no_quotient + ".\n\n";
     char buf[64];
-    std::snprintf(buf, sizeof(buf), "%.1fx %s", *s.quotient >= 1 ? *s.quotient : 1 / *s.quotient,
-                  *s.quotient >= 1 ? "smaller" : "larger");
-    md += "- **The difference between the systems (" + excess_text(s.across_spread) + ") is " + buf +
-          " than the difference within a system (median " + excess_text(s.within_median) + ")**: ";
+    const double times = *s.quotient >= 1 ? *s.quotient : 1 / *s.quotient;
+    std::snprintf(buf, sizeof(buf), "%.1fx %s than", times, *s.quotient >= 1 ? "smaller" : "larger");
+    // Within 5 % either way the one-decimal factor would read "1.0x smaller".
+    const std::string relation = times < 1.05 ? "about as large as" : buf;
+    md += "- **The difference between the systems (" + excess_text(s.across_spread) + ") is " + relation +
+          " the difference within a system (median " + excess_text(s.within_median) + ")**: ";
     std::snprintf(buf, sizeof(buf), "(%.2f - 1) / (%.2f - 1) = %.2f", s.within_median, s.across_spread, *s.quotient);
     return md + buf + ".\n\n";
 }
