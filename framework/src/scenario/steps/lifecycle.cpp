@@ -26,7 +26,7 @@ const StepKind& install_kind() {
                             .summary = "the plugin installs the system",
                             .interface = "stand.lifecycle/1",
                             .timeout = milliseconds(600'000),
-                            .parse = [](const ObjectReader&, const StepParseContext&) -> StepAction { return InstallStep{}; }};
+                            .parse = step_keys::no_keys<InstallStep>};
     return k;
 }
 
@@ -34,7 +34,7 @@ const StepKind& start_kind() {
     static const StepKind k{.name = "start",
                             .summary = "the plugin starts the system",
                             .interface = "stand.lifecycle/1",
-                            .parse = [](const ObjectReader&, const StepParseContext&) -> StepAction { return StartStep{}; }};
+                            .parse = step_keys::no_keys<StartStep>};
     return k;
 }
 
@@ -42,7 +42,7 @@ const StepKind& stop_kind() {
     static const StepKind k{.name = "stop",
                             .summary = "the plugin stops the system",
                             .interface = "stand.lifecycle/1",
-                            .parse = [](const ObjectReader&, const StepParseContext&) -> StepAction { return StopStep{}; }};
+                            .parse = step_keys::no_keys<StopStep>};
     return k;
 }
 
@@ -50,7 +50,7 @@ const StepKind& wipe_kind() {
     static const StepKind k{.name = "wipe",
                             .summary = "the plugin removes what it installed",
                             .interface = "stand.lifecycle/1",
-                            .parse = [](const ObjectReader&, const StepParseContext&) -> StepAction { return WipeStep{}; }};
+                            .parse = step_keys::no_keys<WipeStep>};
     return k;
 }
 

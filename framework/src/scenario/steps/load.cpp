@@ -132,7 +132,7 @@ const StepKind& load_kind() {
                     "admin_call_max_ms", "admin_errors"},
         .parse = read_load,
         .emits = load_emits,
-        .duration = [](const StepAction& a) -> std::optional<Seconds> { return std::get<LoadStep>(a).duration; }};
+        .duration = step_keys::duration_of<LoadStep>};
     return k;
 }
 

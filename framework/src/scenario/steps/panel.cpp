@@ -15,9 +15,7 @@ const StepKind& bootstrap_kind() {
                             .interface = "stand.panel/1",
                             .metrics = {"seconds"},
                             .timeout = milliseconds(300'000),  // Mistgate waits for the next TOTP step
-                            .parse = [](const ObjectReader&, const StepParseContext&) -> StepAction {
-                                return BootstrapStep{};
-                            }};
+                            .parse = step_keys::no_keys<BootstrapStep>};
     return k;
 }
 
@@ -49,9 +47,7 @@ const StepKind& disk_usage_kind() {
                             .summary = "the size of the plugin's data dirs and artifacts (from its facts)",
                             .interface = "stand.lifecycle/1",
                             .metrics = {"data_mib", "artifacts_mib", "containers"},
-                            .parse = [](const ObjectReader&, const StepParseContext&) -> StepAction {
-                                return DiskUsageStep{};
-                            }};
+                            .parse = step_keys::no_keys<DiskUsageStep>};
     return k;
 }
 

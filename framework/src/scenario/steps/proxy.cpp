@@ -86,7 +86,7 @@ const StepKind& websocket_kind() {
                     "client_cpu_us_per_echo", "box_cpu_pct", "box_cpu_us_per_echo", "backend_ws_sessions",
                     "mem_max_mib"},
         .parse = read_websocket,
-        .duration = [](const StepAction& a) -> std::optional<Seconds> { return std::get<WebsocketStep>(a).duration; }};
+        .duration = step_keys::duration_of<WebsocketStep>};
     return k;
 }
 

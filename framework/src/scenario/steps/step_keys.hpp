@@ -3,9 +3,12 @@
 
 #include "scenario/json_reader.hpp"
 #include "scenario/scenario_model.hpp"
+#include "scenario/steps/step_kind.hpp"
 
 #include <chrono>
 #include <cstdint>
+#include <optional>
+#include <string>
 #include <string_view>
 
 namespace stand::scenario::step_keys {
@@ -21,5 +24,17 @@ std::chrono::milliseconds to_ms(double seconds);
 Seconds duration(const ObjectReader& r);
 // `key`, when present: a path starting with '/' without spaces.
 std::optional<std::string> path(const ObjectReader& r, std::string_view key);
+
+// StepKind::parse of a kind without keys of its own.
+template <class T>
+StepAction no_keys(const ObjectReader&, const StepParseContext&) {
+    return T{};
+}
+
+// StepKind::duration of a kind whose step type has a `duration`.
+template <class T>
+std::optional<Seconds> duration_of(const StepAction& action) {
+    return std::get<T>(action).duration;
+}
 
 }  // namespace stand::scenario::step_keys

@@ -86,7 +86,7 @@ const StepKind& tunnel_throughput_kind() {
                     "handshake_ms", "client_cpu_pct", "box_cpu_pct", "mbit_per_cpu_s", "anon_mean_mib", "mem_max_mib",
                     "processes_replaced"},
         .parse = read_tunnel,
-        .duration = [](const StepAction& a) -> std::optional<Seconds> { return std::get<TunnelStep>(a).duration; }};
+        .duration = step_keys::duration_of<TunnelStep>};
     return k;
 }
 
@@ -103,7 +103,7 @@ const StepKind& many_clients_kind() {
                     "request_failures", "request_p95_ms", "disconnects", "box_cpu_pct", "anon_mean_mib",
                     "mem_max_mib", "client_cpu_pct", "links_s"},
         .parse = read_many_clients,
-        .duration = [](const StepAction& a) -> std::optional<Seconds> { return std::get<ManyClientsStep>(a).duration; }};
+        .duration = step_keys::duration_of<ManyClientsStep>};
     return k;
 }
 

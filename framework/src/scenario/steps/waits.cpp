@@ -12,7 +12,7 @@ const StepKind& sleep_kind() {
         .parse = [](const ObjectReader& r, const StepParseContext&) -> StepAction {
             return SleepStep{step_keys::duration(r)};
         },
-        .duration = [](const StepAction& a) -> std::optional<Seconds> { return std::get<SleepStep>(a).duration; }};
+        .duration = step_keys::duration_of<SleepStep>};
     return k;
 }
 
@@ -25,7 +25,7 @@ const StepKind& idle_kind() {
         .parse = [](const ObjectReader& r, const StepParseContext&) -> StepAction {
             return IdleStep{step_keys::duration(r)};
         },
-        .duration = [](const StepAction& a) -> std::optional<Seconds> { return std::get<IdleStep>(a).duration; }};
+        .duration = step_keys::duration_of<IdleStep>};
     return k;
 }
 
