@@ -9,16 +9,27 @@
 
 namespace {
 
-using stand::cpp::ConfigReader;
 using stand::cpp::Error;
 namespace json = boost::json;
+
+// The config, declared once: the constructor reads it and the descriptor's
+// JSON Schema is written from it (stand/cpp/config_spec.hpp).
+const stand::cpp::ConfigSpec& config_spec() {
+    static const stand::cpp::ConfigSpec spec = [] {
+        stand::cpp::ConfigSpec s;
+        s.integer("sleeps", "how many sleeps one run measures").range(1, 100000).by_default(200);
+        s.integer("sleep_us", "how long each sleep asks for, in microseconds").range(1, 1000000).by_default(1000);
+        return s;
+    }();
+    return spec;
+}
 
 class Hello : public stand::cpp::Instance, public stand::cpp::Probe {
 public:
     Hello(const stand::cpp::Host& host, const json::object& config) : host_(host) {
-        ConfigReader cfg(config);
-        sleeps_ = cfg.integer("sleeps", 200, 1, 100000);
-        sleep_us_ = cfg.integer("sleep_us", 1000, 1, 1000000);
+        auto cfg = config_spec().read(config);
+        sleeps_ = cfg.integer("sleeps");
+        sleep_us_ = cfg.integer("sleep_us");
         cfg.finish();
     }
 
@@ -65,6 +76,4 @@ private:
 
 STAND_CPP_PLUGIN(Hello, "hello", "Hello adapter", "0.1.0",
                  "Example probe: measures how much longer than asked a host-clock sleep takes.",
-                 R"({"type":"object","additionalProperties":false,"properties":{
-                     "sleeps":{"type":"integer","minimum":1,"maximum":100000,"default":200},
-                     "sleep_us":{"type":"integer","minimum":1,"maximum":1000000,"default":1000}}})")
+                 config_spec())

@@ -59,35 +59,70 @@ std::string xray_binary_name() {
     return "xray-linux-" + arch;
 }
 
+// The config: the launch keys (panel-kit), the Hysteria 2 keys and 3x-ui's own.
+const stand::cpp::ConfigSpec& config_spec() {
+    static const stand::cpp::ConfigSpec spec = [] {
+        stand::cpp::ConfigSpec s;
+        stand_panel_kit::declare_launch_keys(s, stand_panel_kit::RunMode::native, {kInstalledBinary});
+        s.key("command").describe("native argv of the panel; `<argv> setting ...` configures a new data dir");
+        s.key("working_dir").describe("native; default: the folder of command[0]");
+        s.key("env").describe("native env added to XUI_DB_FOLDER=<data dir>, XUI_LOG_FOLDER, XUI_BIN_FOLDER=<data dir>/bin");
+        s.string("bin_folder",
+                 "native: where Xray and its geo files are (linked into <data dir>/bin, x-ui's XUI_BIN_FOLDER); "
+                 "default: bin/ in the working dir");
+        s.string("image", "docker mode: the panel's image").by_default(kImage);
+        s.string("host", "the address the panel, the subscription server and the inbound bind").by_default("127.0.0.1");
+        s.integer("port", "the panel's HTTP port").range(1, 65535).by_default(2053);
+        s.integer("sub_port", "the subscription server's port").range(1, 65535).by_default(2096);
+        s.string("web_base_path", "the panel's URL path (webBasePath)").by_default("/");
+        stand_panel_kit::declare_hysteria2_keys(
+            s, "vless-reality",
+            "the inbound users join; hysteria2: Xray's hysteria inbound (version 2), TLS with a self-signed "
+            "certificate made in the data dir and pinned in the links (pinSHA256), no obfuscation",
+            "the users' inbound: TCP for vless-reality, UDP for hysteria2", true);
+        s.integer("xray_api_port", "Xray's gRPC API (loopback), moved at bootstrap").range(1, 65535).by_default(kXrayApiDefault);
+        s.integer("xray_metrics_port", "Xray's metrics listener (loopback); 0 removes it")
+            .range(0, 65535)
+            .by_default(kXrayMetricsDefault);
+        s.boolean("block_private",
+                  "native: keep Xray's blocking of private destinations (x-ui's rule geoip:private -> blocked, "
+                  "freedom's default final rule); by default stand lets loopback through, where the tunnel's sink is")
+            .by_default(false);
+        s.integer("http_timeout_ms", "per admin call, connect to last byte").range(100, 600000).by_default(30000);
+        s.string("username", "the panel's admin login").by_default("admin");
+        s.string("password",
+                 "never logged; default: generated once and kept 0600 beside the data dir, applied with x-ui setting "
+                 "before the first start")
+            .secret();
+        return s;
+    }();
+    return spec;
+}
+
 class Xui : public stand::cpp::Instance, public stand_panel_kit::PanelLifecycle, public stand::cpp::Panel {
 public:
     Xui(const stand::cpp::Host& host, const json::object& config) : PanelLifecycle(host, "3x-ui") {
-        stand::cpp::ConfigReader cfg(config);
-        auto lc = stand_panel_kit::read_launch_config(cfg, {kInstalledBinary});
-        host_name_ = cfg.string("host", "127.0.0.1");
-        port_ = static_cast<int>(cfg.integer("port", 2053, 1, 65535));
-        sub_port_ = static_cast<int>(cfg.integer("sub_port", 2096, 1, 65535));
-        base_path_ = cfg.string("web_base_path", "/");
+        auto cfg = config_spec().read(config);
+        auto lc = stand_panel_kit::read_launch_config(cfg);
+        host_name_ = cfg.string("host");
+        port_ = static_cast<int>(cfg.integer("port"));
+        sub_port_ = static_cast<int>(cfg.integer("sub_port"));
+        base_path_ = cfg.string("web_base_path");
         if (base_path_.empty() || base_path_.front() != '/') base_path_ = "/" + base_path_;
         if (base_path_.back() != '/') base_path_ += "/";
-        inbound_port_ = static_cast<int>(cfg.integer("inbound_port", 4443, 1, 65535));
-        const std::string protocol = cfg.string("protocol", "vless-reality");
-        if (protocol == "hysteria2") protocol_ = stand_3x_ui::Protocol::hysteria2;
-        else if (protocol != "vless-reality")
-            throw ConfigError("config.protocol: \"" + protocol + "\" (expected \"vless-reality\" or \"hysteria2\")");
-        congestion_ = cfg.string("congestion", "default");
-        if (congestion_ != "default" && congestion_ != "bbr" && congestion_ != "reno")
-            throw ConfigError("config.congestion: \"" + congestion_ + "\" (expected \"default\", \"bbr\" or \"reno\")");
+        inbound_port_ = static_cast<int>(cfg.integer("inbound_port"));
+        if (cfg.string("protocol") == "hysteria2") protocol_ = stand_3x_ui::Protocol::hysteria2;
+        congestion_ = cfg.string("congestion");
         if (congestion_ != "default" && protocol_ != stand_3x_ui::Protocol::hysteria2)
             throw ConfigError("config.congestion: only for \"protocol\": \"hysteria2\"");
-        xray_api_port_ = static_cast<int>(cfg.integer("xray_api_port", kXrayApiDefault, 1, 65535));
-        xray_metrics_port_ = static_cast<int>(cfg.integer("xray_metrics_port", kXrayMetricsDefault, 0, 65535));
-        block_private_ = cfg.boolean("block_private", false);
-        std::string bin_folder = cfg.string("bin_folder", "");
-        given_.username = cfg.string("username", "admin");
-        given_.password = cfg.string("password", "");
-        image_ = cfg.string("image", kImage);
-        http_timeout_ms_ = static_cast<int>(cfg.integer("http_timeout_ms", 30000, 100, 600000));
+        xray_api_port_ = static_cast<int>(cfg.integer("xray_api_port"));
+        xray_metrics_port_ = static_cast<int>(cfg.integer("xray_metrics_port"));
+        block_private_ = cfg.boolean("block_private");
+        std::string bin_folder = cfg.string("bin_folder");
+        given_.username = cfg.string("username");
+        given_.password = cfg.string("password");
+        image_ = cfg.string("image");
+        http_timeout_ms_ = static_cast<int>(cfg.integer("http_timeout_ms"));
         cfg.finish();
         docker_ = lc.mode == stand_panel_kit::RunMode::docker;
         if (!docker_) {
@@ -379,35 +414,4 @@ private:
 STAND_CPP_PLUGIN(Xui, "3x-ui", "3x-ui", "0.2.0",
                  "3x-ui panel (checked on the real v3.6.0 + Xray): native as the official install runs it, or docker "
                  "compose, in the measured box; VLESS Reality or Hysteria 2 users.",
-                 R"({"type":"object","additionalProperties":false,"properties":{
-                     "mode":{"enum":["native","docker"],"default":"native"},
-                     "command":{"type":"array","items":{"type":"string"},"default":["/usr/local/x-ui/x-ui"],
-                                "description":"native argv of the panel; `<argv> setting ...` configures a new data dir"},
-                     "working_dir":{"type":"string","description":"native; default: the folder of command[0]"},
-                     "bin_folder":{"type":"string","description":"native: where Xray and its geo files are (linked into <data dir>/bin, x-ui's XUI_BIN_FOLDER); default: bin/ in the working dir"},
-                     "env":{"type":"object","additionalProperties":{"type":"string"},
-                            "description":"native env added to XUI_DB_FOLDER=<data dir>, XUI_LOG_FOLDER, XUI_BIN_FOLDER=<data dir>/bin"},
-                     "docker":{"type":"string","default":"docker","description":"docker mode: the docker CLI (restart, image inspect), e.g. podman"},
-                     "compose":{"type":"array","items":{"type":"string"},"description":"docker mode: the compose command; default [<docker>, \"compose\"], e.g. [\"docker-compose\"] or [\"podman-compose\"]"},
-                     "image":{"type":"string","default":"ghcr.io/mhsanaei/3x-ui:v3.6.0"},
-                     "box":{"type":"string","default":"measured"},
-                     "host":{"type":"string","default":"127.0.0.1","description":"the address the panel, the subscription server and the inbound bind"},
-                     "port":{"type":"integer","minimum":1,"maximum":65535,"default":2053},
-                     "sub_port":{"type":"integer","minimum":1,"maximum":65535,"default":2096},
-                     "web_base_path":{"type":"string","default":"/"},
-                     "inbound_port":{"type":"integer","minimum":1,"maximum":65535,"default":4443,
-                                     "description":"the users' inbound: TCP for vless-reality, UDP for hysteria2"},
-                     "protocol":{"enum":["vless-reality","hysteria2"],"default":"vless-reality",
-                                 "description":"the inbound users join; hysteria2: Xray's hysteria inbound (version 2), TLS with a self-signed certificate made in the data dir and pinned in the links (pinSHA256), no obfuscation"},
-                     "congestion":{"enum":["default","bbr","reno"],"default":"default",
-                                   "description":"hysteria2: Xray's congestion control (finalmask.quicParams.congestion); default: Xray's own"},
-                     "xray_api_port":{"type":"integer","minimum":1,"maximum":65535,"default":62789,
-                                      "description":"Xray's gRPC API (loopback), moved at bootstrap"},
-                     "xray_metrics_port":{"type":"integer","minimum":0,"maximum":65535,"default":11111,
-                                          "description":"Xray's metrics listener (loopback); 0 removes it"},
-                     "block_private":{"type":"boolean","default":false,
-                                      "description":"native: keep Xray's blocking of private destinations (x-ui's rule geoip:private -> blocked, freedom's default final rule); by default stand lets loopback through, where the tunnel's sink is"},
-                     "http_timeout_ms":{"type":"integer","minimum":100,"maximum":600000,"default":30000,
-                                        "description":"per admin call, connect to last byte"},
-                     "username":{"type":"string","default":"admin"},
-                     "password":{"type":"string","description":"never logged; default: generated once and kept 0600 beside the data dir, applied with x-ui setting before the first start"}}})")
+                 config_spec())

@@ -17,12 +17,12 @@
 #include <string>
 
 #include "cdm_jobs.hpp"
+#include "disk_params.hpp"
 #include "disk_engine.hpp"
 #include "test_files.hpp"
 
 namespace {
 
-using stand::cpp::ConfigReader;
 using stand::cpp::Error;
 namespace json = boost::json;
 
@@ -34,16 +34,25 @@ constexpr const char* kMediumNote =
     "the medium type (NVMe, SSD, HDD) cannot be verified from inside a VM: a virtual disk hides it, and the "
     "rotational flag is unreliable";
 
-constexpr const char* kParamsSchema = R"({"type":"object","additionalProperties":false,"properties":{
-  "dir":{"type":"string","default":"/var/tmp","description":"test directory; tmpfs and ramfs are refused"},
-  "file":{"type":"string","description":"an existing, fully written file to measure instead of writing one (the same file fio reads); never removed; excludes dir"},
-  "size_mib":{"oneOf":[{"type":"integer","minimum":1,"maximum":16777216},{"const":"ram"}],"default":1024,"description":"test file size; \"ram\": the larger of 6 GiB and 1.5 x RAM, a control file no guest cache holds"},
-  "direct":{"type":"boolean","default":true,"description":"O_DIRECT; false goes through the page cache, only to show what a cache does to the numbers"},
-  "duration_s":{"type":"integer","minimum":1,"maximum":86400,"default":5,"description":"time-based run length"},
-  "block_size":{"type":"integer","minimum":512,"maximum":67108864,"description":"bytes, a multiple of 512; default the job's"},
-  "queue_depth":{"type":"integer","minimum":1,"maximum":4096,"description":"I/Os in flight per thread; default the job's"},
-  "jobs":{"type":"integer","minimum":1,"maximum":256,"default":1,"description":"I/O threads, each with its own ring"},
-  "engine":{"type":"string","enum":["io_uring","libaio"],"default":"io_uring","description":"io_uring falls back to libaio where the kernel refuses it"}}})";
+// A job's params: the disk probes' shared keys, and the disk probe's own.
+const stand::cpp::ConfigSpec& params_spec() {
+    static const stand::cpp::ConfigSpec spec = [] {
+        stand::cpp::ConfigSpec s;
+        stand_probe_kit::declare_disk_params(s);
+        s.string("file",
+                 "an existing, fully written file to measure instead of writing one (the same file fio reads); never "
+                 "removed; excludes dir");
+        s.key("size_mib")
+            .or_word("ram")
+            .describe("test file size; \"ram\": the larger of 6 GiB and 1.5 x RAM, a control file no guest cache holds");
+        s.boolean("direct", "O_DIRECT; false goes through the page cache, only to show what a cache does to the numbers")
+            .by_default(true);
+        s.key("jobs").describe("I/O threads, each with its own ring");
+        s.key("engine").describe("io_uring falls back to libaio where the kernel refuses it");
+        return s;
+    }();
+    return spec;
+}
 
 // params with "size_mib": "ram" replaced by max(6 GiB, 1.5 x MemTotal) in MiB.
 json::object with_ram_size(const json::object& params) {
@@ -84,8 +93,7 @@ struct Prepared {
 class Disk : public stand::cpp::Instance, public stand::cpp::Probe {
 public:
     Disk(const stand::cpp::Host& host, const json::object& config) : host_(host) {
-        ConfigReader cfg(config);
-        cfg.finish();
+        stand::cpp::ConfigSpec().read(config).finish();  // no config keys
     }
 
     // files_ removes the test files it wrote.
@@ -93,7 +101,7 @@ public:
 
     json::array list_jobs() override {
         json::array jobs;
-        const json::value schema = json::parse(kParamsSchema);
+        const json::value schema = params_spec().schema();
         for (const auto& j : kJobs) {
             std::string desc = std::string(j.label) + ": " + (j.random ? "random " : "sequential ") +
                                (j.write ? "writes" : "reads") + " of " +
@@ -108,28 +116,26 @@ public:
     void prepare(const std::string& job_id, const json::object& given_params) override {
         const JobDef& job = find_job(job_id);
         const json::object params = with_ram_size(given_params);
-        ConfigReader p(params, "params");
+        auto p = params_spec().read(params, "disk: params");
         Prepared prep;
-        prep.dir = p.string("dir", "/var/tmp");
-        const std::string given_file = p.string("file", "");
+        prep.dir = p.string("dir");
+        const std::string given_file = p.string("file");
         if (!given_file.empty()) {
-            if (params.contains("dir"))
+            if (p.given("dir"))
                 throw Error(STAND_E_INVALID_ARGUMENT, "disk: params.file and params.dir exclude each other (the file's directory is the test directory)");
             const auto slash = given_file.find_last_of('/');
             prep.dir = slash == std::string::npos ? "." : slash == 0 ? "/" : given_file.substr(0, slash);
             prep.file_given = true;
         }
-        const auto size_mib = p.integer("size_mib", 1024, 1, 16777216);
-        const auto duration_s = p.integer("duration_s", 5, 1, 86400);
-        const auto block_size = p.integer("block_size", job.block_size, 512, 64 * kMiB);
-        const auto queue_depth = p.integer("queue_depth", job.queue_depth, 1, 4096);
-        const auto jobs = p.integer("jobs", 1, 1, 256);
-        const std::string engine_param = p.string("engine", "io_uring");
-        const bool direct = p.boolean("direct", true);
+        const auto size_mib = p.integer("size_mib");
+        const auto duration_s = p.integer("duration_s");
+        const auto block_size = p.optional_integer("block_size").value_or(job.block_size);
+        const auto queue_depth = p.optional_integer("queue_depth").value_or(job.queue_depth);
+        const auto jobs = p.integer("jobs");
+        const std::string engine_param = p.string("engine");
+        const bool direct = p.boolean("direct");
         p.finish();
-        const auto requested = stand_disk::engine_from_name(engine_param);
-        if (!requested)
-            throw Error(STAND_E_INVALID_ARGUMENT, "disk: params.engine: \"" + engine_param + "\" is neither \"io_uring\" nor \"libaio\"");
+        const auto requested = stand_disk::engine_from_name(engine_param);  // one of the declared choices
         if (block_size % 512 != 0)
             throw Error(STAND_E_INVALID_ARGUMENT,
                         "disk: params.block_size: " + std::to_string(block_size) + " is not a multiple of 512 (O_DIRECT)");
@@ -308,4 +314,4 @@ STAND_CPP_PLUGIN(Disk, "disk", "Disk probe", "0.1.0",
                  "Self-timed disk probe: io_uring (libaio fallback) with O_DIRECT, time-based, CrystalDiskMark profiles "
                  "(SEQ1M Q8T1/Q1T1, RND4K Q32T1/Q1T1, read and write); MB/s, MiB/s, IOPS, a latency "
                  "histogram and its own CPU.",
-                 R"({"type":"object","additionalProperties":false,"properties":{}})")
+                 stand::cpp::ConfigSpec())

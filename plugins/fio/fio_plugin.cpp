@@ -22,13 +22,13 @@
 #include <string>
 #include <vector>
 
+#include "disk_params.hpp"
 #include "fio_command.hpp"
 #include "fio_output.hpp"
 #include "mount_info.hpp"
 
 namespace {
 
-using stand::cpp::ConfigReader;
 using stand::cpp::Error;
 using stand_fio::FioJobSpec;
 using stand_fio::JobDef;
@@ -37,14 +37,29 @@ namespace fs = std::filesystem;
 
 constexpr std::uint64_t kMiB = 1u << 20;
 
-constexpr const char* kParamsSchema = R"json({"type":"object","additionalProperties":false,"properties":{
-  "dir":{"type":"string","default":"/var/tmp","description":"test directory; tmpfs and ramfs are refused"},
-  "size_mib":{"type":"integer","minimum":1,"maximum":16777216,"default":1024,"description":"test file size"},
-  "duration_s":{"type":"integer","minimum":1,"maximum":86400,"default":5,"description":"fio --runtime (time-based)"},
-  "block_size":{"type":"integer","minimum":512,"maximum":67108864,"description":"bytes, a multiple of 512; default the job's"},
-  "queue_depth":{"type":"integer","minimum":1,"maximum":4096,"description":"fio --iodepth; default the job's"},
-  "jobs":{"type":"integer","minimum":1,"maximum":256,"default":1,"description":"fio --numjobs (reported as one group)"},
-  "engine":{"type":"string","enum":["io_uring","libaio"],"default":"io_uring","description":"fio --ioengine"}}})json";
+// A job's params: the disk probes' shared keys, in fio's words.
+const stand::cpp::ConfigSpec& params_spec() {
+    static const stand::cpp::ConfigSpec spec = [] {
+        stand::cpp::ConfigSpec s;
+        stand_probe_kit::declare_disk_params(s);
+        s.key("duration_s").describe("fio --runtime (time-based)");
+        s.key("queue_depth").describe("fio --iodepth; default the job's");
+        s.key("jobs").describe("fio --numjobs (reported as one group)");
+        s.key("engine").describe("fio --ioengine");
+        return s;
+    }();
+    return spec;
+}
+
+// The plugin's config.
+const stand::cpp::ConfigSpec& config_spec() {
+    static const stand::cpp::ConfigSpec spec = [] {
+        stand::cpp::ConfigSpec s;
+        s.string("box", "box fio runs in; empty: none (also when the host has no boxes)").by_default("measured");
+        return s;
+    }();
+    return spec;
+}
 
 const JobDef& job_or_throw(const std::string& id) {
     if (const JobDef* j = stand_fio::find_job(id)) return *j;
@@ -87,8 +102,8 @@ struct FioExit {
 class Fio : public stand::cpp::Instance, public stand::cpp::Probe {
 public:
     Fio(const stand::cpp::Host& host, const json::object& config) : host_(host) {
-        ConfigReader cfg(config);
-        box_ = cfg.string("box", "measured");
+        auto cfg = config_spec().read(config);
+        box_ = cfg.string("box");
         cfg.finish();
     }
 
@@ -98,7 +113,7 @@ public:
 
     json::array list_jobs() override {
         json::array jobs;
-        const json::value schema = json::parse(kParamsSchema);
+        const json::value schema = params_spec().schema();
         for (const auto& j : stand_fio::job_catalogue()) {
             FioJobSpec spec;
             spec.random = j.random;
@@ -205,19 +220,16 @@ public:
 
 private:
     Prepared read_params(const JobDef& job, const json::object& params) const {
-        ConfigReader p(params, "params");
+        auto p = params_spec().read(params, "fio: params");
         Prepared prep;
-        prep.dir = p.string("dir", "/var/tmp");
-        const auto size_mib = p.integer("size_mib", 1024, 1, 16777216);
-        const auto duration_s = p.integer("duration_s", 5, 1, 86400);
-        const auto block_size = p.integer("block_size", job.block_size, 512, 64 * static_cast<std::int64_t>(kMiB));
-        const auto queue_depth = p.integer("queue_depth", job.queue_depth, 1, 4096);
-        const auto jobs = p.integer("jobs", 1, 1, 256);
-        const std::string engine = p.string("engine", "io_uring");
+        prep.dir = p.string("dir");
+        const auto size_mib = p.integer("size_mib");
+        const auto duration_s = p.integer("duration_s");
+        const auto block_size = p.optional_integer("block_size").value_or(job.block_size);
+        const auto queue_depth = p.optional_integer("queue_depth").value_or(job.queue_depth);
+        const auto jobs = p.integer("jobs");
+        const std::string engine = p.string("engine");
         p.finish();
-        if (engine != "io_uring" && engine != "libaio")
-            throw Error(STAND_E_INVALID_ARGUMENT,
-                        "fio: params.engine: \"" + engine + "\" is not one of \"io_uring\", \"libaio\"");
         if (block_size % 512 != 0)
             throw Error(STAND_E_INVALID_ARGUMENT,
                         "fio: params.block_size: " + std::to_string(block_size) + " is not a multiple of 512 (O_DIRECT)");
@@ -365,5 +377,4 @@ STAND_CPP_PLUGIN(Fio, "fio", "fio probe", "0.1.0",
                  "Runs the real fio (--direct=1 --time_based, json+) with the disk probe's CrystalDiskMark "
                  "jobs (SEQ1M Q8T1/Q1T1, RND4K Q32T1/Q1T1, read and write) and reports the same metrics, so "
                  "the disk probe can be checked against fio side by side.",
-                 R"json({"type":"object","additionalProperties":false,"properties":{
-  "box":{"type":"string","default":"measured","description":"box fio runs in; empty: none (also when the host has no boxes)"}}})json")
+                 config_spec())

@@ -114,34 +114,60 @@ json::array to_array(const std::vector<std::string>& argv) {
     return a;
 }
 
+// The config: the launch keys (panel-kit) and Mistgate's own.
+const stand::cpp::ConfigSpec& config_spec() {
+    static const stand::cpp::ConfigSpec spec = [] {
+        stand::cpp::ConfigSpec s;
+        stand_panel_kit::declare_launch_keys(
+            s, stand_panel_kit::RunMode::native,
+            {"mistgate", "serve", "--data-dir", "${data_dir}", "--listen", "${listen}:${port}", "--trusted-proxy",
+             "127.0.0.1", "--agent-listen", "${listen}:${agent_port}", "--agent-addr", "${listen}:${agent_port}"});
+        s.key("command").describe("native argv of the server; ${data_dir} ${port} ${listen} ${agent_port} are expanded");
+        s.string("host", "the address the panel and its agent listener bind (${listen})").by_default("127.0.0.1");
+        s.integer("port", "the panel's HTTP port").range(1, 65535).by_default(18080);
+        s.integer("agent_port", "the panel's listener for node agents (--agent-listen / --agent-addr)")
+            .range(1, 65535)
+            .by_default(18081);
+        s.strings("node_command",
+                  "argv of the node agent; bootstrap runs `<node_command> enroll --panel --sni --ca-sha256 --token "
+                  "--state-dir <data dir>/mistgate-node` with the install command the panel returns, then "
+                  "`<node_command> run --state-dir ...` in the box (kept running across a panel restart). [] = no "
+                  "agent: bootstrap fails unless a node already serves. ${data_dir} ${port} ${listen} ${agent_port} "
+                  "are expanded")
+            .by_default(json::array{"mistgate-node"});
+        s.integer("node_ready_timeout_s",
+                  "how long bootstrap waits for the node agent to make the probe subscription non-empty")
+            .range(1, 3600)
+            .by_default(120);
+        s.string("username", "owner login (3-64 of a-z 0-9 . _ @ -)").by_default("benchowner");
+        s.string("password", "owner password (12-256 bytes); generated and kept 0600 when absent; never logged").secret();
+        s.integer("totp_step_s", "TOTP period when the panel's otpauth URI names none").range(1, 300).by_default(30);
+        s.string("image", "docker mode: an image whose entrypoint is the mistgate binary").by_default("mistgate:0.1.32");
+        s.strings("setup_command",
+                  "run once per data dir before the first start; prints 'Admin URL:' and 'Setup link: ...#TOKEN'. [] = "
+                  "the server prints them itself (read from its output). Default: mistgate setup --data-dir "
+                  "${data_dir} --public-url http://localhost:${port}; docker mode: docker run --rm <image> setup");
+        return s;
+    }();
+    return spec;
+}
+
 class Mistgate : public stand::cpp::Instance, public stand::cpp::Lifecycle, public stand::cpp::Panel {
 public:
     Mistgate(const stand::cpp::Host& host, const json::object& config) : host_(host) {
-        stand::cpp::ConfigReader cfg(config);
-        auto launch = stand_panel_kit::read_launch_config(
-            cfg, {"mistgate", "serve", "--data-dir", "${data_dir}", "--listen", "${listen}:${port}", "--trusted-proxy",
-                  "127.0.0.1", "--agent-listen", "${listen}:${agent_port}", "--agent-addr", "${listen}:${agent_port}"});
-        host_name_ = cfg.string("host", "127.0.0.1");
-        port_ = static_cast<int>(cfg.integer("port", 18080, 1, 65535));
-        agent_port_ = static_cast<int>(cfg.integer("agent_port", 18081, 1, 65535));
-        std::vector<std::string> node_command{"mistgate-node"};
-        if (const auto* a = cfg.array("node_command")) {
-            node_command.clear();
-            for (const auto& v : *a) {
-                if (!v.is_string()) throw ConfigError("config.node_command: expected an array of strings");
-                node_command.emplace_back(v.as_string());
-            }
-        }
-        node_ready_s_ = static_cast<int>(cfg.integer("node_ready_timeout_s", 120, 1, 3600));
-        given_.username = cfg.string("username", "benchowner");
-        given_.password = cfg.string("password", "");
-        totp_step_ = static_cast<unsigned>(cfg.integer("totp_step_s", 30, 1, 300));
-        image_ = cfg.string("image", "mistgate:0.1.32");
-        if (const auto* a = cfg.array("setup_command")) {
-            for (const auto& s : *a) {
-                if (!s.is_string()) throw ConfigError("config.setup_command: expected an array of strings");
-                setup_command_.emplace_back(s.as_string());
-            }
+        auto cfg = config_spec().read(config);
+        auto launch = stand_panel_kit::read_launch_config(cfg);
+        host_name_ = cfg.string("host");
+        port_ = static_cast<int>(cfg.integer("port"));
+        agent_port_ = static_cast<int>(cfg.integer("agent_port"));
+        std::vector<std::string> node_command = cfg.strings("node_command");
+        node_ready_s_ = static_cast<int>(cfg.integer("node_ready_timeout_s"));
+        given_.username = cfg.string("username");
+        given_.password = cfg.string("password");
+        totp_step_ = static_cast<unsigned>(cfg.integer("totp_step_s"));
+        image_ = cfg.string("image");
+        if (auto setup = cfg.optional_strings("setup_command")) {
+            setup_command_ = std::move(*setup);
         } else if (launch.mode == stand_panel_kit::RunMode::docker) {
             setup_command_ = {launch.docker, "run", "--rm", "-v", std::string("${data_dir}:") + kContainerDataDir,
                               image_, "setup", "--data-dir", kContainerDataDir, "--public-url",
@@ -682,24 +708,4 @@ private:
 STAND_CPP_PLUGIN(Mistgate, "mistgate", "Mistgate", "0.1.0",
                  "Mistgate panel: native binary or docker compose in the measured box; owner setup with TOTP, "
                  "hysteria2 profile, users in one group.",
-                 R"json({"type":"object","additionalProperties":false,"properties":{
-                     "mode":{"enum":["native","docker"],"default":"native"},
-                     "command":{"type":"array","items":{"type":"string"},
-                                "default":["mistgate","serve","--data-dir","${data_dir}","--listen","${listen}:${port}","--trusted-proxy","127.0.0.1","--agent-listen","${listen}:${agent_port}","--agent-addr","${listen}:${agent_port}"],
-                                "description":"native argv of the server; ${data_dir} ${port} ${listen} ${agent_port} are expanded"},
-                     "node_command":{"type":"array","items":{"type":"string"},"default":["mistgate-node"],
-                                "description":"argv of the node agent; bootstrap runs `<node_command> enroll --panel --sni --ca-sha256 --token --state-dir <data dir>/mistgate-node` with the install command the panel returns, then `<node_command> run --state-dir ...` in the box (kept running across a panel restart). [] = no agent: bootstrap fails unless a node already serves. ${data_dir} ${port} ${listen} ${agent_port} are expanded"},
-                     "node_ready_timeout_s":{"type":"integer","minimum":1,"maximum":3600,"default":120,"description":"how long bootstrap waits for the node agent to make the probe subscription non-empty"},
-                     "agent_port":{"type":"integer","minimum":1,"maximum":65535,"default":18081,"description":"the panel's listener for node agents (--agent-listen / --agent-addr)"},
-                     "setup_command":{"type":"array","items":{"type":"string"},
-                                "default":["mistgate","setup","--data-dir","${data_dir}","--public-url","http://localhost:${port}"],
-                                "description":"run once per data dir before the first start; prints 'Admin URL:' and 'Setup link: ...#TOKEN'. [] = the server prints them itself (read from its output). Docker mode default: docker run --rm <image> setup"},
-                     "env":{"type":"object","additionalProperties":{"type":"string"},"description":"native env"},
-                     "docker":{"type":"string","default":"docker"},
-                     "image":{"type":"string","default":"mistgate:0.1.32","description":"docker mode: an image whose entrypoint is the mistgate binary"},
-                     "box":{"type":"string","default":"measured"},
-                     "host":{"type":"string","default":"127.0.0.1"},
-                     "port":{"type":"integer","minimum":1,"maximum":65535,"default":18080},
-                     "username":{"type":"string","default":"benchowner","description":"owner login (3-64 of a-z 0-9 . _ @ -)"},
-                     "password":{"type":"string","description":"owner password (12-256 bytes); generated and kept 0600 when absent; never logged"},
-                     "totp_step_s":{"type":"integer","minimum":1,"maximum":300,"default":30,"description":"TOTP period when the panel's otpauth URI names none"}}})json")
+                 config_spec())

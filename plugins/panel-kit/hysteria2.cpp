@@ -9,24 +9,31 @@ namespace stand_panel_kit {
 namespace json = boost::json;
 using stand::cpp::ConfigError;
 
-Hysteria2Choice read_hysteria2_choice(stand::cpp::ConfigReader& cfg, const std::string& default_protocol,
-                                      const std::string& default_port_note) {
+void declare_hysteria2_keys(stand::cpp::ConfigSpec& spec, const std::string& default_protocol,
+                            const std::string& protocol_note, const std::string& port_note,
+                            bool port_for_every_protocol) {
+    spec.choice("protocol", {default_protocol, "hysteria2"}, protocol_note).by_default(default_protocol);
+    spec.choice("congestion", {"default", "bbr", "reno"},
+                "hysteria2: Xray's congestion control (finalmask.quicParams.congestion); default: Xray's own")
+        .by_default("default");
+    if (port_for_every_protocol) {
+        spec.integer("inbound_port", port_note).range(1, 65535).by_default(kDefaultInboundPort);
+    } else {
+        spec.integer("inbound_port", port_note + "; only with hysteria2, default " + std::to_string(kDefaultInboundPort))
+            .range(1, 65535);
+    }
+}
+
+Hysteria2Choice read_hysteria2_choice(stand::cpp::ConfigValues& cfg, const std::string& default_port_note) {
     Hysteria2Choice c;
-    const std::string protocol = cfg.string("protocol", default_protocol);
-    if (protocol == "hysteria2") c.enabled = true;
-    else if (protocol != default_protocol)
-        throw ConfigError("config.protocol: \"" + protocol + "\" (expected \"" + default_protocol + "\" or \"hysteria2\")");
-    const std::string congestion = cfg.string("congestion", "default");
-    if (congestion != "default" && congestion != "bbr" && congestion != "reno")
-        throw ConfigError("config.congestion: \"" + congestion + "\" (expected \"default\", \"bbr\" or \"reno\")");
+    c.enabled = cfg.string("protocol") == "hysteria2";
+    const std::string congestion = cfg.string("congestion");
     if (congestion != "default" && !c.enabled) throw ConfigError("config.congestion: only for \"protocol\": \"hysteria2\"");
     if (congestion != "default") c.congestion = congestion;
-    // 0: absent (the fallback is not range-checked)
-    if (const auto port = cfg.integer("inbound_port", 0, 1, 65535); port != 0) {
-        if (!c.enabled)
-            throw ConfigError("config.inbound_port: only for \"protocol\": \"hysteria2\" (" + default_port_note + ")");
-        c.inbound_port = static_cast<int>(port);
-    }
+    const auto port = cfg.optional_integer("inbound_port");
+    if (port && !c.enabled)
+        throw ConfigError("config.inbound_port: only for \"protocol\": \"hysteria2\" (" + default_port_note + ")");
+    c.inbound_port = static_cast<int>(port.value_or(kDefaultInboundPort));
     return c;
 }
 

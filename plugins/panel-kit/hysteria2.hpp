@@ -13,25 +13,29 @@
 
 namespace stand_panel_kit {
 
-// config.protocol (`default_protocol` or "hysteria2"), and only with
-// hysteria2 config.congestion ("default", "bbr", "reno") and
-// config.inbound_port (default 4443; `default_port_note` says why the
-// default protocol takes none). Throws ConfigError naming the field.
+// The users' inbound port when the config names none.
+inline constexpr int kDefaultInboundPort = 4443;
+
+// Declares config.protocol (`default_protocol` or "hysteria2", described by
+// `protocol_note`), config.congestion ("default", "bbr", "reno"; only with
+// hysteria2) and config.inbound_port (described by `port_note`). With
+// `port_for_every_protocol` the port has the declared default
+// kDefaultInboundPort; without, it is for hysteria2 only, so it declares no
+// default (giving it with the default protocol is an error) and its
+// description says what hysteria2 uses.
+void declare_hysteria2_keys(stand::cpp::ConfigSpec& spec, const std::string& default_protocol,
+                            const std::string& protocol_note, const std::string& port_note,
+                            bool port_for_every_protocol = false);
+
+// Reads them (declared for hysteria2 only), the inbound port only with
+// hysteria2 (`default_port_note` says why the default protocol takes none).
+// Throws ConfigError naming the field.
 struct Hysteria2Choice {
     bool enabled = false;
     std::string congestion;  // "" keeps Xray's default
-    int inbound_port = 4443;
+    int inbound_port = 0;
 };
-Hysteria2Choice read_hysteria2_choice(stand::cpp::ConfigReader& cfg, const std::string& default_protocol,
-                                      const std::string& default_port_note);
-
-// The schema of config.congestion and config.inbound_port, for the
-// adapter's schema beside its own "protocol" (whose enum names its default).
-#define PANELKIT_HYSTERIA2_SCHEMA_PROPERTIES                                                                \
-    "\"congestion\":{\"enum\":[\"default\",\"bbr\",\"reno\"],\"default\":\"default\",\"description\":"         \
-    "\"hysteria2: Xray's congestion control (finalmask.quicParams.congestion); default: Xray's own\"},"     \
-    "\"inbound_port\":{\"type\":\"integer\",\"minimum\":1,\"maximum\":65535,\"default\":4443,"              \
-    "\"description\":\"hysteria2: the inbound's UDP port on the nodes, and the links' port\"},"
+Hysteria2Choice read_hysteria2_choice(stand::cpp::ConfigValues& cfg, const std::string& default_port_note);
 
 // The core's certificate: a self-signed P-256 certificate made (once) in
 // `dir` (stand::tls::ensure_test_certificate), its files named as the panel

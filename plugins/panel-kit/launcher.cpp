@@ -12,42 +12,34 @@ namespace stand_panel_kit {
 
 namespace fs = std::filesystem;
 namespace json = boost::json;
-using stand::cpp::ConfigError;
 using stand::cpp::Error;
 
-namespace {
-
-// A non-empty array of strings at `key`, or `fallback` when it is absent.
-std::vector<std::string> argv_at(stand::cpp::ConfigReader& cfg, const char* key, std::vector<std::string> fallback) {
-    const auto* list = cfg.array(key);
-    if (!list) return fallback;
-    std::vector<std::string> out;
-    for (const auto& a : *list) {
-        if (!a.is_string()) throw ConfigError(std::string("config.") + key + ": expected an array of strings");
-        out.emplace_back(a.as_string());
-    }
-    if (out.empty()) throw ConfigError(std::string("config.") + key + ": must not be empty");
-    return out;
+void declare_launch_keys(stand::cpp::ConfigSpec& spec, RunMode default_mode,
+                         const std::vector<std::string>& default_command) {
+    spec.choice("mode", {"native", "docker"},
+                "native: the command spawned into the box; docker: docker compose with the box as cgroup parent")
+        .by_default(default_mode == RunMode::docker ? "docker" : "native");
+    auto& command = spec.strings("command", "native: the panel's argv; ${data_dir} ${port} ${listen} are expanded")
+                        .min_items(1);
+    if (!default_command.empty()) command.by_default(json::value_from(default_command));
+    spec.string_map("env", "native: environment added to the panel's");
+    spec.string("working_dir", "native: the panel's working directory; default: stand's");
+    spec.string("docker", "docker mode: the docker CLI (restart, image inspect), e.g. podman").by_default("docker");
+    spec.strings("compose", "docker mode: the compose command; default [<docker>, \"compose\"], e.g. "
+                            "[\"docker-compose\"] or [\"podman-compose\"]")
+        .min_items(1);
+    spec.string("box", "the box the panel runs in; \"\": none").by_default("measured");
 }
 
-}  // namespace
-
-LaunchConfig read_launch_config(stand::cpp::ConfigReader& cfg, const std::vector<std::string>& default_command,
-                                RunMode default_mode) {
+LaunchConfig read_launch_config(stand::cpp::ConfigValues& cfg) {
     LaunchConfig c;
-    const std::string mode = cfg.string("mode", default_mode == RunMode::docker ? "docker" : "native");
-    if (mode == "docker") c.mode = RunMode::docker;
-    else if (mode != "native") throw ConfigError("config.mode: expected \"native\" or \"docker\", got \"" + mode + "\"");
-    c.command = argv_at(cfg, "command", default_command);
-    if (const auto* env = cfg.object("env"))
-        for (const auto& [k, v] : *env) {
-            if (!v.is_string()) throw ConfigError("config.env." + std::string(k) + ": expected a string");
-            c.env[std::string(k)] = std::string(v.as_string());
-        }
-    c.working_dir = cfg.string("working_dir", "");
-    c.docker = cfg.string("docker", c.docker);
-    c.compose = argv_at(cfg, "compose", {c.docker, "compose"});
-    c.box = cfg.string("box", c.box);
+    c.mode = cfg.string("mode") == "docker" ? RunMode::docker : RunMode::native;
+    c.command = cfg.strings("command");
+    c.env = cfg.string_map("env");
+    c.working_dir = cfg.string("working_dir");
+    c.docker = cfg.string("docker");
+    c.compose = cfg.optional_strings("compose").value_or(std::vector<std::string>{c.docker, "compose"});
+    c.box = cfg.string("box");
     return c;
 }
 

@@ -42,11 +42,15 @@ struct LaunchConfig {
     std::string box = "measured";               // "" = none
 };
 
-// Reads "mode", "command", "env", "working_dir", "docker", "compose", "box" from an
-// adapter config (the rest is the adapter's). `default_command` is the native argv when none is
-// given; `default_mode` the mode when "mode" is absent.
-LaunchConfig read_launch_config(stand::cpp::ConfigReader& cfg, const std::vector<std::string>& default_command,
-                                RunMode default_mode = RunMode::native);
+// Declares "mode", "command", "env", "working_dir", "docker", "compose", "box"
+// in an adapter's config (the rest is the adapter's). `default_mode` is the
+// mode when "mode" is absent; `default_command` the native argv when none is
+// given (empty: none, the adapter then needs one or its own default). An
+// adapter says more about a key with spec.key("command").describe(...).
+void declare_launch_keys(stand::cpp::ConfigSpec& spec, RunMode default_mode,
+                         const std::vector<std::string>& default_command = {});
+// Reads the keys declare_launch_keys() declared; throws ConfigError naming the field.
+LaunchConfig read_launch_config(stand::cpp::ConfigValues& cfg);
 
 class Launcher {
 public:

@@ -47,15 +47,6 @@ constexpr const char* kContainerDataDir = "/var/lib/pasarguard";  // the data di
 // install_service.sh: ExecStart=$PWD/.venv/bin/python3 $PWD/main.py, WorkingDirectory=$PWD.
 constexpr const char* kVenvPython = ".venv/bin/python3";
 
-std::vector<std::string> strings(const json::array& a, const std::string& field) {
-    std::vector<std::string> out;
-    for (const auto& v : a) {
-        if (!v.is_string()) throw ConfigError("config." + field + ": expected an array of strings");
-        out.emplace_back(v.as_string());
-    }
-    return out;
-}
-
 // Items of a list answer: an array, or {"<key>": [...]} (paged lists).
 const json::array* items(const json::value& v, const char* key) {
     if (v.is_array()) return &v.as_array();
@@ -81,21 +72,53 @@ std::string source_version(const fs::path& source_dir) {
     return {};
 }
 
+// The config: the launch keys (panel-kit, docker by default), the Hysteria 2 keys and PasarGuard's own.
+const stand::cpp::ConfigSpec& config_spec() {
+    static const stand::cpp::ConfigSpec spec = [] {
+        stand::cpp::ConfigSpec s;
+        stand_panel_kit::declare_launch_keys(s, stand_panel_kit::RunMode::docker);
+        s.string("source_dir", "native: PasarGuard's checkout (main.py, pasarguard-cli.py, a built dashboard/build)");
+        s.string("python", "native: the interpreter; default source_dir/.venv/bin/python3 (`uv sync`)");
+        s.key("command").describe(
+            "native, instead of source_dir: a command that starts the panel; ${data_dir} ${port} ${listen} expanded");
+        s.key("working_dir").describe("native; default: source_dir");
+        s.key("env").describe(
+            "native env added to UVICORN_HOST, UVICORN_PORT, SQLALCHEMY_DATABASE_URL (SQLite in the data dir)");
+        s.strings("temp_key_command",
+                  "prints 'Temp key: <key>'; default: python pasarguard-cli.py generate-temp-key in source_dir "
+                  "(docker: via docker exec); same env and working dir as the panel");
+        s.string("image", "docker mode: the panel's image").by_default(kImage);
+        s.string("host", "the address the panel binds (UVICORN_HOST)").by_default("127.0.0.1");
+        s.integer("port", "the panel's HTTP port (UVICORN_PORT)").range(1, 65535).by_default(8000);
+        stand_panel_kit::declare_hysteria2_keys(
+            s, kDefaultProtocol,
+            "shadowsocks: users on the default core config's inbound Shadowsocks TCP; hysteria2: a core config of "
+            "its own with Xray's hysteria inbound (version 2, TLS with a self-signed certificate made in <data "
+            "dir>/tls, no obfuscation), a group on it, a host pinning the certificate (pinSHA256); tunnel_auth is "
+            "the user's proxy_settings.hysteria.auth",
+            "the inbound's UDP port on the nodes, and the links' port");
+        s.string("username", "the admin login").by_default("benchadmin");
+        s.string("password", "generated to the panel's policy and kept 0600 when absent; never logged").secret();
+        return s;
+    }();
+    return spec;
+}
+
 class PasarGuard : public stand::cpp::Instance, public stand_panel_kit::PanelLifecycle, public stand::cpp::Panel {
 public:
     PasarGuard(const stand::cpp::Host& host, const json::object& config) : PanelLifecycle(host, kPanel) {
-        stand::cpp::ConfigReader cfg(config);
-        const bool own_command = config.contains("command");
-        auto lc = stand_panel_kit::read_launch_config(cfg, {}, stand_panel_kit::RunMode::docker);
-        host_name_ = cfg.string("host", "127.0.0.1");
-        port_ = static_cast<int>(cfg.integer("port", 8000, 1, 65535));
-        given_.username = cfg.string("username", "benchadmin");
-        given_.password = cfg.string("password", "");
-        image_ = cfg.string("image", kImage);
-        source_dir_ = cfg.string("source_dir", "");
-        python_ = cfg.string("python", "");
-        if (const auto* t = cfg.array("temp_key_command")) temp_key_command_ = strings(*t, "temp_key_command");
-        hysteria2_ = stand_panel_kit::read_hysteria2_choice(cfg, kDefaultProtocol, "Shadowsocks TCP keeps its port");
+        auto cfg = config_spec().read(config);
+        const bool own_command = cfg.given("command");
+        auto lc = stand_panel_kit::read_launch_config(cfg);
+        host_name_ = cfg.string("host");
+        port_ = static_cast<int>(cfg.integer("port"));
+        given_.username = cfg.string("username");
+        given_.password = cfg.string("password");
+        image_ = cfg.string("image");
+        source_dir_ = cfg.string("source_dir");
+        python_ = cfg.string("python");
+        temp_key_command_ = cfg.strings("temp_key_command");
+        hysteria2_ = stand_panel_kit::read_hysteria2_choice(cfg, "Shadowsocks TCP keeps its port");
         cfg.finish();
         docker_ = lc.mode == stand_panel_kit::RunMode::docker;
         if (docker_) {
@@ -433,24 +456,4 @@ private:
 STAND_CPP_PLUGIN(PasarGuard, "pasarguard", "PasarGuard", "0.2.0",
                  "PasarGuard panel (checked on the real v5.2.1): docker compose with the pinned image, or run from its "
                  "source, in the measured box; Shadowsocks or Hysteria 2 users.",
-                 R"json({"type":"object","additionalProperties":false,"properties":{
-                     "mode":{"enum":["native","docker"],"default":"docker"},
-                     "source_dir":{"type":"string","description":"native: PasarGuard's checkout (main.py, pasarguard-cli.py, a built dashboard/build)"},
-                     "python":{"type":"string","description":"native: the interpreter; default source_dir/.venv/bin/python3 (`uv sync`)"},
-                     "command":{"type":"array","items":{"type":"string"},
-                                "description":"native, instead of source_dir: a command that starts the panel; ${data_dir} ${port} ${listen} expanded"},
-                     "working_dir":{"type":"string","description":"native; default: source_dir"},
-                     "env":{"type":"object","additionalProperties":{"type":"string"},
-                            "description":"native env added to UVICORN_HOST, UVICORN_PORT, SQLALCHEMY_DATABASE_URL (SQLite in the data dir)"},
-                     "temp_key_command":{"type":"array","items":{"type":"string"},
-                                         "description":"prints 'Temp key: <key>'; default: python pasarguard-cli.py generate-temp-key in source_dir (docker: via docker exec); same env and working dir as the panel"},
-                     "docker":{"type":"string","default":"docker"},
-                     "image":{"type":"string","default":"pasarguard/panel:v5.2.1"},
-                     "box":{"type":"string","default":"measured"},
-                     "host":{"type":"string","default":"127.0.0.1","description":"the address the panel binds (UVICORN_HOST)"},
-                     "port":{"type":"integer","minimum":1,"maximum":65535,"default":8000},
-                     "protocol":{"enum":["shadowsocks","hysteria2"],"default":"shadowsocks",
-                                 "description":"shadowsocks: users on the default core config's inbound Shadowsocks TCP; hysteria2: a core config of its own with Xray's hysteria inbound (version 2, TLS with a self-signed certificate made in <data dir>/tls, no obfuscation), a group on it, a host pinning the certificate (pinSHA256); tunnel_auth is the user's proxy_settings.hysteria.auth"},
-                     )json" PANELKIT_HYSTERIA2_SCHEMA_PROPERTIES R"json(
-                     "username":{"type":"string","default":"benchadmin"},
-                     "password":{"type":"string","description":"generated to the panel's policy and kept 0600 when absent; never logged"}}})json")
+                 config_spec())

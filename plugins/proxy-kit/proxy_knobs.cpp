@@ -96,10 +96,4 @@ json::object proxy_readiness(const ProxyKnobs& k) {
     return r;
 }
 
-void check_origin_body(const std::string& body) {
-    static const std::regex kBody("[A-Za-z0-9 _.-]{0,256}");
-    if (!std::regex_match(body, kBody))
-        throw stand::cpp::ConfigError("config.body: only letters, digits, space, '_', '.', '-' (at most 256)");
-}
-
 }  // namespace stand_proxy_kit

@@ -63,9 +63,4 @@ std::string proxy_base_url(const ProxyKnobs& k);
 // told not to verify it (it checks liveness, not identity).
 boost::json::object proxy_readiness(const ProxyKnobs& k);
 
-// The origin-mode body from a plugin's config: letters, digits, space, '_',
-// '.', '-', at most 256 (it is written into config files unquoted-safe).
-// Throws ConfigError naming config.body.
-void check_origin_body(const std::string& body);
-
 }  // namespace stand_proxy_kit

@@ -28,15 +28,13 @@ std::string candidate_name(const std::string& name) {
 
 ProxyPlugin::ProxyPlugin(const stand::cpp::Host& host, const json::object& config, ProxyTraits traits)
     : host_(host), traits_(std::move(traits)), server_(traits_.id, traits_.graceful_signal, traits_.grace_ms) {
-    stand::cpp::ConfigReader cfg(config);
-    binary_ = cfg.string("binary", traits_.default_binary);
-    box_ = cfg.string("box", "measured");
-    settings_.knobs.listen_port = static_cast<std::uint16_t>(cfg.integer("port", traits_.default_port, 1, 65535));
-    settings_.knobs.workers = cfg.integer("workers", 1, 1, 64);
-    if (traits_.origin_mode) {
-        settings_.body = cfg.string("body", "ok");
-        check_origin_body(settings_.body);
-    }
+    const stand::cpp::ConfigSpec spec = config_spec(traits_);
+    auto cfg = spec.read(config);
+    binary_ = cfg.string("binary");
+    box_ = cfg.string("box");
+    settings_.knobs.listen_port = static_cast<std::uint16_t>(cfg.integer("port"));
+    settings_.knobs.workers = cfg.integer("workers");
+    if (traits_.origin_mode) settings_.body = cfg.string("body");
     cfg.finish();
 }
 
@@ -194,16 +192,17 @@ void ProxyPlugin::write_checked_config(const ProxySettings& s) {
     checked_ = std::move(all);
 }
 
-std::string config_schema(const ProxyTraits& t) {
-    json::object props{
-        {"binary", {{"type", "string"}, {"default", t.default_binary}}},
-        {"box", {{"type", "string"}, {"default", "measured"}, {"description", "box to run in; empty: none"}}},
-        {"port", {{"type", "integer"}, {"minimum", 1}, {"maximum", 65535}, {"default", t.default_port}}},
-        {"workers",
-         {{"type", "integer"}, {"minimum", 1}, {"maximum", 64}, {"default", 1}, {"description", t.workers_means}}}};
+stand::cpp::ConfigSpec config_spec(const ProxyTraits& t) {
+    stand::cpp::ConfigSpec s;
+    s.string("binary", "the " + t.id + " executable").by_default(t.default_binary);
+    s.string("box", "box to run in; empty: none").by_default("measured");
+    s.integer("port", "the listen port until knobs.listen.port moves it").range(1, 65535).by_default(t.default_port);
+    s.integer("workers", t.workers_means + " (knobs.workers overrides it)").range(1, 64).by_default(1);
     if (t.origin_mode)
-        props["body"] = {{"type", "string"}, {"pattern", "^[A-Za-z0-9 _.-]{0,256}$"}, {"default", "ok"}};
-    return json::serialize(json::object{{"type", "object"}, {"additionalProperties", false}, {"properties", props}});
+        s.string("body", "origin mode (no upstreams): the 200 answer's body, written into the config files as it is")
+            .pattern("^[A-Za-z0-9 _.-]{0,256}$", "only letters, digits, space, '_', '.', '-' (at most 256)")
+            .by_default("ok");
+    return s;
 }
 
 }  // namespace stand_proxy_kit

@@ -3,7 +3,7 @@
 // and the defaults every proxy reports the same way. A proxy plugin is its
 // ProxyTraits, its hooks (below) and its config renderer; it is declared
 // with STAND_PROXY_PLUGIN, which also writes its config schema from the
-// traits, so the schema and the constructor cannot disagree.
+// keys its traits declare (config_spec()), the ones the constructor reads.
 //
 // Threads: the host calls an instance from one thread at a time (sdk
 // stand/plugin.h); hooks are called from those calls only.
@@ -130,8 +130,10 @@ private:
     ServerProcess server_;
 };
 
-// The JSON Schema of a proxy plugin's config, from its traits.
-std::string config_schema(const ProxyTraits& traits);
+// A proxy plugin's config keys, from its traits: binary, box, port,
+// workers and, with an origin mode, body. The constructor reads them and the
+// descriptor's schema is written from them.
+stand::cpp::ConfigSpec config_spec(const ProxyTraits& traits);
 
 }  // namespace stand_proxy_kit
 
@@ -139,9 +141,9 @@ std::string config_schema(const ProxyTraits& traits);
 // are `Traits` (a ProxyTraits with static storage); the schema comes from them.
 #define STAND_PROXY_PLUGIN(Class, Traits, Name, Version, Description)                                 \
     namespace {                                                                                        \
-    const char* stand_proxy_schema() {                                                                 \
-        static const std::string schema = ::stand_proxy_kit::config_schema(Traits);                   \
-        return schema.c_str();                                                                         \
+    const ::stand::cpp::ConfigSpec& stand_proxy_config() {                                             \
+        static const ::stand::cpp::ConfigSpec spec = ::stand_proxy_kit::config_spec(Traits);           \
+        return spec;                                                                                   \
     }                                                                                                  \
     }                                                                                                  \
-    STAND_CPP_PLUGIN(Class, (Traits).id.c_str(), Name, Version, Description, stand_proxy_schema())
+    STAND_CPP_PLUGIN(Class, (Traits).id.c_str(), Name, Version, Description, stand_proxy_config())

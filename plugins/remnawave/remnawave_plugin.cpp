@@ -68,19 +68,45 @@ const char* credential_field(const std::string& inbound_type) {
     return nullptr;
 }
 
+// The config: the launch keys (panel-kit, docker by default), the Hysteria 2 keys and Remnawave's own.
+const stand::cpp::ConfigSpec& config_spec() {
+    static const stand::cpp::ConfigSpec spec = [] {
+        stand::cpp::ConfigSpec s;
+        stand_panel_kit::declare_launch_keys(s, stand_panel_kit::RunMode::docker);
+        s.key("command").describe("native: the command that starts the backend; ${data_dir} ${port} ${listen} expanded");
+        s.key("env").describe("native env added to APP_PORT=${port} and SUB_PUBLIC_DOMAIN");
+        s.string("image", "docker; beside postgres:18.4 and valkey/valkey:9-alpine").by_default(kImage);
+        s.string("host", "docker publishes the API on this address only").by_default("127.0.0.1");
+        s.integer("port", "the backend's API port").range(1, 65535).by_default(3000);
+        s.string("sub_public_domain", "SUB_PUBLIC_DOMAIN (no scheme); default host:port/api/sub, the backend itself");
+        stand_panel_kit::declare_hysteria2_keys(
+            s, kDefaultProtocol,
+            "default-squad: users join the default squad, links on its first inbound (Shadowsocks on a fresh "
+            "panel); hysteria2: a config profile with Xray's hysteria inbound (version 2, TLS with a self-signed "
+            "certificate made in <data dir>/tls, no obfuscation), its own squad, a host pinning the certificate "
+            "(pinSHA256); tunnel_auth is the user's vlessUuid",
+            "the inbound's UDP port on the nodes, and the links' port");
+        s.string("username", "the admin login").by_default("benchadmin");
+        s.string("password", "generated (24+ chars) and kept 0600 when absent; never logged").secret();
+        return s;
+    }();
+    return spec;
+}
+
 class Remnawave : public stand::cpp::Instance, public stand_panel_kit::PanelLifecycle, public stand::cpp::Panel {
 public:
     Remnawave(const stand::cpp::Host& host, const json::object& config) : PanelLifecycle(host, kPanel) {
-        stand::cpp::ConfigReader cfg(config);
-        const bool own_command = config.contains("command");
-        auto lc = stand_panel_kit::read_launch_config(cfg, {}, stand_panel_kit::RunMode::docker);
-        host_name_ = cfg.string("host", "127.0.0.1");
-        port_ = static_cast<int>(cfg.integer("port", 3000, 1, 65535));
-        given_.username = cfg.string("username", "benchadmin");
-        given_.password = cfg.string("password", "");
-        image_ = cfg.string("image", kImage);
-        sub_public_domain_ = cfg.string("sub_public_domain", host_name_ + ":" + std::to_string(port_) + "/api/sub");
-        hysteria2_ = stand_panel_kit::read_hysteria2_choice(cfg, kDefaultProtocol, "the default squad's inbound keeps its port");
+        auto cfg = config_spec().read(config);
+        const bool own_command = cfg.given("command");
+        auto lc = stand_panel_kit::read_launch_config(cfg);
+        host_name_ = cfg.string("host");
+        port_ = static_cast<int>(cfg.integer("port"));
+        given_.username = cfg.string("username");
+        given_.password = cfg.string("password");
+        image_ = cfg.string("image");
+        sub_public_domain_ =
+            cfg.optional_string("sub_public_domain").value_or(host_name_ + ":" + std::to_string(port_) + "/api/sub");
+        hysteria2_ = stand_panel_kit::read_hysteria2_choice(cfg, "the default squad's inbound keeps its port");
         cfg.finish();
         docker_ = lc.mode == stand_panel_kit::RunMode::docker;
         if (!docker_) {
@@ -504,21 +530,4 @@ private:
 STAND_CPP_PLUGIN(Remnawave, "remnawave", "Remnawave", "0.2.0",
                  "Remnawave backend (source read at 3.3.2): the official docker compose with a generated .env, or a "
                  "given command, in the measured box; users on the default squad's inbound, or on a Hysteria 2 inbound.",
-                 R"({"type":"object","additionalProperties":false,"properties":{
-                     "mode":{"enum":["native","docker"],"default":"docker"},
-                     "command":{"type":"array","items":{"type":"string"},
-                                "description":"native: the command that starts the backend; ${data_dir} ${port} ${listen} expanded"},
-                     "working_dir":{"type":"string"},
-                     "env":{"type":"object","additionalProperties":{"type":"string"},
-                            "description":"native env added to APP_PORT=${port} and SUB_PUBLIC_DOMAIN"},
-                     "docker":{"type":"string","default":"docker"},
-                     "image":{"type":"string","default":"remnawave/backend:3.3.2","description":"docker; beside postgres:18.4 and valkey/valkey:9-alpine"},
-                     "box":{"type":"string","default":"measured"},
-                     "host":{"type":"string","default":"127.0.0.1","description":"docker publishes the API on this address only"},
-                     "port":{"type":"integer","minimum":1,"maximum":65535,"default":3000},
-                     "sub_public_domain":{"type":"string","description":"SUB_PUBLIC_DOMAIN (no scheme); default host:port/api/sub, the backend itself"},
-                     "protocol":{"enum":["default-squad","hysteria2"],"default":"default-squad",
-                                 "description":"default-squad: users join the default squad, links on its first inbound (Shadowsocks on a fresh panel); hysteria2: a config profile with Xray's hysteria inbound (version 2, TLS with a self-signed certificate made in <data dir>/tls, no obfuscation), its own squad, a host pinning the certificate (pinSHA256); tunnel_auth is the user's vlessUuid"},
-                     )" PANELKIT_HYSTERIA2_SCHEMA_PROPERTIES R"(
-                     "username":{"type":"string","default":"benchadmin"},
-                     "password":{"type":"string","description":"generated (24+ chars) and kept 0600 when absent; never logged"}}})")
+                 config_spec())

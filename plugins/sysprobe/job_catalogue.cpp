@@ -1,9 +1,8 @@
 #include "job_catalogue.hpp"
 
-#include <stand/cpp/config.hpp>
+#include <stand/cpp/config_spec.hpp>
 #include <stand/cpp/error.hpp>
 
-#include <string_view>
 
 #include "machine_facts.hpp"
 
@@ -11,7 +10,8 @@ namespace stand_sysprobe {
 namespace {
 
 using stand::cpp::ConfigError;
-using stand::cpp::ConfigReader;
+using stand::cpp::ConfigSpec;
+using stand::cpp::ConfigValues;
 using stand::cpp::Error;
 
 // Caps keeping one event short: the workers stop between events only, and
@@ -36,107 +36,101 @@ constexpr JobDef kJobs[] = {
      "7z b: the 7-Zip LZMA benchmark run through the host, its \"Tot:\" rating in MIPS; empty with a note when no 7z is installed"},
 };
 
-constexpr std::string_view kDuration =
-    R"json("duration_s":{"type":"integer","minimum":1,"maximum":86400,"default":DEFAULT,"description":"time-based run length"})json";
-
-std::string duration_schema(int fallback) {
-    std::string s(kDuration);
-    s.replace(s.find("DEFAULT"), 7, std::to_string(fallback));
-    return s;
+void declare_duration(ConfigSpec& s, std::int64_t fallback) {
+    s.integer("duration_s", "time-based run length").range(1, 86400).by_default(fallback);
 }
 
-std::string cpu_schema(const JobDef& job) {
-    const std::string threads = std::string(job.id) == "cpu-1t" ? "1" : "online CPUs";
-    return R"json({"type":"object","additionalProperties":false,"properties":{
-  "max_prime":{"type":"integer","minimum":3,"maximum":100000,"default":20000,"description":"--cpu-max-prime; at most 100000 so one event stays well below a second"},
-  "threads":{"type":"integer","minimum":1,"maximum":1024,"description":"worker threads; default )json" +
-           threads + R"json("},)json" + duration_schema(10) + "}}";
-}
-
-std::string memory_schema() {
-    return R"json({"type":"object","additionalProperties":false,"properties":{
-  "block_size_kib":{"type":"integer","minimum":1,"maximum":65536,"default":1024,"description":"--memory-block-size, a power of two, at most 64 MiB"},
-  "total_mib":{"type":"integer","minimum":1,"maximum":1073741824,"default":10240,"description":"--memory-total-size: the run ends when this much is transferred"},
-  "threads":{"type":"integer","minimum":1,"maximum":1024,"default":1},
-  "scope":{"type":"string","enum":["global","local"],"default":"global","description":"--memory-scope: one block shared by all threads, or one per thread"},)json" +
-           duration_schema(10) + "}}";
-}
-
-std::string crypto_schema() {
-    return R"json({"type":"object","additionalProperties":false,"properties":{
-  "block_bytes":{"type":"integer","minimum":16,"maximum":1048576,"default":16384,"description":"bytes per EVP call (openssl speed -bytes); a multiple of 16 for AES"},)json" +
-           duration_schema(3) + "}}";
-}
-
-std::string sevenzip_schema() {
-    return R"json({"type":"object","additionalProperties":false,"properties":{
-  "binary":{"type":"string","description":"7z executable; default the first of 7z, 7za, 7zz on PATH"},
-  "iterations":{"type":"integer","minimum":0,"maximum":1000,"description":"7z b N; absent or 0: 7-Zip's default"},
-  "threads":{"type":"integer","minimum":0,"maximum":1024,"description":"-mmt N; absent or 0: 7-Zip's default (all CPUs)"},
-  "dictionary_log":{"type":"integer","oneOf":[{"const":0},{"minimum":18,"maximum":30}],"description":"-md N: largest dictionary 2^N bytes; absent or 0: 7-Zip's default"},
-  "timeout_s":{"type":"integer","minimum":1,"maximum":86400,"default":900},
-  "box":{"type":"string","default":"","description":"box to run 7z in (\"measured\"); empty: none, like the probe's own threads"}}})json";
-}
-
-// Absent or 0: the tool's own default (0 lets a scenario parameter say "default").
-std::optional<std::int64_t> optional_integer(ConfigReader& p, const boost::json::object& params, const char* key,
-                                             std::int64_t min, std::int64_t max) {
-    if (!params.contains(key)) return std::nullopt;
-    if (auto* v = params.if_contains(key); v->is_int64() && v->as_int64() == 0) {
-        p.integer(key, 0, 0, 0);  // consumed, so finish() does not call it unknown
-        return std::nullopt;
+// A job's params, declared once: its schema and its reader.
+ConfigSpec params_spec(const JobDef& job) {
+    ConfigSpec s;
+    switch (job.kind) {
+        case JobKind::cpu:
+            s.integer("max_prime", "--cpu-max-prime; at most 100000 so one event stays well below a second")
+                .range(3, kMaxPrime)
+                .by_default(20000);
+            s.integer("threads", std::string("worker threads; default ") +
+                                     (std::string(job.id) == "cpu-1t" ? "1" : "online CPUs"))
+                .range(1, 1024);
+            declare_duration(s, 10);
+            break;
+        case JobKind::memory:
+            s.integer("block_size_kib", "--memory-block-size, a power of two, at most 64 MiB")
+                .range(1, kMaxBlockKib)
+                .by_default(1024);
+            s.integer("total_mib", "--memory-total-size: the run ends when this much is transferred")
+                .range(1, 1073741824)
+                .by_default(10240);
+            s.integer("threads", "worker threads").range(1, 1024).by_default(1);
+            s.choice("scope", {"global", "local"}, "--memory-scope: one block shared by all threads, or one per thread")
+                .by_default("global");
+            declare_duration(s, 10);
+            break;
+        case JobKind::crypto:
+            s.integer("block_bytes", "bytes per EVP call (openssl speed -bytes); a multiple of 16 for AES")
+                .range(16, kMaxCryptoBlock)
+                .by_default(16384);
+            declare_duration(s, 3);
+            break;
+        case JobKind::sevenzip:
+            s.string("binary", "7z executable; default the first of 7z, 7za, 7zz on PATH");
+            s.integer("iterations", "7z b N; absent or 0: 7-Zip's default").range(1, 1000).zero_is_unset();
+            s.integer("threads", "-mmt N; absent or 0: 7-Zip's default (all CPUs)").range(1, 1024).zero_is_unset();
+            s.integer("dictionary_log", "-md N: largest dictionary 2^N bytes; absent or 0: 7-Zip's default")
+                .range(18, 30)
+                .zero_is_unset();
+            s.integer("timeout_s", "how long 7z may run before it is killed").range(1, 86400).by_default(900);
+            s.string("box", "box to run 7z in (\"measured\"); empty: none, like the probe's own threads").by_default("");
+            break;
     }
-    return p.integer(key, 0, min, max);
-}
-
-CpuSettings read_cpu(const JobDef& job, ConfigReader& p) {
-    CpuSettings s;
-    s.max_prime = static_cast<std::uint64_t>(p.integer("max_prime", 20000, 3, kMaxPrime));
-    const std::int64_t default_threads = std::string(job.id) == "cpu-1t" ? 1 : online_cpus();
-    s.threads = static_cast<unsigned>(p.integer("threads", default_threads, 1, 1024));
-    s.duration_s = p.integer("duration_s", 10, 1, 86400);
     return s;
 }
 
-MemorySettings read_memory(const JobDef& job, ConfigReader& p, const std::string& where) {
+CpuSettings read_cpu(const JobDef& job, ConfigValues& p) {
+    CpuSettings s;
+    s.max_prime = static_cast<std::uint64_t>(p.integer("max_prime"));
+    const std::int64_t default_threads = std::string(job.id) == "cpu-1t" ? 1 : online_cpus();
+    s.threads = static_cast<unsigned>(p.optional_integer("threads").value_or(default_threads));
+    s.duration_s = p.integer("duration_s");
+    return s;
+}
+
+MemorySettings read_memory(const JobDef& job, ConfigValues& p) {
     MemorySettings s;
     s.write = std::string(job.id) == "mem-write";
-    const auto block_kib = p.integer("block_size_kib", 1024, 1, kMaxBlockKib);
+    const auto block_kib = p.integer("block_size_kib");
     if ((block_kib & (block_kib - 1)) != 0)
-        throw ConfigError(where + ".block_size_kib: " + std::to_string(block_kib) + " is not a power of two (sysbench requires one)");
+        throw ConfigError(p.path() + ".block_size_kib: " + std::to_string(block_kib) +
+                          " is not a power of two (sysbench requires one)");
     s.block_bytes = static_cast<std::uint64_t>(block_kib) * 1024;
-    s.total_bytes = static_cast<std::uint64_t>(p.integer("total_mib", 10240, 1, 1073741824)) << 20;
-    s.threads = static_cast<unsigned>(p.integer("threads", 1, 1, 1024));
-    s.duration_s = p.integer("duration_s", 10, 1, 86400);
-    const std::string scope = p.string("scope", "global");
-    if (scope != "global" && scope != "local")
-        throw ConfigError(where + ".scope: \"" + scope + "\" is neither \"global\" nor \"local\"");
-    s.shared_buffer = scope == "global";
+    s.total_bytes = static_cast<std::uint64_t>(p.integer("total_mib")) << 20;
+    s.threads = static_cast<unsigned>(p.integer("threads"));
+    s.duration_s = p.integer("duration_s");
+    s.shared_buffer = p.string("scope") == "global";
     if (s.total_bytes / s.block_bytes / s.threads == 0)
-        throw ConfigError(where + ".total_mib: " + std::to_string(s.total_bytes >> 20) + " MiB is less than one block of " +
-                          std::to_string(block_kib) + " KiB per thread");
+        throw ConfigError(p.path() + ".total_mib: " + std::to_string(s.total_bytes >> 20) +
+                          " MiB is less than one block of " + std::to_string(block_kib) + " KiB per thread");
     return s;
 }
 
-CryptoSettings read_crypto(const JobDef& job, ConfigReader& p, const std::string& where) {
+CryptoSettings read_crypto(const JobDef& job, ConfigValues& p) {
     CryptoSettings s;
     s.sha256 = std::string(job.id) == "sha256";
-    s.block_bytes = static_cast<std::uint64_t>(p.integer("block_bytes", 16384, 16, kMaxCryptoBlock));
+    s.block_bytes = static_cast<std::uint64_t>(p.integer("block_bytes"));
     if (!s.sha256 && s.block_bytes % 16 != 0)
-        throw ConfigError(where + ".block_bytes: " + std::to_string(s.block_bytes) +
+        throw ConfigError(p.path() + ".block_bytes: " + std::to_string(s.block_bytes) +
                           " is not a multiple of the AES block (16 bytes)");
-    s.duration_s = p.integer("duration_s", 3, 1, 86400);
+    s.duration_s = p.integer("duration_s");
     return s;
 }
 
-SevenZipSettings read_sevenzip(ConfigReader& p, const boost::json::object& params) {
+SevenZipSettings read_sevenzip(ConfigValues& p) {
     SevenZipSettings s;
-    s.binary = p.string("binary", "");
-    s.iterations = optional_integer(p, params, "iterations", 1, 1000);
-    s.threads = optional_integer(p, params, "threads", 1, 1024);
-    s.dictionary_log = optional_integer(p, params, "dictionary_log", 18, 30);
-    s.timeout_s = p.integer("timeout_s", 900, 1, 86400);
-    s.box = p.string("box", "");
+    s.binary = p.string("binary");
+    s.iterations = p.optional_integer("iterations");
+    s.threads = p.optional_integer("threads");
+    s.dictionary_log = p.optional_integer("dictionary_log");
+    s.timeout_s = p.integer("timeout_s");
+    s.box = p.string("box");
     return s;
 }
 
@@ -152,25 +146,17 @@ const JobDef& find_job(const std::string& id) {
     throw Error(STAND_E_NOT_FOUND, "sysprobe: no job '" + id + "' (jobs: " + known + ")");
 }
 
-boost::json::value params_schema(const JobDef& job) {
-    switch (job.kind) {
-        case JobKind::cpu: return boost::json::parse(cpu_schema(job));
-        case JobKind::memory: return boost::json::parse(memory_schema());
-        case JobKind::crypto: return boost::json::parse(crypto_schema());
-        case JobKind::sevenzip: return boost::json::parse(sevenzip_schema());
-    }
-    return boost::json::object{};
-}
+boost::json::value params_schema(const JobDef& job) { return params_spec(job).schema(); }
 
 JobSettings read_settings(const JobDef& job, const boost::json::object& params) {
-    const std::string where = "sysprobe: " + std::string(job.id) + ": params";
-    ConfigReader p(params, where);
+    const ConfigSpec spec = params_spec(job);
+    auto p = spec.read(params, "sysprobe: " + std::string(job.id) + ": params");
     JobSettings settings;
     switch (job.kind) {
         case JobKind::cpu: settings = read_cpu(job, p); break;
-        case JobKind::memory: settings = read_memory(job, p, where); break;
-        case JobKind::crypto: settings = read_crypto(job, p, where); break;
-        case JobKind::sevenzip: settings = read_sevenzip(p, params); break;
+        case JobKind::memory: settings = read_memory(job, p); break;
+        case JobKind::crypto: settings = read_crypto(job, p); break;
+        case JobKind::sevenzip: settings = read_sevenzip(p); break;
     }
     p.finish();
     return settings;

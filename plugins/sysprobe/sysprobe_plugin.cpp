@@ -17,15 +17,13 @@
 namespace {
 
 using namespace stand_sysprobe;
-using stand::cpp::ConfigReader;
 using stand::cpp::Error;
 namespace json = boost::json;
 
 class SysProbe : public stand::cpp::Instance, public stand::cpp::Probe {
 public:
     SysProbe(const stand::cpp::Host& host, const json::object& config) : host_(host) {
-        ConfigReader cfg(config);
-        cfg.finish();
+        stand::cpp::ConfigSpec().read(config).finish();  // no config keys
     }
 
     json::array list_jobs() override {
@@ -77,4 +75,4 @@ private:
 STAND_CPP_PLUGIN(SysProbe, "sysprobe", "System probe (CPU, memory, crypto, 7z)", "0.1.0",
                  "Self-timed CPU, memory, crypto and archiver probe mirroring sysbench cpu/memory (events/s, "
                  "MiB/sec), openssl speed aes-256-cbc/sha256 (MB/s, in-process EVP) and 7z b (MIPS).",
-                 R"({"type":"object","additionalProperties":false,"properties":{}})")
+                 stand::cpp::ConfigSpec())

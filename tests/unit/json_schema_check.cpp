@@ -13,7 +13,7 @@ namespace json = boost::json;
 
 // Keywords that only describe: nothing to check.
 const std::set<std::string> kAnnotations{"$schema", "$id", "$defs", "definitions", "title", "description",
-                                         "default", "examples", "$comment"};
+                                         "default", "examples", "$comment", "readOnly", "writeOnly"};
 // Checked together, member by member, in check_members().
 const std::set<std::string> kMemberKeywords{"properties", "patternProperties", "additionalProperties"};
 
@@ -38,6 +38,9 @@ public:
             else if (key == "minimum" || key == "maximum")
                 check_bound(v, key, kv.value().to_number<double>(), path, out);
             else if (key == "oneOf") check_one_of(v, kv.value().as_array(), path, out);
+            else if (key == "enum") check_enum(v, kv.value().as_array(), path, out);
+            else if (key == "const") check_enum(v, json::array{kv.value()}, path, out);
+            else if (key == "pattern") check_pattern(v, std::string(kv.value().as_string()), path, out);
             else out.push_back(path + ": the checker does not know the schema keyword '" + key + "'");
         }
         if (v.is_object()) check_members(v.as_object(), schema, path, out);
@@ -106,6 +109,19 @@ private:
         const double n = v.to_number<double>();
         if (key == "minimum" ? n < bound : n > bound)
             out.push_back(path + ": " + json::serialize(v) + " is out of " + key + " " + std::to_string(bound));
+    }
+
+    static void check_enum(const json::value& v, const json::array& allowed, const std::string& path,
+                           std::vector<std::string>& out) {
+        for (const auto& a : allowed)
+            if (a == v) return;
+        out.push_back(path + ": " + json::serialize(v) + " is not one of " + json::serialize(allowed));
+    }
+
+    static void check_pattern(const json::value& v, const std::string& pattern, const std::string& path,
+                              std::vector<std::string>& out) {
+        if (v.is_string() && !std::regex_search(std::string(v.as_string()), std::regex(pattern)))
+            out.push_back(path + ": " + json::serialize(v) + " does not match " + pattern);
     }
 
     void check_one_of(const json::value& v, const json::array& options, const std::string& path,

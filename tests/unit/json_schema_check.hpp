@@ -1,7 +1,8 @@
 // Checks a JSON document against a JSON Schema (draft-07), as far as the
-// published Traefik schemas in tests/data/traefik/ need: type, properties,
-// additionalProperties, patternProperties, required, items, minItems,
-// minimum, maximum, oneOf and local $ref. A keyword it does not know is
+// published Traefik schemas in tests/data/traefik/ and the plugins' config
+// schemas need: type, properties, additionalProperties, patternProperties,
+// required, items, minItems, minimum, maximum, oneOf, enum, const, pattern
+// and local $ref. A keyword it does not know is
 // reported as a problem, so nothing in a schema is skipped silently.
 #pragma once
 

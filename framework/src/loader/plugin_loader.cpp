@@ -134,7 +134,8 @@ std::shared_ptr<LoadedPlugin> load_plugin(const std::filesystem::path& file) {
         boost::system::error_code jec;
         auto schema = boost::json::parse(plugin->config_schema, jec);
         if (jec || !schema.is_object())
-            throw LoadError(file, "config schema is not a JSON object" + (jec ? ": " + jec.message() : std::string()));
+            throw LoadError(file, "config schema is not a JSON object" + (jec ? ": " + jec.message() : std::string()) +
+                                      " (it begins: " + plugin->config_schema.substr(0, 200) + ")");
     }
     return plugin;
 }

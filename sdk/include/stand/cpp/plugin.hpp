@@ -5,7 +5,13 @@
 //       Hello(const stand::cpp::Host& host, const boost::json::object& config);
 //       ... Lifecycle methods ...
 //   };
-//   STAND_CPP_PLUGIN(Hello, "hello", "Hello adapter", "0.1.0", "Says hello.", R"({"type":"object"})")
+//   STAND_CPP_PLUGIN(Hello, "hello", "Hello adapter", "0.1.0", "Says hello.", config_spec())
+//
+// The last argument is the config's JSON Schema: a stand::cpp::ConfigSpec
+// (config_spec.hpp: the keys the constructor reads, so schema and defaults
+// agree), or a JSON text with static storage. A ConfigSpec that throws while
+// it is declared gives a schema text that is not JSON and starts with the
+// error, so the host refuses to load the plugin and says why.
 //
 // The macro defines stand_plugin_entry_v1. Interfaces are listed from the base
 // classes; every thunk is noexcept and converts exceptions to result codes.
@@ -17,9 +23,12 @@
 #include <boost/json.hpp>
 
 #include <array>
+#include <exception>
+#include <string>
 #include <type_traits>
 
 #include "config.hpp"
+#include "config_spec.hpp"
 #include "error.hpp"
 #include "host.hpp"
 #include "interfaces.hpp"
@@ -169,6 +178,33 @@ stand_result create(const stand_host* host, const char* config, std::size_t size
     });
 }
 
+// The descriptor's config_schema_json, built once when the entry is first asked for.
+class SchemaText {
+public:
+    template <class Make>
+    explicit SchemaText(Make make) noexcept {
+        try {
+            set(make());
+        } catch (const std::exception& e) {
+            text_ = std::string("config declaration failed: ") + e.what();
+            ptr_ = text_.c_str();
+        }
+    }
+    SchemaText(const SchemaText&) = delete;
+    SchemaText& operator=(const SchemaText&) = delete;
+    const char* c_str() const noexcept { return ptr_; }
+
+private:
+    void set(const char* json) { ptr_ = json; }
+    void set(const ConfigSpec& spec) {
+        text_ = spec.schema_text();
+        ptr_ = text_.c_str();
+    }
+
+    std::string text_;
+    const char* ptr_ = nullptr;
+};
+
 inline void destroy(stand_instance* self) noexcept {
     try {
         delete reinterpret_cast<Instance*>(self);
@@ -181,8 +217,15 @@ inline void destroy(stand_instance* self) noexcept {
 #define STAND_CPP_PLUGIN(Class, Id, Name, Version, Description, SchemaJson)                              \
     extern "C" STAND_EXPORT const stand_plugin_entry* STAND_ABI stand_plugin_entry_v1(void) {            \
         static constexpr auto ids = ::stand::cpp::detail::interface_ids<Class>();                        \
-        static const stand_plugin_descriptor descriptor{                                                 \
-            sizeof(stand_plugin_descriptor), Id, Name, Version, Description, ids.data(), SchemaJson, 0}; \
+        static const ::stand::cpp::detail::SchemaText schema{[]() -> decltype(auto) { return (SchemaJson); }}; \
+        static const stand_plugin_descriptor descriptor{sizeof(stand_plugin_descriptor),                 \
+                                                        Id,                                              \
+                                                        Name,                                            \
+                                                        Version,                                         \
+                                                        Description,                                     \
+                                                        ids.data(),                                      \
+                                                        schema.c_str(),                                  \
+                                                        0};                                              \
         static const stand_plugin_entry entry{                                                           \
             sizeof(stand_plugin_entry),                                                                  \
             {STAND_ABI_MAJOR, STAND_ABI_MINOR},                                                          \
