@@ -78,8 +78,10 @@ const stand::cpp::ConfigSpec& config_spec() {
         stand_panel_kit::declare_hysteria2_keys(
             s, "vless-reality",
             "the inbound users join; hysteria2: Xray's hysteria inbound (version 2), TLS with a self-signed "
-            "certificate made in the data dir and pinned in the links (pinSHA256), no obfuscation",
-            "the users' inbound: TCP for vless-reality, UDP for hysteria2", true);
+            "certificate made in the data dir and pinned in the links (pinSHA256), no obfuscation");
+        s.key("inbound_port")
+            .describe("the users' inbound: TCP for vless-reality, UDP for hysteria2")
+            .by_default(stand_panel_kit::kDefaultInboundPort);
         s.integer("xray_api_port", "Xray's gRPC API (loopback), moved at bootstrap").range(1, 65535).by_default(kXrayApiDefault);
         s.integer("xray_metrics_port", "Xray's metrics listener (loopback); 0 removes it")
             .range(0, 65535)
@@ -89,11 +91,8 @@ const stand::cpp::ConfigSpec& config_spec() {
                   "freedom's default final rule); by default stand lets loopback through, where the tunnel's sink is")
             .by_default(false);
         s.integer("http_timeout_ms", "per admin call, connect to last byte").range(100, 600000).by_default(30000);
-        s.string("username", "the panel's admin login").by_default("admin");
-        s.string("password",
-                 "never logged; default: generated once and kept 0600 beside the data dir, applied with x-ui setting "
-                 "before the first start")
-            .secret();
+        stand_panel_kit::declare_credential_keys(s, "admin", "the panel's admin login",
+                                                 "the admin password, applied with x-ui setting before the first start");
         return s;
     }();
     return spec;
@@ -119,8 +118,7 @@ public:
         xray_metrics_port_ = static_cast<int>(cfg.integer("xray_metrics_port"));
         block_private_ = cfg.boolean("block_private");
         std::string bin_folder = cfg.string("bin_folder");
-        given_.username = cfg.string("username");
-        given_.password = cfg.string("password");
+        given_ = stand_panel_kit::read_given_credentials(cfg);
         image_ = cfg.string("image");
         http_timeout_ms_ = static_cast<int>(cfg.integer("http_timeout_ms"));
         cfg.finish();

@@ -118,7 +118,9 @@ public:
         const json::object params = with_ram_size(given_params);
         auto p = params_spec().read(params, "disk: params");
         Prepared prep;
-        prep.dir = p.string("dir");
+        const auto [dir, size_mib, duration_s, block_size, queue_depth, jobs, engine_param] =
+            stand_probe_kit::read_disk_params(p, job);
+        prep.dir = dir;
         const std::string given_file = p.string("file");
         if (!given_file.empty()) {
             if (p.given("dir"))
@@ -127,12 +129,6 @@ public:
             prep.dir = slash == std::string::npos ? "." : slash == 0 ? "/" : given_file.substr(0, slash);
             prep.file_given = true;
         }
-        const auto size_mib = p.integer("size_mib");
-        const auto duration_s = p.integer("duration_s");
-        const auto block_size = p.optional_integer("block_size").value_or(job.block_size);
-        const auto queue_depth = p.optional_integer("queue_depth").value_or(job.queue_depth);
-        const auto jobs = p.integer("jobs");
-        const std::string engine_param = p.string("engine");
         const bool direct = p.boolean("direct");
         p.finish();
         const auto requested = stand_disk::engine_from_name(engine_param);  // one of the declared choices

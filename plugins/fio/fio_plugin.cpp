@@ -222,14 +222,10 @@ private:
     Prepared read_params(const JobDef& job, const json::object& params) const {
         auto p = params_spec().read(params, "fio: params");
         Prepared prep;
-        prep.dir = p.string("dir");
-        const auto size_mib = p.integer("size_mib");
-        const auto duration_s = p.integer("duration_s");
-        const auto block_size = p.optional_integer("block_size").value_or(job.block_size);
-        const auto queue_depth = p.optional_integer("queue_depth").value_or(job.queue_depth);
-        const auto jobs = p.integer("jobs");
-        const std::string engine = p.string("engine");
+        const auto [dir, size_mib, duration_s, block_size, queue_depth, jobs, engine] =
+            stand_probe_kit::read_disk_params(p, job);
         p.finish();
+        prep.dir = dir;
         if (block_size % 512 != 0)
             throw Error(STAND_E_INVALID_ARGUMENT,
                         "fio: params.block_size: " + std::to_string(block_size) + " is not a multiple of 512 (O_DIRECT)");

@@ -139,8 +139,8 @@ const stand::cpp::ConfigSpec& config_spec() {
                   "how long bootstrap waits for the node agent to make the probe subscription non-empty")
             .range(1, 3600)
             .by_default(120);
-        s.string("username", "owner login (3-64 of a-z 0-9 . _ @ -)").by_default("benchowner");
-        s.string("password", "owner password (12-256 bytes); generated and kept 0600 when absent; never logged").secret();
+        stand_panel_kit::declare_credential_keys(s, "benchowner", "owner login (3-64 of a-z 0-9 . _ @ -)",
+                                                 "owner password (12-256 bytes)");
         s.integer("totp_step_s", "TOTP period when the panel's otpauth URI names none").range(1, 300).by_default(30);
         s.string("image", "docker mode: an image whose entrypoint is the mistgate binary").by_default("mistgate:0.1.32");
         s.strings("setup_command",
@@ -162,8 +162,7 @@ public:
         agent_port_ = static_cast<int>(cfg.integer("agent_port"));
         std::vector<std::string> node_command = cfg.strings("node_command");
         node_ready_s_ = static_cast<int>(cfg.integer("node_ready_timeout_s"));
-        given_.username = cfg.string("username");
-        given_.password = cfg.string("password");
+        given_ = stand_panel_kit::read_given_credentials(cfg);
         totp_step_ = static_cast<unsigned>(cfg.integer("totp_step_s"));
         image_ = cfg.string("image");
         if (auto setup = cfg.optional_strings("setup_command")) {

@@ -39,6 +39,20 @@ void write_private_file(const std::filesystem::path& file, const std::string& te
     if (!ok) throw Error(STAND_E_IO, "cannot write " + file.string());
 }
 
+void declare_credential_keys(stand::cpp::ConfigSpec& spec, const std::string& default_username,
+                             const std::string& username_note, const std::string& password_note) {
+    spec.string("username", username_note).by_default(default_username);
+    spec.string("password", password_note + "; generated and kept 0600 beside the data dir when absent; never logged")
+        .secret();
+}
+
+Credentials read_given_credentials(stand::cpp::ConfigValues& cfg) {
+    Credentials given;
+    given.username = cfg.string("username");
+    given.password = cfg.string("password");
+    return given;
+}
+
 Credentials load_or_create_credentials(const std::filesystem::path& file, const Credentials& given,
                                        const std::string& prefix, const std::string& suffix) {
     if (!given.password.empty()) return given;

@@ -3,6 +3,8 @@
 // the same ones. Never logged; facts() reports only where they are.
 #pragma once
 
+#include <stand/cpp/config_spec.hpp>
+
 #include <filesystem>
 #include <string>
 
@@ -12,6 +14,15 @@ struct Credentials {
     std::string username;
     std::string password;
 };
+
+// Declares config.username (default `default_username`, described by
+// `username_note`) and config.password, a secret (writeOnly): `password_note`
+// says what the panel wants of it; the description adds that one is
+// generated and kept 0600 when absent, and that it is never logged.
+void declare_credential_keys(stand::cpp::ConfigSpec& spec, const std::string& default_username,
+                             const std::string& username_note, const std::string& password_note);
+// The credentials the config gives (an empty password: none given).
+Credentials read_given_credentials(stand::cpp::ConfigValues& cfg);
 
 // `given` wins when its password is non-empty (the user chose it; a wrong
 // one must fail, not be replaced). Otherwise `file` ({"username", "password"})

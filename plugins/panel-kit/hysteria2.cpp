@@ -10,18 +10,14 @@ namespace json = boost::json;
 using stand::cpp::ConfigError;
 
 void declare_hysteria2_keys(stand::cpp::ConfigSpec& spec, const std::string& default_protocol,
-                            const std::string& protocol_note, const std::string& port_note,
-                            bool port_for_every_protocol) {
+                            const std::string& protocol_note) {
     spec.choice("protocol", {default_protocol, "hysteria2"}, protocol_note).by_default(default_protocol);
     spec.choice("congestion", {"default", "bbr", "reno"},
                 "hysteria2: Xray's congestion control (finalmask.quicParams.congestion); default: Xray's own")
         .by_default("default");
-    if (port_for_every_protocol) {
-        spec.integer("inbound_port", port_note).range(1, 65535).by_default(kDefaultInboundPort);
-    } else {
-        spec.integer("inbound_port", port_note + "; only with hysteria2, default " + std::to_string(kDefaultInboundPort))
-            .range(1, 65535);
-    }
+    spec.integer("inbound_port", "hysteria2 only: the inbound's UDP port on the nodes, and the links' port; default " +
+                                     std::to_string(kDefaultInboundPort))
+        .range(1, 65535);
 }
 
 Hysteria2Choice read_hysteria2_choice(stand::cpp::ConfigValues& cfg, const std::string& default_port_note) {

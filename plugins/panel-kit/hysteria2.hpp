@@ -18,14 +18,13 @@ inline constexpr int kDefaultInboundPort = 4443;
 
 // Declares config.protocol (`default_protocol` or "hysteria2", described by
 // `protocol_note`), config.congestion ("default", "bbr", "reno"; only with
-// hysteria2) and config.inbound_port (described by `port_note`). With
-// `port_for_every_protocol` the port has the declared default
-// kDefaultInboundPort; without, it is for hysteria2 only, so it declares no
-// default (giving it with the default protocol is an error) and its
-// description says what hysteria2 uses.
+// hysteria2) and config.inbound_port, for hysteria2 only: no declared
+// default (giving it with the default protocol is an error), its description
+// says hysteria2 uses kDefaultInboundPort. An adapter whose inbound port is
+// for every protocol refines it: spec.key("inbound_port").describe(...)
+// .by_default(kDefaultInboundPort).
 void declare_hysteria2_keys(stand::cpp::ConfigSpec& spec, const std::string& default_protocol,
-                            const std::string& protocol_note, const std::string& port_note,
-                            bool port_for_every_protocol = false);
+                            const std::string& protocol_note);
 
 // Reads them (declared for hysteria2 only), the inbound port only with
 // hysteria2 (`default_port_note` says why the default protocol takes none).

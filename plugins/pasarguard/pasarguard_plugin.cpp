@@ -95,10 +95,9 @@ const stand::cpp::ConfigSpec& config_spec() {
             "shadowsocks: users on the default core config's inbound Shadowsocks TCP; hysteria2: a core config of "
             "its own with Xray's hysteria inbound (version 2, TLS with a self-signed certificate made in <data "
             "dir>/tls, no obfuscation), a group on it, a host pinning the certificate (pinSHA256); tunnel_auth is "
-            "the user's proxy_settings.hysteria.auth",
-            "the inbound's UDP port on the nodes, and the links' port");
-        s.string("username", "the admin login").by_default("benchadmin");
-        s.string("password", "generated to the panel's policy and kept 0600 when absent; never logged").secret();
+            "the user's proxy_settings.hysteria.auth");
+        stand_panel_kit::declare_credential_keys(s, "benchadmin", "the admin login",
+                                                 "the admin password (generated to the panel's policy)");
         return s;
     }();
     return spec;
@@ -112,8 +111,7 @@ public:
         auto lc = stand_panel_kit::read_launch_config(cfg);
         host_name_ = cfg.string("host");
         port_ = static_cast<int>(cfg.integer("port"));
-        given_.username = cfg.string("username");
-        given_.password = cfg.string("password");
+        given_ = stand_panel_kit::read_given_credentials(cfg);
         image_ = cfg.string("image");
         source_dir_ = cfg.string("source_dir");
         python_ = cfg.string("python");

@@ -84,10 +84,9 @@ const stand::cpp::ConfigSpec& config_spec() {
             "default-squad: users join the default squad, links on its first inbound (Shadowsocks on a fresh "
             "panel); hysteria2: a config profile with Xray's hysteria inbound (version 2, TLS with a self-signed "
             "certificate made in <data dir>/tls, no obfuscation), its own squad, a host pinning the certificate "
-            "(pinSHA256); tunnel_auth is the user's vlessUuid",
-            "the inbound's UDP port on the nodes, and the links' port");
-        s.string("username", "the admin login").by_default("benchadmin");
-        s.string("password", "generated (24+ chars) and kept 0600 when absent; never logged").secret();
+            "(pinSHA256); tunnel_auth is the user's vlessUuid");
+        stand_panel_kit::declare_credential_keys(s, "benchadmin", "the admin login",
+                                                 "the admin password (24+ characters when generated)");
         return s;
     }();
     return spec;
@@ -101,8 +100,7 @@ public:
         auto lc = stand_panel_kit::read_launch_config(cfg);
         host_name_ = cfg.string("host");
         port_ = static_cast<int>(cfg.integer("port"));
-        given_.username = cfg.string("username");
-        given_.password = cfg.string("password");
+        given_ = stand_panel_kit::read_given_credentials(cfg);
         image_ = cfg.string("image");
         sub_public_domain_ =
             cfg.optional_string("sub_public_domain").value_or(host_name_ + ":" + std::to_string(port_) + "/api/sub");

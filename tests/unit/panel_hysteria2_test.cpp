@@ -17,7 +17,7 @@ namespace {
 
 stand_panel_kit::Hysteria2Choice choice(const json::object& config, const std::string& default_protocol = "shadowsocks") {
     stand::cpp::ConfigSpec spec;
-    stand_panel_kit::declare_hysteria2_keys(spec, default_protocol, "the inbound users join", "the inbound's port");
+    stand_panel_kit::declare_hysteria2_keys(spec, default_protocol, "the inbound users join");
     auto cfg = spec.read(config);
     auto c = stand_panel_kit::read_hysteria2_choice(cfg, "Shadowsocks TCP keeps its port");
     cfg.finish();
