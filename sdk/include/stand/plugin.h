@@ -30,6 +30,12 @@ typedef struct stand_instance stand_instance;
  * "org.example.thing/2"). A breaking change of an interface is a new revision. */
 #define STAND_PLUGIN_ID_MAX 64
 
+/* config_schema_json: a JSON object, the JSON Schema of create()'s config,
+ * or NULL / "" for none. A property marked "writeOnly": true is a secret (a
+ * password, a token): whoever shows or stores a config (a host, a report, a
+ * tool) must not show its value. The C++ helpers write the schema from the
+ * keys the plugin reads (stand/cpp/config_spec.hpp). */
+
 typedef struct stand_plugin_descriptor {
     uint32_t struct_size;
     const char *id;                 /* see syntax above */
