@@ -1,4 +1,5 @@
 #include "report/battery_sections.hpp"
+#include "rundir/run_files.hpp"
 
 #include "report/markdown_text.hpp"
 #include "text/number_format.hpp"
@@ -99,7 +100,7 @@ std::string notes_markdown(const std::vector<json::object>& reps) {
     std::vector<std::string> notes;
     std::set<std::string> seen;
     for (const auto& rep : reps)
-        if (auto* n = rep.if_contains("notes"); n && n->is_array())
+        if (auto* n = rep.if_contains(rundir::rep_key::kNotes); n && n->is_array())
             for (const auto& x : n->as_array())
                 if (x.is_string() && seen.insert(std::string(x.as_string())).second) notes.emplace_back(x.as_string());
     if (notes.empty()) return "";
@@ -118,9 +119,9 @@ std::string machine_markdown(const json::object& run, const std::vector<json::ob
     // plugin -> fact -> distinct values over all probe steps and repetitions
     std::map<std::string, std::map<std::string, std::set<std::string>>> facts;
     for (const auto& rep : reps) {
-        auto* pf = rep.if_contains("probe_facts");
+        auto* pf = rep.if_contains(rundir::rep_key::kProbeFacts);
         if (pf == nullptr || !pf->is_object()) continue;
-        const std::string plugin(rep.at("plugin").as_string());
+        const std::string plugin(rep.at(rundir::rep_key::kPlugin).as_string());
         for (const auto& [step, f] : pf->as_object())
             if (f.is_object())
                 for (const auto& [k, v] : f.as_object())

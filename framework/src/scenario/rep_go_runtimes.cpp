@@ -1,4 +1,5 @@
 #include "scenario/rep_go_runtimes.hpp"
+#include "rundir/run_files.hpp"
 
 #include "detect/box_cpu.hpp"
 
@@ -10,7 +11,7 @@ void check_go_runtimes(RepContext& ctx, const detect::GoProcessScanner& seen) {
     if (seen.found().empty()) return;
     json::array programs;
     for (const auto& p : seen.found()) programs.push_back(p.to_json());
-    ctx.record.doc["go_runtimes"] = std::move(programs);
+    ctx.record.doc[rundir::rep_key::kGoRuntimes] = std::move(programs);
     std::optional<detect::Throttling> throttling;
     if (ctx.env.sampler != nullptr) {
         ctx.env.sampler->sample_now();
@@ -22,12 +23,12 @@ void check_go_runtimes(RepContext& ctx, const detect::GoProcessScanner& seen) {
             // too short for a window: the finding says there were no counters
         }
     }
-    auto verdict = detect::check_go_runtimes(seen.found(), detect::box_cpu_of(ctx.env.preface.if_contains("box")).vcpu,
+    auto verdict = detect::check_go_runtimes(seen.found(), detect::box_cpu_of(rundir::field(ctx.env.preface, rundir::rep_key::kBox)).vcpu,
                                              throttling, ctx.plugin().label + " rep " + std::to_string(ctx.env.planned.rep));
     for (const auto& f : verdict.findings) ctx.record.finding(f);
     json::array caveats;
     for (const auto& n : verdict.notes) caveats.emplace_back(n);
-    if (!caveats.empty()) ctx.record.doc["go_runtime_notes"] = std::move(caveats);
+    if (!caveats.empty()) ctx.record.doc[rundir::rep_key::kGoRuntimeNotes] = std::move(caveats);
 }
 
 }  // namespace stand::scenario

@@ -1,4 +1,5 @@
 #include "scenario/rep_runner.hpp"
+#include "rundir/run_files.hpp"
 
 #include "detect/go_runtime.hpp"
 #include "isolation/plugin_worker.hpp"
@@ -82,7 +83,7 @@ void run_phases(RepContext& ctx, std::optional<detect::GoProcessScanner>& go_pro
                 run_step(ctx, step);
                 if (go_processes) go_processes->scan();
             } catch (const StepFailure&) {
-                ctx.record.doc["failed_step"] = step.json_path + " (" + step.kind + " " + step.name + ")";
+                ctx.record.doc[rundir::rep_key::kFailedStep] = step.json_path + " (" + step.kind + " " + step.name + ")";
                 throw;
             }
             save(ctx, "running");
@@ -92,24 +93,24 @@ void run_phases(RepContext& ctx, std::optional<detect::GoProcessScanner>& go_pro
         phases.push_back({{"name", phase.name},
                           {"seconds", std::chrono::duration<double>(RepClock::now() - phase_start).count()},
                           {"host_cpu_s", host_cpu_seconds() - host_before}});
-        ctx.record.doc["phases"] = phases;
+        ctx.record.doc[rundir::rep_key::kPhases] = phases;
     }
     auto facts = ctx.worker.call("lifecycle.facts", {}, std::chrono::seconds(30));
     if (facts.ok()) {
-        ctx.record.doc["facts"] = facts.output;
+        ctx.record.doc[rundir::rep_key::kFacts] = facts.output;
         // a panel's secret path prefix (ext/lifecycle.h): for recordings only, never for a report
-        if (auto* f = ctx.record.doc["facts"].if_object()) f->erase("secret_path_prefix");
+        if (auto* f = ctx.record.doc[rundir::rep_key::kFacts].if_object()) f->erase("secret_path_prefix");
     }
 }
 
 json::object preface_of(const RepEnvironment& env, const isolation::PluginWorker& worker) {
     const PluginRef& plugin = env.scenario.plugins[env.planned.plugin];
     json::object doc = env.preface;
-    doc["key"] = env.planned.key;
-    doc["plugin"] = plugin.label;
-    doc["plugin_id"] = plugin.id;
-    doc["rep"] = env.planned.rep;
-    doc["worker_log"] = worker.stderr_log().string();
+    doc[rundir::rep_key::kKey] = env.planned.key;
+    doc[rundir::rep_key::kPlugin] = plugin.label;
+    doc[rundir::rep_key::kPluginId] = plugin.id;
+    doc[rundir::rep_key::kRep] = env.planned.rep;
+    doc[rundir::rep_key::kWorkerLog] = worker.stderr_log().string();
     return doc;
 }
 
@@ -124,7 +125,7 @@ json::object run_repetition(RepEnvironment& env) {
     isolation::PluginWorker worker(options);
     RepContext ctx(env, worker, [&ctx](const Step& s) { run_step(ctx, s); });
     ctx.record.doc = preface_of(env, worker);
-    if (auto* f = env.preface.if_contains("findings")) ctx.record.findings = f->as_array();
+    if (auto* f = rundir::field(env.preface, rundir::rep_key::kFindings)) ctx.record.findings = f->as_array();
     std::optional<detect::GoProcessScanner> go_processes;
     if (auto it = env.host.boxes.find("measured"); it != env.host.boxes.end()) go_processes.emplace(it->second);
 
@@ -135,16 +136,16 @@ json::object run_repetition(RepEnvironment& env) {
         run_phases(ctx, go_processes);
     } catch (const StepFailure& e) {
         status = env.interrupted.load() ? "interrupted" : "failed";
-        ctx.record.doc["reason"] = e.what();
+        ctx.record.doc[rundir::rep_key::kReason] = e.what();
     }
     if (worker.alive()) {
         auto calls = worker.http_calls(std::chrono::seconds(10));
-        if (calls.ok()) ctx.record.doc["http_calls"] = calls.output;
+        if (calls.ok()) ctx.record.doc[rundir::rep_key::kHttpCalls] = calls.output;
         worker.call("lifecycle.stop", {}, std::chrono::seconds(30));
         worker.shutdown(std::chrono::seconds(10));
     }
     const auto usage = host_usage();
-    ctx.record.doc["host"] = {{"peak_rss_kib", usage.peak_rss_kib}, {"cpu_user_s", usage.cpu_user_s},
+    ctx.record.doc[rundir::rep_key::kHost] = {{"peak_rss_kib", usage.peak_rss_kib}, {"cpu_user_s", usage.cpu_user_s},
                               {"cpu_system_s", usage.cpu_system_s}};
     if (go_processes) check_go_runtimes(ctx, *go_processes);
     save(ctx, status);

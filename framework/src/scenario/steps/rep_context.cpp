@@ -1,4 +1,5 @@
 #include "scenario/steps/rep_context.hpp"
+#include "rundir/run_files.hpp"
 
 #include "detect/box_cpu.hpp"
 #include "target/readiness_poll.hpp"
@@ -14,17 +15,17 @@ namespace json = boost::json;
 
 json::object RepRecord::to_json(const char* status) const {
     json::object out = doc;
-    out["status"] = status;
-    out["metrics"] = metrics;
-    out["steps"] = steps;
-    out["loads"] = loads;
-    out["windows"] = windows;
-    out["findings"] = findings;
-    if (!probe_facts.empty()) out["probe_facts"] = probe_facts;
-    if (!notes.empty()) out["notes"] = notes;
-    if (!proxy_defaults.empty()) out["proxy_defaults"] = proxy_defaults;
-    if (!proxy_set.empty()) out["proxy_defaults_set"] = proxy_set;
-    if (!tls_sessions.empty()) out["tls_sessions"] = tls_sessions;
+    out[rundir::rep_key::kStatus] = status;
+    out[rundir::rep_key::kMetrics] = metrics;
+    out[rundir::rep_key::kSteps] = steps;
+    out[rundir::rep_key::kLoads] = loads;
+    out[rundir::rep_key::kWindows] = windows;
+    out[rundir::rep_key::kFindings] = findings;
+    if (!probe_facts.empty()) out[rundir::rep_key::kProbeFacts] = probe_facts;
+    if (!notes.empty()) out[rundir::rep_key::kNotes] = notes;
+    if (!proxy_defaults.empty()) out[rundir::rep_key::kProxyDefaults] = proxy_defaults;
+    if (!proxy_set.empty()) out[rundir::rep_key::kProxyDefaultsSet] = proxy_set;
+    if (!tls_sessions.empty()) out[rundir::rep_key::kTlsSessions] = tls_sessions;
     return out;
 }
 
@@ -136,7 +137,7 @@ void RepContext::record_process_changes(const Step& s, const std::vector<box::Bo
 void RepContext::check_aliasing(const Step& s, const detect::PeriodicProbe& probe,
                                 const std::optional<sampler::WindowStats>& w) {
     if (!w || !w->throttled_periods) return;
-    const auto box = detect::box_cpu_of(env.preface.if_contains("box"));
+    const auto box = detect::box_cpu_of(rundir::field(env.preface, rundir::rep_key::kBox));
     detect::StepThrottling t{box.period_us, w->periods.value_or(0), *w->throttled_periods, w->throttled_us.value_or(0)};
     if (auto f = detect::check_probe_aliasing(probe, t, scope(s))) record.finding(*f);
 }
