@@ -6,7 +6,8 @@
 # installed: the binary always writes the skeletons it was built with, and
 # nothing has to find a data folder at run time.
 set(delimiter "stand_template")
-file(GLOB_RECURSE files RELATIVE ${TEMPLATES} ${TEMPLATES}/*/*)
+file(GLOB_RECURSE files RELATIVE ${TEMPLATES} ${TEMPLATES}/*)
+list(FILTER files INCLUDE REGEX "/")  # the folder's own README.md is not a skeleton
 list(SORT files)
 set(out "// Generated from sdk/templates by framework/embed_templates.cmake: do not edit.\n")
 string(APPEND out "#include \"scaffold/template_files.hpp\"\n\nnamespace stand::scaffold {\n\n")
