@@ -3,19 +3,10 @@
 # with a message naming it, writing nothing.
 set -uo pipefail
 stand=${1:?}
+source "$(dirname "${BASH_SOURCE[0]}")/expect_exit.sh"
 work=$(mktemp -d /tmp/stand-new-cli.XXXXXX)
 trap 'rm -rf "$work"' EXIT
 cd "$work" || exit 1
-fail=0
-expect() {  # expect CODE REGEX -- ARGS...
-  local code=$1 regex=$2; shift 3
-  local out; out=$("$stand" "$@" 2>&1); local got=$?
-  if [[ $got -ne $code ]] || ! grep -qE -- "$regex" <<<"$out"; then
-    echo "FAIL: stand $* -> exit $got (want $code), output:"; echo "$out" | sed 's/^/    /'; fail=1
-  else
-    echo "ok: stand $* -> $got"
-  fi
-}
 expect 0 "usage: stand new adapter NAME --interface panel\|proxy\|probe" -- new adapter --help
 expect 0 "usage: stand new adapter" -- new --help
 expect 2 "usage: stand new adapter" -- new
