@@ -41,7 +41,10 @@ TEST_CASE("scaffold: every embedded skeleton fills, and each interface has a CMa
         seen.insert(std::string(t.path));
     }
     for (const auto& i : adapter_interfaces())
-        for (const char* f : {"/CMakeLists.txt", "/README.md", "/src/plugin.cpp"}) CHECK_MESSAGE(seen.count(i + f), i + f);
+        for (const char* f : {"/CMakeLists.txt", "/README.md", "/src/plugin.cpp"}) {
+            const std::string path = i + f;
+            CHECK_MESSAGE(seen.count(path) == 1, path);
+        }
 }
 
 TEST_CASE("scaffold: a project is written into an absent or empty folder, never over files") {
