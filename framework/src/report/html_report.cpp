@@ -197,20 +197,6 @@ Stats stats_of(std::vector<double> v) {
     return {n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2, v.front(), v.back()};
 }
 
-TableSpec spec_of(const json::object& table, const std::vector<std::string>& columns) {
-    json::array rows;
-    if (const json::array* spec_rows = array_at(table, "rows"))
-        for (const auto& v : *spec_rows) {
-            json::object row = v.as_object();
-            row["optional"] = true;  // a metric no plugin produced shows n/a, not an error
-            rows.push_back(row);
-        }
-    json::array cols;
-    for (const auto& c : columns) cols.emplace_back(c);
-    json::object spec{{"rows", rows}, {"cell", "{median} ({min}-{max})"}, {"columns", cols}};
-    return parse_table_spec(spec, "run.json tables");
-}
-
 std::string bars_figure(const Run& r, const Table& t, std::size_t row, const RowSpec& spec) {
     std::vector<WhiskerBar> bars;
     bool any = false;
@@ -253,27 +239,24 @@ std::string tables_section(const Run& r) {
     std::string out = "<section id=\"tables\"><h2>Results</h2><p class=\"note\">Cells: median (min-max) over the "
                       "repetitions that finished; n is their count. Under each table, one chart per row: the bar is "
                       "the median, the whisker spans min to max.</p>";
-    const json::array* tables = array_at(r.run, "tables");
-    if (tables == nullptr || tables->empty())
+    const auto tables = rundir::tables_of_run(r.run);
+    if (tables.empty())
         return out + "<p class=\"note\">The scenario declares no tables.</p>" + adaptive_html(r.run) + "</section>";
     const auto rows = rows_of_reps(r.reps);
     std::vector<std::string> columns;
     for (const auto& p : r.plugins)
         if (std::any_of(rows.begin(), rows.end(), [&](const PerRepRow& row) { return row.plugin == p; }))
             columns.push_back(p);
-    for (const auto& tv : *tables) {
-        if (!tv.is_object()) continue;
-        const auto& table = tv.get_object();
-        out += "<h3>" + html_escape(string_at(table, "title")) + "</h3>";
+    for (const auto& table : tables) {
+        out += "<h3>" + html_escape(table.title) + "</h3>";
         if (rows.empty()) {
             out += "<p class=\"note\">No repetition finished, so there is nothing to tabulate.</p>";
             continue;
         }
-        const json::array* table_rows = array_at(table, "rows");
-        auto table_columns = table_rows ? plugins_with_values(*table_rows, rows, columns) : columns;
+        auto table_columns = plugins_with_values(table, rows, columns);
         if (table_columns.empty()) table_columns = columns;
         try {
-            const TableSpec spec = spec_of(table, table_columns);
+            const TableSpec spec = run_table_spec(table, table_columns, "run.json tables");
             const Table t = build_table(rows, spec, "results.json");
             out += table_html(r, t);
             for (std::size_t i = 0; i < t.rows.size(); ++i) out += bars_figure(r, t, i, spec.rows[i]);

@@ -52,36 +52,22 @@ std::string md_escape(std::string text) {
 
 std::string tables_markdown(const json::object& run, const std::vector<PerRepRow>& rows, const std::string& source) {
     std::string md;
-    auto* tables = run.if_contains("tables");
-    if (tables == nullptr) return md;
     const auto values = values_by_plugin(rows);
-    for (const auto& t : tables->as_array()) {
-        const auto& table = t.as_object();
-        md += "## " + std::string(table.at("title").as_string()) + "\n\n";
-        if (auto* layout = table.if_contains("layout"); layout && *layout == "wide") {
+    for (const auto& table : rundir::tables_of_run(run)) {
+        md += "## " + table.title + "\n\n";
+        if (table.layout == "wide") {
             md += wide_table_markdown(table, values) + "\n";
             continue;
         }
-        json::array spec_rows;
-        for (const auto& r : table.at("rows").as_array()) {
-            json::object row = r.as_object();
-            row["optional"] = true;  // a metric no plugin produced shows n/a, not an error
-            spec_rows.push_back(row);
-        }
-        json::object spec{{"rows", spec_rows}, {"cell", "{median} ({min}-{max})"}};
         std::vector<std::string> all;
         for (const auto& [plugin, metrics] : values) all.push_back(plugin);
-        const auto with_values = plugins_with_values(spec_rows, rows, all);
-        if (!with_values.empty() && with_values.size() < all.size()) {
-            json::array columns;
-            for (const auto& p : with_values) columns.emplace_back(p);
-            spec["columns"] = std::move(columns);
-        }
+        auto with_values = plugins_with_values(table, rows, all);
+        if (with_values.size() == all.size()) with_values.clear();  // every plugin: in order of appearance
         if (rows.empty()) {
             md += "No repetition finished, so there is nothing to tabulate.\n\n";
             continue;
         }
-        md += render_markdown(rows, parse_table_spec(spec, source + " tables"), source) + "\n";
+        md += render_markdown(rows, run_table_spec(table, with_values, source + " tables"), source) + "\n";
     }
     return md;
 }

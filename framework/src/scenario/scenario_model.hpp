@@ -3,6 +3,8 @@
 // user input again.
 #pragma once
 
+#include "rundir/run_tables.hpp"
+
 #include <boost/json.hpp>
 
 #include <any>
@@ -84,21 +86,9 @@ struct Phase {
     std::vector<Step> steps;
 };
 
-// A row of a report table: label, metric key, printf format.
-struct MetricRow {
-    std::string label;
-    std::string metric;
-    std::string format = "%.2f";
-    std::string ratio_of;  // "a.x": the cell also shows a.x / this value, "(29.9x)"
-};
-
-struct Table {
-    std::string title;
-    // "rows": a row per metric, a column per plugin; "wide" (seed 004's
-    // shape): a line per plugin with values, a column per metric.
-    std::string layout = "rows";
-    std::vector<MetricRow> rows;
-};
+// A report table (run.json holds the same model: rundir/run_tables.hpp).
+using MetricRow = rundir::TableRow;
+using Table = rundir::RunTable;
 
 // The host-built backend (`stand backend`), one per repetition in its own
 // group: the upstream of the proxies' configure steps.

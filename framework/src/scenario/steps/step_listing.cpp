@@ -35,6 +35,39 @@ std::string step_kinds_text() {
     return out.str();
 }
 
+std::string step_kinds_markdown() {
+    std::ostringstream out;
+    out << "# Step kinds\n\n"
+           "Generated from the step kinds' registry (framework/src/scenario/steps/) by\n"
+           "`stand run --list-steps --markdown > docs/steps.md`; a unit test fails when it\n"
+           "is not current. scenarios/README.md explains how the steps are used.\n\n"
+           "Every step also takes `step` (the kind), `name` (prefixes its metrics; default\n"
+           "the kind and a count), `timeout_s` and `plugin` (run only for that plugin's\n"
+           "label). A metric is `<step name>.<metric>`.\n\n"
+           "| kind | interface | what it does | default timeout |\n|---|---|---|---|\n";
+    for (const StepKind* k : step_kinds())
+        out << "| `" << k->name << "` | " << (k->interface.empty() ? "the host" : std::string(k->interface)) << " | "
+            << k->summary << " | " << timeout_text(*k) << " |\n";
+    for (const StepKind* k : step_kinds()) {
+        out << "\n## " << k->name << "\n\n" << k->summary << ".\n";
+        if (!k->keys.empty()) {
+            out << "\n| key | type | default |\n|---|---|---|\n";
+            for (const StepKey& key : k->keys)
+                out << "| `" << key.name << "` | " << key.type << " | " << key.fallback << " |\n";
+        }
+        if (!k->metrics.empty()) {
+            out << "\nMetrics:";
+            const char* sep = " ";
+            for (std::string_view m : k->metrics) {
+                out << sep << (m == "*" ? std::string("whatever the plugin reports") : "`" + std::string(m) + "`");
+                sep = ", ";
+            }
+            out << ".\n";
+        }
+    }
+    return out.str();
+}
+
 json::array step_kinds_json() {
     json::array out;
     for (const StepKind* k : step_kinds()) {
