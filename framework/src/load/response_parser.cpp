@@ -147,7 +147,7 @@ bool ResponseParser::end_of_headers() noexcept {
 }
 
 // One complete line of the status, headers or trailers; the failure, or nullptr.
-const char* ResponseParser::on_line(const char* line, std::size_t len) noexcept {
+inline const char* ResponseParser::on_line(const char* line, std::size_t len) noexcept {
     if (state_ == State::status_line) {
         if (!status_line(line, len)) return "malformed status line";
         state_ = State::header_line;
@@ -162,7 +162,7 @@ const char* ResponseParser::on_line(const char* line, std::size_t len) noexcept 
 }
 
 // Counts what of `avail` bytes belongs to the body part still expected; how many that is.
-std::size_t ResponseParser::take_body(std::size_t avail) noexcept {
+inline std::size_t ResponseParser::take_body(std::size_t avail) noexcept {
     const std::size_t take = remaining_ < avail ? static_cast<std::size_t>(remaining_) : avail;
     remaining_ -= take;
     body_bytes_ += take;
@@ -170,7 +170,7 @@ std::size_t ResponseParser::take_body(std::size_t avail) noexcept {
 }
 
 // One byte of a chunk-size line or of the CRLF after chunk data; the failure, or nullptr.
-const char* ResponseParser::on_chunk_framing(char c) noexcept {
+inline const char* ResponseParser::on_chunk_framing(char c) noexcept {
     bool line_done = false;
     switch (state_) {
     case State::chunk_size: {
@@ -244,15 +244,21 @@ ResponseParser::Result ResponseParser::feed(const char* data, std::size_t n, std
             break;
         }
         case State::body_length:
-        case State::chunk_data: {
             pos += take_body(n - pos);
             if (remaining_ == 0) {
-                state_ = state_ == State::body_length ? State::done : State::chunk_data_cr;
+                state_ = State::done;
                 break;
             }
             consumed = pos;
             return Result::need_more;
-        }
+        case State::chunk_data:
+            pos += take_body(n - pos);
+            if (remaining_ == 0) {
+                state_ = State::chunk_data_cr;
+                break;
+            }
+            consumed = pos;
+            return Result::need_more;
         case State::body_until_close:
             body_bytes_ += n - pos;
             consumed = n;
