@@ -17,7 +17,7 @@ namespace {
 
 const char* kHelp = R"(usage: stand run SCENARIO [options]
        stand run --resume RUN_DIR [options]
-       stand run --list-steps [--json]
+       stand run --list-steps [--json | --markdown]
 
 Runs a scenario file (scenarios/README.md): every repetition of every plugin
 in a fresh box and a fresh plugin worker process. Results are written after
@@ -32,7 +32,8 @@ finishes an interrupted run, skipping the repetitions that finished.
   --resume RUN_DIR      finish an earlier run in RUN_DIR
   --allow-drift         measure although the box's effective settings differ from the plan
   --plugin-path DIR     extra plugin directory (repeatable)
-  --list-steps          the step kinds: keys, defaults, metrics, timeouts (--json: as JSON)
+  --list-steps          the step kinds: keys, defaults, metrics, timeouts (--json: as JSON;
+                        --markdown: as docs/steps.md)
 
 Exit: 0 all repetitions ok, 1 some failed, 2 bad scenario or arguments,
 3 a plugin was refused, 130 interrupted (resume with --resume).
@@ -117,18 +118,21 @@ int reported_outcome(const std::filesystem::path& run_dir, const scenario::Engin
 int run_run(const std::vector<std::string>& argv) {
     Args args("run", argv,
               {{"help"}, {"plugin", true, true}, {"param", true, true}, {"run-dir", true}, {"resume", true}, {"allow-drift"},
-               {"list-steps"}, {"json"}, plugin_path_option()});
+               {"list-steps"}, {"json"}, {"markdown"}, plugin_path_option()});
     if (args.flag("help")) {
         std::cout << kHelp;
         return kExitOk;
     }
     if (args.flag("list-steps")) {
         args.expect_positionals(0, 0, "no scenario with --list-steps");
+        if (args.flag("json") && args.flag("markdown")) throw UsageError("--json or --markdown, not both");
         if (args.flag("json")) std::cout << boost::json::serialize(scenario::step_kinds_json()) << "\n";
+        else if (args.flag("markdown")) std::cout << scenario::step_kinds_markdown();
         else std::cout << scenario::step_kinds_text();
         return kExitOk;
     }
     if (args.flag("json")) throw UsageError("--json goes with --list-steps");
+    if (args.flag("markdown")) throw UsageError("--markdown goes with --list-steps");
     const auto resume = args.value("resume");
     scenario::Scenario scen = resume ? resumed_scenario(args, *resume) : scenario_from_args(args);
     const std::filesystem::path run_dir = resume                  ? std::filesystem::path(*resume)

@@ -14,6 +14,18 @@ std::string timeout_text(const StepKind& k) {
     return std::to_string(k.timeout.count() / 1000) + " s";
 }
 
+// Text for a Markdown table cell: '<' and '>' as entities, '|' escaped.
+std::string md(std::string_view text) {
+    std::string out;
+    for (char c : text) {
+        if (c == '<') out += "&lt;";
+        else if (c == '>') out += "&gt;";
+        else if (c == '|') out += "\\|";
+        else out += c;
+    }
+    return out;
+}
+
 }  // namespace
 
 std::string step_kinds_text() {
@@ -47,13 +59,13 @@ std::string step_kinds_markdown() {
            "| kind | interface | what it does | default timeout |\n|---|---|---|---|\n";
     for (const StepKind* k : step_kinds())
         out << "| `" << k->name << "` | " << (k->interface.empty() ? "the host" : std::string(k->interface)) << " | "
-            << k->summary << " | " << timeout_text(*k) << " |\n";
+            << md(k->summary) << " | " << timeout_text(*k) << " |\n";
     for (const StepKind* k : step_kinds()) {
-        out << "\n## " << k->name << "\n\n" << k->summary << ".\n";
+        out << "\n## " << k->name << "\n\n" << md(k->summary) << ".\n";
         if (!k->keys.empty()) {
             out << "\n| key | type | default |\n|---|---|---|\n";
             for (const StepKey& key : k->keys)
-                out << "| `" << key.name << "` | " << key.type << " | " << key.fallback << " |\n";
+                out << "| `" << key.name << "` | " << md(key.type) << " | " << md(key.fallback) << " |\n";
         }
         if (!k->metrics.empty()) {
             out << "\nMetrics:";
