@@ -1,4 +1,5 @@
 #include "detect/defaults_differ.hpp"
+#include "rundir/run_files.hpp"
 
 #include <map>
 #include <set>
@@ -58,15 +59,15 @@ Collected collect(const std::vector<json::object>& reps, const json::array& plug
     Collected c;
     std::set<std::string> plugins_seen;
     for (const auto& rep : reps) {
-        const auto* status = rep.if_contains("status");
+        const auto* status = rundir::field(rep, rundir::rep_key::kStatus);
         const auto* label = rep.if_contains("plugin");
         if (status == nullptr || *status != "ok" || label == nullptr || !label->is_string()) continue;
         const std::string plugin(label->as_string());
         if (!plugins_seen.insert(plugin).second) continue;  // the first finished repetition speaks for the plugin
         const auto configured = config_keys(plugins, plugin);
         const json::object* set_by_step = nullptr;
-        if (const auto* s = rep.if_contains("proxy_defaults_set"); s && s->is_object()) set_by_step = &s->as_object();
-        if (const auto* d = rep.if_contains("proxy_defaults"); d && d->is_object() && !d->as_object().empty()) {
+        if (const auto* s = rundir::field(rep, rundir::rep_key::kProxyDefaultsSet); s && s->is_object()) set_by_step = &s->as_object();
+        if (const auto* d = rundir::field(rep, rundir::rep_key::kProxyDefaults); d && d->is_object() && !d->as_object().empty()) {
             for (const auto& [step, values] : d->as_object()) {
                 if (!values.is_object()) continue;
                 Reported r{values.as_object(), configured};
@@ -78,7 +79,7 @@ Collected collect(const std::vector<json::object>& reps, const json::array& plug
             }
             continue;
         }
-        if (const auto* f = rep.if_contains("facts"); f && f->is_object())
+        if (const auto* f = rundir::field(rep, rundir::rep_key::kFacts); f && f->is_object())
             if (const auto* d = f->as_object().if_contains("defaults"); d && d->is_object())
                 c.add(kFacts, plugin, Reported{d->as_object(), configured});
     }

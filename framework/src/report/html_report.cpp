@@ -151,7 +151,7 @@ std::string info_section(const Run& r, const std::filesystem::path& run_dir) {
     if (auto v = string_at(r.run, "host_version"); !v.empty()) out += fact("stand version", html_escape(v));
     out += fact("Repetitions", html_escape(reps_text.empty() ? "none" : reps_text));
     if (!r.reps.empty())
-        if (const json::object* box = object_at(r.reps.front(), "box_plan")) {
+        if (const json::object* box = object_at(r.reps.front(), rundir::rep_key::kBoxPlan)) {
             std::string text;
             if (auto v = number_at(*box, "vcpu")) text += fixed(*v, *v == std::floor(*v) ? 0 : 2) + " vCPU";
             if (auto m = number_at(*box, "memory_max"))
