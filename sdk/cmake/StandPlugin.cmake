@@ -29,3 +29,27 @@ function(stand_add_plugin target)
     target_link_libraries(${target} PRIVATE stand::sdk)
   endif()
 endfunction()
+
+# stand_add_compat_target(<plugin-target> [NAME <name>] [ARGS <arg>...])
+#
+# A target (default name: compat) that builds the plugin and runs
+# `stand compat` on it with ARGS (e.g. --target-config FILE), writing JUnit
+# to <build dir>/<name>-junit.xml. STAND_EXECUTABLE is the stand binary
+# (default: `stand` in PATH); without one the target fails saying so.
+function(stand_add_compat_target plugin)
+  cmake_parse_arguments(ARG "" "NAME" "ARGS" ${ARGN})
+  if(NOT ARG_NAME)
+    set(ARG_NAME compat)
+  endif()
+  find_program(STAND_EXECUTABLE stand DOC "the stand binary that runs `stand compat`")
+  if(NOT STAND_EXECUTABLE)
+    add_custom_target(${ARG_NAME}
+                      COMMAND ${CMAKE_COMMAND} -E echo "${ARG_NAME}: no stand binary: put stand in PATH or configure with -DSTAND_EXECUTABLE=/path/to/stand"
+                      COMMAND ${CMAKE_COMMAND} -E false VERBATIM)
+    return()
+  endif()
+  add_custom_target(${ARG_NAME}
+                    COMMAND ${STAND_EXECUTABLE} compat $<TARGET_FILE:${plugin}> ${ARG_ARGS}
+                            --junit ${CMAKE_CURRENT_BINARY_DIR}/${ARG_NAME}-junit.xml
+                    DEPENDS ${plugin} USES_TERMINAL VERBATIM)
+endfunction()

@@ -2,16 +2,7 @@
 # Exit codes of the stand CLI mean something; check each with its message.
 set -uo pipefail
 stand=${1:?}
-fail=0
-expect() {  # expect CODE REGEX -- ARGS...
-  local code=$1 regex=$2; shift 3
-  local out; out=$("$stand" "$@" 2>&1); local got=$?
-  if [[ $got -ne $code ]] || ! grep -qE -- "$regex" <<<"$out"; then
-    echo "FAIL: stand $* -> exit $got (want $code), output:"; echo "$out" | sed 's/^/    /'; fail=1
-  else
-    echo "ok: stand $* -> $got"
-  fi
-}
+source "$(dirname "${BASH_SOURCE[0]}")/expect_exit.sh"
 expect 2 "unknown command 'frobnicate'" -- frobnicate
 expect 2 "usage: stand COMMAND" --
 expect 2 "unknown option '--bogus' for 'plugins'" -- plugins --bogus

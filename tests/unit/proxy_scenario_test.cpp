@@ -9,6 +9,7 @@
 #include "scenario/proxy_setup.hpp"
 #include "scenario/scenario_error.hpp"
 #include "scenario/scenario_parser.hpp"
+#include "scenario/steps/load.hpp"
 #include "temp_dir.hpp"
 
 #include <doctest/doctest.h>
@@ -42,13 +43,13 @@ TEST_CASE("configure step: knobs, pool (true, false, null), tls key type, websoc
                       {"step": "configure", "name": "c2", "upstream_keepalive": false, "tls": "off"})",
                    R"(, "backend": {"body_bytes": 128, "threads": 2}, "placement": "auto")"),
         "t.json");
-    const auto& c1 = std::get<ConfigureStep>(s.phases[0].steps[0].action);
+    const auto& c1 = s.phases[0].steps[0].action.get<ConfigureStep>();
     REQUIRE(c1.upstream_keepalive.has_value());
     CHECK(c1.upstream_keepalive->is_null());
     CHECK(c1.tls == "rsa4096");
     CHECK(c1.websocket == true);
     CHECK(c1.knobs.at("workers") == 2);
-    const auto& c2 = std::get<ConfigureStep>(s.phases[0].steps[1].action);
+    const auto& c2 = s.phases[0].steps[1].action.get<ConfigureStep>();
     CHECK(c2.upstream_keepalive->as_bool() == false);
     CHECK(c2.tls == "off");
     REQUIRE(s.backend.has_value());

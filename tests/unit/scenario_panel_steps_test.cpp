@@ -2,6 +2,10 @@
 // disk_usage, subscription loads with churn, restart with admin_api).
 #include "scenario/data_bytes.hpp"
 #include "scenario/scenario_parser.hpp"
+#include "scenario/steps/panel.hpp"
+#include "scenario/steps/load.hpp"
+#include "scenario/steps/lifecycle.hpp"
+#include "scenario/steps/waits.hpp"
 #include "scenario/step_metrics.hpp"
 
 #include <doctest/doctest.h>
@@ -37,12 +41,12 @@ TEST_CASE("scenario params: defaults, overrides, and errors naming the JSON path
                                               {"step": "idle", "duration_s": "${idle_s}"})",
                                            R"("params": {"users": 200, "idle_s": 1.5}, )");
     auto s = parse_scenario_text(text, "t.json");
-    CHECK(std::get<CreateUsersStep>(s.phases[0].steps[0].action).count == 200);
-    CHECK(std::get<IdleStep>(s.phases[0].steps[1].action).duration.count() == doctest::Approx(1.5));
+    CHECK(s.phases[0].steps[0].action.get<CreateUsersStep>().count == 200);
+    CHECK(s.phases[0].steps[1].action.get<IdleStep>().duration.count() == doctest::Approx(1.5));
     CHECK(s.params.at("users") == 200);
 
     auto shorter = parse_scenario_text(text, "t.json", {{"users", "5"}});
-    CHECK(std::get<CreateUsersStep>(shorter.phases[0].steps[0].action).count == 5);
+    CHECK(shorter.phases[0].steps[0].action.get<CreateUsersStep>().count == 5);
     CHECK(shorter.params.at("users") == 5);
 
     CHECK(error_of(text, {{"userz", "5"}}).find("--param userz: the scenario declares no such parameter (declared: users, idle_s)") !=
@@ -70,16 +74,16 @@ TEST_CASE("scenario panel steps: keys, defaults and the metrics they produce") {
     const auto& steps = s.phases[0].steps;
     CHECK(steps[0].name == "bootstrap1");
     CHECK(steps[0].timeout == std::chrono::milliseconds(300000));
-    const auto& users = std::get<CreateUsersStep>(steps[1].action);
+    const auto& users = steps[1].action.get<CreateUsersStep>();
     CHECK(users.count == 10);
     CHECK(users.prefix == "u");
-    const auto& load = std::get<LoadStep>(steps[3].action);
+    const auto& load = steps[3].action.get<LoadStep>();
     CHECK(load.subscription_links);
     CHECK(load.xff_per_link);
     CHECK(load.warmup_once);
     CHECK(load.bind_prefix == "127.1");
     CHECK(load.churn_per_s == 1);
-    CHECK(std::get<RestartStep>(steps[4].action).admin_api);
+    CHECK(steps[4].action.get<RestartStep>().admin_api);
 
     CHECK(produces_metric(steps[1], "users.waits_429"));
     CHECK(produces_metric(steps[1], "users.seconds_excl_429"));

@@ -1,5 +1,11 @@
 #include "scenario/plugin_overrides.hpp"
 #include "scenario/scenario_parser.hpp"
+#include "scenario/steps/lifecycle.hpp"
+#include "scenario/steps/load.hpp"
+#include "scenario/steps/probe.hpp"
+#include "scenario/steps/proxy.hpp"
+#include "scenario/steps/tunnel.hpp"
+#include "scenario/steps/waits.hpp"
 #include "scenario/step_metrics.hpp"
 #include "temp_dir.hpp"
 
@@ -129,28 +135,28 @@ TEST_CASE("scenario parser: a full scenario fills every field of the model") {
     CHECK(up[0].kind == "install");
     CHECK(up[0].name == "install1");
     CHECK(up[0].timeout == milliseconds(900000));
-    CHECK(std::holds_alternative<InstallStep>(up[0].action));
+    CHECK(up[0].action.holds<InstallStep>());
     CHECK(up[0].json_path == "$.phases[0].steps[0]");
     CHECK(up[1].name == "start1");
     CHECK(up[1].timeout == milliseconds(60000));
-    CHECK(std::holds_alternative<StartStep>(up[1].action));
+    CHECK(up[1].action.holds<StartStep>());
     CHECK(up[2].name == "cold");
     CHECK(up[2].timeout == milliseconds(30000));
-    const auto& ready = std::get<WaitReadyStep>(up[2].action);
+    const auto& ready = up[2].action.get<WaitReadyStep>();
     CHECK(ready.interval == milliseconds(20));
     CHECK(ready.per_try_timeout == milliseconds(500));
     CHECK(up[3].name == "sleep1");
-    CHECK(std::get<SleepStep>(up[3].action).duration == Seconds(0.5));
+    CHECK(up[3].action.get<SleepStep>().duration == Seconds(0.5));
     CHECK(up[3].timeout == milliseconds(30500));
     CHECK(up[4].name == "idle");
-    CHECK(std::get<IdleStep>(up[4].action).duration == Seconds(3));
+    CHECK(up[4].action.get<IdleStep>().duration == Seconds(3));
     CHECK(up[4].timeout == milliseconds(33000));
 
     const auto& bench = s.phases[1].steps;
     REQUIRE(bench.size() == 4);
     CHECK(bench[0].name == "closed");
     CHECK(bench[0].timeout == milliseconds(20000));
-    const auto& closed = std::get<LoadStep>(bench[0].action);
+    const auto& closed = bench[0].action.get<LoadStep>();
     CHECK(closed.duration == Seconds(8));
     CHECK(closed.connections == 32);
     CHECK(closed.threads == 2);
@@ -162,7 +168,7 @@ TEST_CASE("scenario parser: a full scenario fills every field of the model") {
     CHECK(closed.request_timeout == milliseconds(500));
     CHECK(bench[1].name == "load2");
     CHECK(bench[1].timeout == milliseconds(35000));
-    const auto& open = std::get<LoadStep>(bench[1].action);
+    const auto& open = bench[1].action.get<LoadStep>();
     CHECK(open.rate == 2000.5);
     CHECK(open.keepalive);
     CHECK(open.path == "/");
@@ -172,20 +178,20 @@ TEST_CASE("scenario parser: a full scenario fills every field of the model") {
     CHECK(open.request_timeout == milliseconds(10000));
     CHECK(bench[2].name == "restart1");
     CHECK(bench[2].timeout == milliseconds(180000));
-    CHECK(std::get<RestartStep>(bench[2].action).interval == milliseconds(100));
-    CHECK(std::get<RestartStep>(bench[2].action).per_try_timeout == milliseconds(1000));
+    CHECK(bench[2].action.get<RestartStep>().interval == milliseconds(100));
+    CHECK(bench[2].action.get<RestartStep>().per_try_timeout == milliseconds(1000));
     CHECK(bench[3].name == "probe");
     CHECK(bench[3].timeout == milliseconds(5000));
-    CHECK(std::get<ProbeStep>(bench[3].action).job == "count");
-    CHECK(std::get<ProbeStep>(bench[3].action).params == boost::json::object{{"n", 3}});
+    CHECK(bench[3].action.get<ProbeStep>().job == "count");
+    CHECK(bench[3].action.get<ProbeStep>().params == boost::json::object{{"n", 3}});
     CHECK(bench[3].json_path == "$.phases[1].steps[3]");
 
     const auto& down = s.phases[2].steps;
     REQUIRE(down.size() == 2);
     CHECK(down[0].name == "stop1");
-    CHECK(std::holds_alternative<StopStep>(down[0].action));
+    CHECK(down[0].action.holds<StopStep>());
     CHECK(down[1].name == "clean");
-    CHECK(std::holds_alternative<WipeStep>(down[1].action));
+    CHECK(down[1].action.holds<WipeStep>());
 
     REQUIRE(s.tables.size() == 2);
     CHECK(s.tables[0].title == "T");
@@ -215,15 +221,15 @@ TEST_CASE("scenario parser: defaults of an almost empty scenario") {
     const Step& load = s.phases[0].steps[0];
     CHECK(load.name == "load1");
     CHECK(load.timeout == milliseconds(40000));
-    const auto& l = std::get<LoadStep>(load.action);
+    const auto& l = load.action.get<LoadStep>();
     CHECK(l.duration == Seconds(10));
     CHECK(l.connections == 16);
     CHECK(l.keepalive);
     CHECK(l.headers.empty());
     CHECK(s.phases[0].steps[1].timeout == milliseconds(32000));
     const Scenario ready = parse_scenario_text(with_steps(R"({"step": "wait_ready"})"), "t.json");
-    CHECK(std::get<WaitReadyStep>(ready.phases[0].steps[0].action).interval == milliseconds(50));
-    CHECK(std::get<WaitReadyStep>(ready.phases[0].steps[0].action).per_try_timeout == milliseconds(2000));
+    CHECK(ready.phases[0].steps[0].action.get<WaitReadyStep>().interval == milliseconds(50));
+    CHECK(ready.phases[0].steps[0].action.get<WaitReadyStep>().per_try_timeout == milliseconds(2000));
     CHECK(ready.phases[0].steps[0].timeout == milliseconds(180000));
 }
 
@@ -597,11 +603,11 @@ TEST_CASE("scenario files: quickstart is the short proxy comparison") {
     std::size_t pool_on = 0, pool_off = 0, pool_default = 0;
     for (const Phase& phase : s.phases)
         for (const Step& step : phase.steps) {
-            if (const auto* load = std::get_if<LoadStep>(&step.action)) {
+            if (const auto* load = step.action.get_if<LoadStep>()) {
                 measured_s += load->duration.count();
                 CHECK(load->connections == 200);  // seed 002's client connections
             }
-            if (const auto* c = std::get_if<ConfigureStep>(&step.action)) {
+            if (const auto* c = step.action.get_if<ConfigureStep>()) {
                 REQUIRE(c->upstream_keepalive.has_value());
                 if (c->upstream_keepalive->is_null()) ++pool_default;
                 else (c->upstream_keepalive->as_bool() ? pool_on : pool_off) += 1;
@@ -633,13 +639,13 @@ TEST_CASE("scenario files: reverse-proxy has seed 002's three measurements on th
     std::size_t seen = 0;
     for (const Phase& phase : s.phases)
         for (const Step& step : phase.steps) {
-            if (const auto* c = std::get_if<ConfigureStep>(&step.action)) {
+            if (const auto* c = step.action.get_if<ConfigureStep>()) {
                 if (c->tls) tls = c->tls;
                 keepalive_knob = c->upstream_keepalive && c->upstream_keepalive->is_bool()
                                      ? std::optional<bool>(c->upstream_keepalive->as_bool())
                                      : std::nullopt;
             }
-            const auto* load = std::get_if<LoadStep>(&step.action);
+            const auto* load = step.action.get_if<LoadStep>();
             auto it = pool.find(step.name);
             if (load == nullptr || it == pool.end()) continue;
             INFO(step.name);
@@ -672,7 +678,7 @@ TEST_CASE("scenario parser: tunnel steps, a step alongside, and what they refuse
                       "during_after_s": 20, "during": {"step": "restart", "name": "E_restart", "admin_api": true}},
                    {"step": "many_clients", "name": "C", "clients": 400, "duration_s": 60, "ramp_s": 20, "every_s": 2})"),
         "t.json");
-    const auto& tunnel = std::get<TunnelStep>(s.phases[0].steps[0].action);
+    const auto& tunnel = s.phases[0].steps[0].action.get<TunnelStep>();
     CHECK(tunnel.streams == 64);
     CHECK(tunnel.source.server == link);
     CHECK(tunnel.source.cc == "bbr");
@@ -685,7 +691,7 @@ TEST_CASE("scenario parser: tunnel steps, a step alongside, and what they refuse
     CHECK(produces_metric(s.phases[0].steps[0], "E.streams_dropped"));
     CHECK(produces_metric(s.phases[0].steps[0], "E_restart.admin_api_seconds"));
     CHECK_FALSE(produces_metric(s.phases[0].steps[0], "E.nonsense"));
-    const auto& many = std::get<ManyClientsStep>(s.phases[0].steps[1].action);
+    const auto& many = s.phases[0].steps[1].action.get<ManyClientsStep>();
     CHECK(many.clients == 400);
     CHECK(many.every.count() == 2);
 

@@ -1,6 +1,6 @@
 // The step kinds' registry (framework/src/scenario/steps/): every kind, key
-// and metric it declares is documented in scenarios/README.md, the parser
-// takes exactly the declared keys, and --list-steps lists every kind.
+// and metric it declares is in the generated reference docs/steps.md, the
+// parser takes exactly the declared keys, and --list-steps lists every kind.
 #include "scenario/steps/step_kind.hpp"
 #include "scenario/steps/step_listing.hpp"
 
@@ -15,30 +15,27 @@ using namespace stand::scenario;
 
 namespace {
 
-std::string readme() {
-    std::ifstream in(std::filesystem::path(STAND_TEST_SOURCE_DIR) / "scenarios" / "README.md");
+std::string read_text(const std::filesystem::path& relative) {
+    std::ifstream in(std::filesystem::path(STAND_TEST_SOURCE_DIR) / relative);
     std::stringstream ss;
     ss << in.rdbuf();
     return ss.str();
 }
 
-bool documents(const std::string& text, std::string_view word) {
-    return text.find("`" + std::string(word) + "`") != std::string::npos;
-}
-
 }  // namespace
 
-TEST_CASE("step kinds: scenarios/README.md documents every kind, key and metric the registry declares") {
-    const std::string doc = readme();
-    REQUIRE_FALSE(doc.empty());
+TEST_CASE("step kinds: docs/steps.md is the registry's reference, and scenarios/README.md points to it") {
+    const std::string generated = step_kinds_markdown();
+    CHECK_MESSAGE(read_text("docs/steps.md") == generated,
+                  "docs/steps.md is not current: build/bin/stand run --list-steps --markdown > docs/steps.md");
     for (const StepKind* k : step_kinds()) {
         CAPTURE(k->name);
-        CHECK_MESSAGE(doc.find("| `" + std::string(k->name) + "` |") != std::string::npos,
-                      "no row for the step kind in the steps table");
-        for (const StepKey& key : k->keys) CHECK_MESSAGE(documents(doc, key.name), "key " << key.name);
+        CHECK(generated.find("| `" + std::string(k->name) + "` |") != std::string::npos);
+        for (const StepKey& key : k->keys) CHECK_MESSAGE(generated.find("| `" + std::string(key.name) + "` |") != std::string::npos, "key " << key.name);
         for (std::string_view m : k->metrics)
-            if (m != "*") CHECK_MESSAGE(documents(doc, m), "metric " << m);
+            if (m != "*") CHECK_MESSAGE(generated.find("`" + std::string(m) + "`") != std::string::npos, "metric " << m);
     }
+    CHECK(read_text("scenarios/README.md").find("docs/steps.md") != std::string::npos);
 }
 
 TEST_CASE("step kinds: names are unique, every kind parses, and the listing has them all") {

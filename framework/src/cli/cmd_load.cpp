@@ -2,6 +2,7 @@
 // layer over stand::load::run_load.
 #include "cli/commands.hpp"
 #include "cli/exit_codes.hpp"
+#include "cli/sigint_stop.hpp"
 #include "load/duration.hpp"
 #include "load/link_pattern.hpp"
 #include "load/load_engine.hpp"
@@ -9,9 +10,7 @@
 
 #include <boost/json/serialize.hpp>
 
-#include <atomic>
 #include <charconv>
-#include <csignal>
 #include <cstdio>
 #include <fstream>
 #include <iostream>
@@ -97,10 +96,6 @@ The generator measures its own CPU; the result warns (and JSON says
 Exit: 0 done, 1 no request got a response, 2 usage error or refused target,
 130 interrupted (the partial result is printed).
 )";
-
-std::atomic<bool> g_interrupted{false};
-
-extern "C" void on_sigint(int) { g_interrupted.store(true); }
 
 // wrk-style short options (-t 2, -t2, -c 10, -d 5s, -H "a: b") to the long names.
 std::vector<std::string> expand_short(const std::vector<std::string>& argv) {
@@ -239,7 +234,7 @@ int run_load(const std::vector<std::string>& argv) {
 
     const bool tty = ::isatty(STDERR_FILENO) == 1;
     load::LoadHooks hooks;
-    hooks.stop = &g_interrupted;
+    hooks.stop = &SigintStop::flag();
     std::uint64_t last_completed = 0;
     double last_elapsed = 0;
     if (tty)
@@ -253,21 +248,13 @@ int run_load(const std::vector<std::string>& argv) {
             last_elapsed = p.elapsed_s;
         };
 
-    struct sigaction action {};
-    struct sigaction previous {};
-    action.sa_handler = on_sigint;
-    action.sa_flags = SA_RESETHAND;  // a second ^C ends stand at once
-    sigemptyset(&action.sa_mask);
-    g_interrupted.store(false);
-    ::sigaction(SIGINT, &action, &previous);
     load::LoadResult result;
     try {
+        SigintStop sigint;
         result = load::run_load(spec, hooks);
     } catch (const load::LoadSpecError& e) {
-        ::sigaction(SIGINT, &previous, nullptr);
         throw UsageError(std::string("load: ") + e.what());
     }
-    ::sigaction(SIGINT, &previous, nullptr);
 
     if (args.flag("json")) std::cout << boost::json::serialize(result.to_json()) << "\n";
     else std::cout << load::format_report(result);

@@ -17,7 +17,7 @@ namespace {
 
 const char* kHelp = R"(usage: stand run SCENARIO [options]
        stand run --resume RUN_DIR [options]
-       stand run --list-steps [--json]
+       stand run --list-steps [--json | --markdown]
 
 Runs a scenario file (scenarios/README.md): every repetition of every plugin
 in a fresh box and a fresh plugin worker process. Results are written after
@@ -32,7 +32,8 @@ finishes an interrupted run, skipping the repetitions that finished.
   --resume RUN_DIR      finish an earlier run in RUN_DIR
   --allow-drift         measure although the box's effective settings differ from the plan
   --plugin-path DIR     extra plugin directory (repeatable)
-  --list-steps          the step kinds: keys, defaults, metrics, timeouts (--json: as JSON)
+  --list-steps          the step kinds: keys, defaults, metrics, timeouts (--json: as JSON;
+                        --markdown: as docs/steps.md)
 
 Exit: 0 all repetitions ok, 1 some failed, 2 bad scenario or arguments,
 3 a plugin was refused, 130 interrupted (resume with --resume).
@@ -50,57 +51,39 @@ void install_signal_handlers() {
     ::sigaction(SIGTERM, &sa, nullptr);
 }
 
-}  // namespace
+// The scenario of an earlier run, with the parameters and plugins it started with.
+scenario::Scenario resumed_scenario(const Args& args, const std::string& resume) {
+    args.expect_positionals(0, 0, "no scenario with --resume (it is in RUN_DIR/run.json)");
+    auto info = rundir::RunDirectory(resume).read_run_info();
+    if (!info) throw UsageError("--resume " + resume + ": no run.json there");
+    scenario::ParamOverrides params;  // the values the run started with
+    if (auto* p = info->if_contains("params"); p && p->is_object())
+        for (const auto& [k, v] : p->as_object()) params[std::string(k)] = boost::json::serialize(v);
+    auto scen = scenario::parse_scenario_file(std::string(info->at("scenario_file").as_string()), params);
+    scen.plugins.clear();
+    for (const auto& p : info->at("plugins").as_array())
+        scen.plugins.push_back({std::string(p.at("id").as_string()), p.at("config").as_object(),
+                                std::string(p.at("label").as_string())});
+    return scen;
+}
 
-int run_run(const std::vector<std::string>& argv) {
-    Args args("run", argv,
-              {{"help"}, {"plugin", true, true}, {"param", true, true}, {"run-dir", true}, {"resume", true}, {"allow-drift"},
-               {"list-steps"}, {"json"}, plugin_path_option()});
-    if (args.flag("help")) {
-        std::cout << kHelp;
-        return kExitOk;
+// The scenario file named on the command line, with --param and --plugin applied.
+scenario::Scenario scenario_from_args(const Args& args) {
+    args.expect_positionals(1, 1, "a scenario file (see scenarios/)");
+    scenario::ParamOverrides params;
+    for (const auto& p : args.values("param")) {
+        auto eq = p.find('=');
+        if (eq == std::string::npos || eq == 0) throw UsageError("--param " + p + ": expected NAME=VALUE");
+        params[p.substr(0, eq)] = p.substr(eq + 1);
     }
-    if (args.flag("list-steps")) {
-        args.expect_positionals(0, 0, "no scenario with --list-steps");
-        if (args.flag("json")) std::cout << boost::json::serialize(scenario::step_kinds_json()) << "\n";
-        else std::cout << scenario::step_kinds_text();
-        return kExitOk;
-    }
-    if (args.flag("json")) throw UsageError("--json goes with --list-steps");
-    std::filesystem::path run_dir;
-    scenario::Scenario scen;
-    if (auto resume = args.value("resume")) {
-        args.expect_positionals(0, 0, "no scenario with --resume (it is in RUN_DIR/run.json)");
-        run_dir = *resume;
-        auto info = rundir::RunDirectory(run_dir).read_run_info();
-        if (!info) throw UsageError("--resume " + *resume + ": no run.json there");
-        scenario::ParamOverrides params;  // the values the run started with
-        if (auto* p = info->if_contains("params"); p && p->is_object())
-            for (const auto& [k, v] : p->as_object()) params[std::string(k)] = boost::json::serialize(v);
-        scen = scenario::parse_scenario_file(std::string(info->at("scenario_file").as_string()), params);
-        scen.plugins.clear();
-        for (const auto& p : info->at("plugins").as_array())
-            scen.plugins.push_back({std::string(p.at("id").as_string()), p.at("config").as_object(),
-                                    std::string(p.at("label").as_string())});
-    } else {
-        args.expect_positionals(1, 1, "a scenario file (see scenarios/)");
-        scenario::ParamOverrides params;
-        for (const auto& p : args.values("param")) {
-            auto eq = p.find('=');
-            if (eq == std::string::npos || eq == 0) throw UsageError("--param " + p + ": expected NAME=VALUE");
-            params[p.substr(0, eq)] = p.substr(eq + 1);
-        }
-        scen = scenario::parse_scenario_file(args.positionals()[0], params);
-        if (auto overrides = args.values("plugin"); !overrides.empty())
-            scen.plugins = scenario::parse_plugin_overrides(overrides);
-        run_dir = args.value("run-dir") ? std::filesystem::path(*args.value("run-dir"))
-                                        : rundir::RunDirectory::fresh_path("runs", scen.name);
-    }
-    if (scen.plugins.empty()) throw UsageError("the scenario names no plugin; pass --plugin ID");
-    scenario::check_step_plugins(scen);
+    auto scen = scenario::parse_scenario_file(args.positionals()[0], params);
+    if (auto overrides = args.values("plugin"); !overrides.empty())
+        scen.plugins = scenario::parse_plugin_overrides(overrides);
+    return scen;
+}
 
-    auto search = plugin_search(args);
-    // Refuse bad plugins before measuring anything.
+// Refuses bad plugins before measuring anything, naming where each was given.
+void resolve_plugins(const Args& args, const scenario::Scenario& scen, const loader::PluginSearch& search) {
     for (std::size_t i = 0; i < scen.plugins.size(); ++i) {
         try {
             search.resolve(scen.plugins[i].id);
@@ -110,24 +93,9 @@ int run_run(const std::vector<std::string>& argv) {
             throw loader::LoadError(where, e.what());
         }
     }
+}
 
-    install_signal_handlers();
-    const bool tty = ::isatty(STDERR_FILENO);
-    scenario::EngineOptions options;
-    options.run_dir = run_dir;
-    options.resume = args.value("resume").has_value();
-    options.allow_drift = args.flag("allow-drift");
-    options.search = &search;
-    options.interrupted = &g_interrupted;
-    options.progress = [tty](const std::string& line) {
-        if (tty) std::cerr << "\r\033[K" << line << std::flush;
-        else std::cerr << line << "\n";
-    };
-    options.log = [tty](const std::string& line) { std::cerr << (tty ? "\r\033[K" : "") << line << "\n"; };
-    std::cerr << "stand run " << scen.name << " -> " << run_dir.string() << "\n";
-    auto outcome = scenario::run_scenario(scen, options);
-    if (tty) std::cerr << "\r\033[K";
-
+int reported_outcome(const std::filesystem::path& run_dir, const scenario::EngineOutcome& outcome) {
     auto files = report::write_run_report(run_dir);
     std::cout << "summary: " << files.summary_md.string() << "\n"
               << "results: " << files.results_json.string() << "\n"
@@ -143,6 +111,55 @@ int run_run(const std::vector<std::string>& argv) {
         return kExitInterrupted;
     }
     return outcome.reps_failed == 0 ? kExitOk : kExitFailed;
+}
+
+}  // namespace
+
+int run_run(const std::vector<std::string>& argv) {
+    Args args("run", argv,
+              {{"help"}, {"plugin", true, true}, {"param", true, true}, {"run-dir", true}, {"resume", true}, {"allow-drift"},
+               {"list-steps"}, {"json"}, {"markdown"}, plugin_path_option()});
+    if (args.flag("help")) {
+        std::cout << kHelp;
+        return kExitOk;
+    }
+    if (args.flag("list-steps")) {
+        args.expect_positionals(0, 0, "no scenario with --list-steps");
+        if (args.flag("json") && args.flag("markdown")) throw UsageError("--json or --markdown, not both");
+        if (args.flag("json")) std::cout << boost::json::serialize(scenario::step_kinds_json()) << "\n";
+        else if (args.flag("markdown")) std::cout << scenario::step_kinds_markdown();
+        else std::cout << scenario::step_kinds_text();
+        return kExitOk;
+    }
+    if (args.flag("json")) throw UsageError("--json goes with --list-steps");
+    if (args.flag("markdown")) throw UsageError("--markdown goes with --list-steps");
+    const auto resume = args.value("resume");
+    scenario::Scenario scen = resume ? resumed_scenario(args, *resume) : scenario_from_args(args);
+    const std::filesystem::path run_dir = resume                  ? std::filesystem::path(*resume)
+                                          : args.value("run-dir") ? std::filesystem::path(*args.value("run-dir"))
+                                                                  : rundir::RunDirectory::fresh_path("runs", scen.name);
+    if (scen.plugins.empty()) throw UsageError("the scenario names no plugin; pass --plugin ID");
+    scenario::check_step_plugins(scen);
+    auto search = plugin_search(args);
+    resolve_plugins(args, scen, search);
+
+    install_signal_handlers();
+    const bool tty = ::isatty(STDERR_FILENO);
+    scenario::EngineOptions options;
+    options.run_dir = run_dir;
+    options.resume = resume.has_value();
+    options.allow_drift = args.flag("allow-drift");
+    options.search = &search;
+    options.interrupted = &g_interrupted;
+    options.progress = [tty](const std::string& line) {
+        if (tty) std::cerr << "\r\033[K" << line << std::flush;
+        else std::cerr << line << "\n";
+    };
+    options.log = [tty](const std::string& line) { std::cerr << (tty ? "\r\033[K" : "") << line << "\n"; };
+    std::cerr << "stand run " << scen.name << " -> " << run_dir.string() << "\n";
+    auto outcome = scenario::run_scenario(scen, options);
+    if (tty) std::cerr << "\r\033[K";
+    return reported_outcome(run_dir, outcome);
 }
 
 }  // namespace stand::cli

@@ -3,6 +3,7 @@
 // tunnel phases measure it.
 #include "cli/commands.hpp"
 #include "cli/exit_codes.hpp"
+#include "cli/sigint_stop.hpp"
 #include "hysteria/hysteria_link.hpp"
 #include "load/duration.hpp"
 #include "load/load_report.hpp"
@@ -10,9 +11,7 @@
 
 #include <boost/json/serialize.hpp>
 
-#include <atomic>
 #include <charconv>
-#include <csignal>
 #include <cstdio>
 #include <iostream>
 
@@ -51,9 +50,6 @@ A line per second goes to stderr while it runs when stderr is a terminal.
 Exit: 0 data moved, 1 no byte came through, 2 usage error, 130 interrupted.
 )";
 
-std::atomic<bool> g_stop{false};
-extern "C" void on_tunnel_sigint(int) { g_stop.store(true); }
-
 std::chrono::nanoseconds duration_of(const std::string& flag, const std::string& text) {
     try {
         return load::parse_duration(text, "--" + flag);
@@ -62,18 +58,7 @@ std::chrono::nanoseconds duration_of(const std::string& flag, const std::string&
     }
 }
 
-}  // namespace
-
-int run_tunnel(const std::vector<std::string>& argv) {
-    std::vector<std::string> expanded;
-    for (const auto& a : argv) expanded.push_back(a == "-d" ? "--duration" : a == "-h" ? "--help" : a);
-    Args args("tunnel", expanded,
-              {{"help"}, {"json"}, {"allow-remote"}, {"sink", true}, {"streams", true}, {"duration", true},
-               {"probe-interval", true}, {"probe-timeout", true}, {"cc", true}, {"cacert", true}, {"below", true}});
-    if (args.flag("help")) {
-        std::cout << kHelp;
-        return kExitOk;
-    }
+tunnel::TunnelSpec spec_from(const Args& args) {
     if (args.positionals().size() != 1) throw UsageError("'tunnel' needs one hysteria2:// link (see --help)");
     tunnel::TunnelSpec spec;
     try {
@@ -103,9 +88,49 @@ int run_tunnel(const std::vector<std::string>& argv) {
             throw UsageError("--below: expected Mbit/s >= 0, got '" + *v + "'");
     }
     spec.allow_remote = args.flag("allow-remote");
+    return spec;
+}
+
+void print_result(const tunnel::TunnelResult& result) {
+    std::printf("Tunnel %s -> %s, %u stream(s), %.1fs, cc %s%s\n", result.server.c_str(), result.sink.c_str(),
+                result.streams, result.window_s, result.congestion_control.c_str(), result.obfs ? ", salamander" : "");
+    std::printf("  handshake %.2f ms, auth %.2f ms (Hysteria-UDP %s, Hysteria-CC-RX %s)\n", result.handshake_ms,
+                result.auth_ms, result.server_udp.c_str(), result.server_cc_rx.c_str());
+    std::printf("  throughput %.1f Mbit/s mean, %s moved, %llu second(s) below %.1f Mbit/s\n", result.mbit_mean,
+                load::format_bytes(static_cast<double>(result.bytes)).c_str(),
+                static_cast<unsigned long long>(result.seconds_below), result.below_mbit);
+    std::printf("  probes %llu sent, %llu ok, %llu failed; latency p50 %s, p99 %s, max %s\n",
+                static_cast<unsigned long long>(result.probes_sent), static_cast<unsigned long long>(result.probes_ok),
+                static_cast<unsigned long long>(result.probes_failed),
+                load::format_us(static_cast<double>(result.probe_latency.value_at_percentile(50))).c_str(),
+                load::format_us(static_cast<double>(result.probe_latency.value_at_percentile(99))).c_str(),
+                load::format_us(static_cast<double>(result.probe_latency.max())).c_str());
+    std::printf("  streams opened %llu, dropped %llu; connection losses %llu, reconnects %llu\n",
+                static_cast<unsigned long long>(result.streams_opened),
+                static_cast<unsigned long long>(result.streams_dropped),
+                static_cast<unsigned long long>(result.connection_losses),
+                static_cast<unsigned long long>(result.reconnects));
+    for (double g : result.reconnect_gaps_ms) std::printf("  reconnect gap %.1f ms\n", g);
+    std::printf("  client CPU %.2f s, %.0f Mbit per CPU-second\n", result.cpu_s, result.mbit_per_cpu_s);
+    for (const auto& w : result.warnings) std::printf("  warning: %s\n", w.c_str());
+}
+
+}  // namespace
+
+int run_tunnel(const std::vector<std::string>& argv) {
+    std::vector<std::string> expanded;
+    for (const auto& a : argv) expanded.push_back(a == "-d" ? "--duration" : a == "-h" ? "--help" : a);
+    Args args("tunnel", expanded,
+              {{"help"}, {"json"}, {"allow-remote"}, {"sink", true}, {"streams", true}, {"duration", true},
+               {"probe-interval", true}, {"probe-timeout", true}, {"cc", true}, {"cacert", true}, {"below", true}});
+    if (args.flag("help")) {
+        std::cout << kHelp;
+        return kExitOk;
+    }
+    const tunnel::TunnelSpec spec = spec_from(args);
 
     tunnel::TunnelHooks hooks;
-    hooks.stop = &g_stop;
+    hooks.stop = &SigintStop::flag();
     if (::isatty(STDERR_FILENO) == 1)
         hooks.on_progress = [](const tunnel::TunnelProgress& p) {
             std::fprintf(stderr, "  %4.0fs  %9.1f Mbit/s  probes ok %llu  dropped %llu  reconnects %llu\n", p.elapsed_s,
@@ -113,51 +138,18 @@ int run_tunnel(const std::vector<std::string>& argv) {
                          static_cast<unsigned long long>(p.streams_dropped),
                          static_cast<unsigned long long>(p.reconnects));
         };
-    struct sigaction action {};
-    struct sigaction previous {};
-    action.sa_handler = on_tunnel_sigint;
-    action.sa_flags = SA_RESETHAND;
-    sigemptyset(&action.sa_mask);
-    g_stop.store(false);
-    ::sigaction(SIGINT, &action, &previous);
     tunnel::TunnelResult result;
     try {
+        SigintStop sigint;
         result = tunnel::run_tunnel(spec, hooks);
     } catch (const tunnel::TunnelSpecError& e) {
-        ::sigaction(SIGINT, &previous, nullptr);
         throw UsageError(std::string("tunnel: ") + e.what());
     }
-    ::sigaction(SIGINT, &previous, nullptr);
 
-    if (args.flag("json")) {
-        std::cout << boost::json::serialize(result.to_json()) << "\n";
-    } else {
-        std::printf("Tunnel %s -> %s, %u stream(s), %.1fs, cc %s%s\n", result.server.c_str(), result.sink.c_str(),
-                    result.streams, result.window_s, result.congestion_control.c_str(),
-                    result.obfs ? ", salamander" : "");
-        std::printf("  handshake %.2f ms, auth %.2f ms (Hysteria-UDP %s, Hysteria-CC-RX %s)\n", result.handshake_ms,
-                    result.auth_ms, result.server_udp.c_str(), result.server_cc_rx.c_str());
-        std::printf("  throughput %.1f Mbit/s mean, %s moved, %llu second(s) below %.1f Mbit/s\n", result.mbit_mean,
-                    load::format_bytes(static_cast<double>(result.bytes)).c_str(),
-                    static_cast<unsigned long long>(result.seconds_below), result.below_mbit);
-        std::printf("  probes %llu sent, %llu ok, %llu failed; latency p50 %s, p99 %s, max %s\n",
-                    static_cast<unsigned long long>(result.probes_sent),
-                    static_cast<unsigned long long>(result.probes_ok),
-                    static_cast<unsigned long long>(result.probes_failed),
-                    load::format_us(static_cast<double>(result.probe_latency.value_at_percentile(50))).c_str(),
-                    load::format_us(static_cast<double>(result.probe_latency.value_at_percentile(99))).c_str(),
-                    load::format_us(static_cast<double>(result.probe_latency.max())).c_str());
-        std::printf("  streams opened %llu, dropped %llu; connection losses %llu, reconnects %llu\n",
-                    static_cast<unsigned long long>(result.streams_opened),
-                    static_cast<unsigned long long>(result.streams_dropped),
-                    static_cast<unsigned long long>(result.connection_losses),
-                    static_cast<unsigned long long>(result.reconnects));
-        for (double g : result.reconnect_gaps_ms) std::printf("  reconnect gap %.1f ms\n", g);
-        std::printf("  client CPU %.2f s, %.0f Mbit per CPU-second\n", result.cpu_s, result.mbit_per_cpu_s);
-        for (const auto& w : result.warnings) std::printf("  warning: %s\n", w.c_str());
-    }
+    if (args.flag("json")) std::cout << boost::json::serialize(result.to_json()) << "\n";
+    else print_result(result);
     std::cout.flush();
-    if (g_stop.load()) return kExitInterrupted;
+    if (SigintStop::flag().load()) return kExitInterrupted;
     return result.bytes > 0 ? kExitOk : kExitFailed;
 }
 

@@ -35,6 +35,8 @@ commands:
                      medians, ratio B/A with its interval, Mann-Whitney U per metric
   backend            HTTP/1.1 and websocket echo backend with counters, for
                      measuring reverse proxies in front of it
+  new adapter NAME --interface panel|proxy|probe
+                     write a standalone adapter project on the SDK's kits
 
 options:
   -h, --help         this text; `stand COMMAND --help` for a command's options
@@ -75,6 +77,7 @@ int main(int argc, char** argv) {
         if (command == "report") return run_report(rest);
         if (command == "compare") return run_compare(rest);
         if (command == "backend") return run_backend(rest);
+        if (command == "new") return run_new(rest);
         if (command == "__worker") return stand::isolation::run_worker_main();  // internal: see isolation/
         throw UsageError("unknown command '" + command + "' (see stand --help)");
     } catch (const UsageError& e) {

@@ -341,265 +341,311 @@ std::vector<std::string> readiness_hosts(const json::object& readiness) {
     return hosts;
 }
 
+// Each check below runs on a fresh Rig in the check's child; it returns the
+// pass message or throws CheckFailure (Skipped when the target says why).
+
+std::string start_ready(Rig& rig, const PanelTarget&) {
+    const double ready = rig.start_ready();
+    rig.call("panel.bootstrap");
+    auto user = rig.create_user("compat-ready");
+    Rig::Fetch f;
+    try {
+        f = rig.fetch_once(user.subscription);
+    } catch (const CheckFailure& e) {
+        throw CheckFailure("readiness answered after " + secs(ready) + ", but " + secs(rig.since_start()) +
+                           " after the start, past bootstrap and one user, the " + e.what() +
+                           ": readiness must cover the subscription server (lifecycle.h \"also\")");
+    }
+    if (f.status != 200)
+        throw CheckFailure("readiness answered after " + secs(ready) + ", but the first user's subscription "
+                           "answered " + std::to_string(f.status) + " " + secs(rig.since_start()) +
+                           " after the start, past bootstrap and one user: readiness must cover the "
+                           "subscription server (lifecycle.h \"also\")");
+    return "ready after " + secs(ready) + "; the first user's subscription answered 200 " + secs(rig.since_start()) +
+           " after the start";
+}
+
+std::string bootstrap_idempotent(Rig& rig, const PanelTarget& t) {
+    rig.start_ready();
+    rig.call("panel.bootstrap");
+    rig.call("panel.bootstrap");
+    auto* second = rig.create(t.config);
+    rig.call("panel.bootstrap", {}, false, second);
+    rig.call("panel.admin_call", {}, false, second);
+    return std::string("three bootstraps and an admin call succeeded; ") + rig.waits_text();
+}
+
+std::string create_users_unique(Rig& rig, const PanelTarget& t) {
+    auto users = started_with_users(rig, t.users);
+    std::set<std::string> urls, ids;
+    for (const auto& u : users) {
+        if (!urls.insert(std::string(u.subscription.at("url").as_string())).second)
+            throw CheckFailure("two users share the subscription URL " + std::string(u.subscription.at("url").as_string()));
+        if (!ids.insert(u.id).second) throw CheckFailure("two users share the id " + u.id);
+    }
+    return std::to_string(users.size()) + " users, unique ids and URLs; " + rig.waits_text();
+}
+
+// Throws unless every link names a real endpoint (collected into `endpoints`)
+// and, when create_user returned tunnel_auth, one of them carries it.
+void expect_real_endpoints_with_auth(const Rig::User& u, const std::vector<ShareLink>& parsed,
+                                     std::set<std::string>& endpoints) {
+    for (std::size_t i = 0; i < parsed.size(); ++i) {
+        if (auto problem = endpoint_problem(parsed[i]); !problem.empty())
+            throw CheckFailure("subscription of " + u.name + ": link " + std::to_string(i + 1) + " (" +
+                               endpoint_text(parsed[i]) + ") is not a real endpoint: " + problem);
+        endpoints.insert(endpoint_text(parsed[i]));
+    }
+    if (u.tunnel_auth.empty()) return;
+    bool carried = false;
+    for (const auto& l : parsed) carried = carried || carries_credential(l, u.tunnel_auth);
+    if (!carried)
+        throw CheckFailure("subscription of " + u.name + ": none of its " + std::to_string(parsed.size()) +
+                           " link(s) carries the tunnel_auth create_user returned (looked in the "
+                           "userinfo, ss's password, vmess's id, password/auth parameters)");
+}
+
+std::string subscriptions_decode(Rig& rig, const PanelTarget& t) {
+    auto users = started_with_users(rig, t.users);
+    std::size_t links = 0, with_auth = 0;
+    std::set<std::string> endpoints;
+    for (const auto& u : users) {
+        auto parsed = rig.expect_links(u);
+        links += parsed.size();
+        expect_real_endpoints_with_auth(u, parsed, endpoints);
+        if (!u.tunnel_auth.empty()) ++with_auth;
+    }
+    // subscription_request describes the same fetch for a user id
+    auto again = rig.call("panel.subscription_request", {{"id", users.front().id}});
+    if (!again.is_object() || again.as_object().at("url") != users.front().subscription.at("url"))
+        throw CheckFailure("subscription_request(" + users.front().id + ") differs from create_user's URL");
+    std::vector<std::string> list(endpoints.begin(), endpoints.end());
+    return std::to_string(users.size()) + " subscriptions decoded to " + std::to_string(links) + " links naming " +
+           joined(list) + "; " +
+           (with_auth == 0 ? std::string("create_user returned no tunnel_auth, credentials not checked")
+                           : "tunnel_auth carried for " + std::to_string(with_auth) + " user(s)") +
+           "; " + rig.waits_text();
+}
+
+std::string delete_user_revokes(Rig& rig, const PanelTarget&) {
+    auto users = started_with_users(rig, 2, "compat-del");
+    rig.expect_links(users[0]);
+    rig.call("panel.delete_user", {{"id", users[0].id}});
+    // Panels may cache a link for a few seconds (Mistgate: 10 s): allow 15 s.
+    auto until = Clock::now() + std::chrono::seconds(15);
+    int status = 200;
+    while ((status = rig.fetch(users[0].subscription).status) == 200 && Clock::now() < until)
+        std::this_thread::sleep_for(std::chrono::milliseconds(500));
+    if (status == 200) throw CheckFailure("the deleted user's subscription still answers 200 after 15 s");
+    rig.expect_links(users[1]);
+    return "deleted user's subscription answers " + std::to_string(status) + "; the other still works";
+}
+
+std::string duplicate_name_error(Rig& rig, const PanelTarget&) {
+    rig.start_ready();
+    rig.call("panel.bootstrap");
+    rig.create_user("compat-dup");
+    auto again = rig.try_call("panel.create_user", {{"name", "compat-dup"}});
+    if (again.code >= 0) throw CheckFailure("a second create_user(\"compat-dup\") succeeded");
+    if (again.error.empty()) throw CheckFailure("the duplicate failed without a message");
+    return std::string(stand_result_name(again.code)) + ": " + again.error;
+}
+
+std::string wrong_credentials_error(Rig& rig, const PanelTarget& t) {
+    if (t.wrong_credentials.empty())
+        throw CheckFailure(t.file + ": $.wrong_credentials is needed for this check (e.g. {\"password\": \"nope\"})");
+    rig.start_ready();
+    rig.call("panel.bootstrap");
+    auto* wrong = rig.create(merged(t.config, t.wrong_credentials));
+    auto r = rig.try_call("panel.bootstrap", {}, wrong);
+    if (r.code >= 0) r = rig.try_call("panel.admin_call", {}, wrong);
+    if (r.code >= 0) throw CheckFailure("bootstrap and an admin call with the wrong credentials succeeded");
+    if (r.error.empty()) throw CheckFailure("refused without a message");
+    return std::string(stand_result_name(r.code)) + ": " + r.error;
+}
+
+// Retries `problem_now` (a failure text, "" once it works) until it works or
+// the readiness budget ends; the last problem.
+template <class Probe>
+std::string problem_within_budget(const Rig& rig, std::chrono::milliseconds pause, Probe problem_now) {
+    std::string problem;
+    while (!(problem = problem_now()).empty() && Clock::now() < rig.budget_end()) std::this_thread::sleep_for(pause);
+    return problem;
+}
+
+// The endpoints of the restarted core that serve again; UDP ones other than
+// Hysteria 2 (and Hysteria 2 servers elsewhere) go to `udp`, not checked.
+std::vector<std::string> served_after_restart(const Rig& rig, const std::map<std::string, ShareLink>& endpoints,
+                                              std::vector<std::string>& udp) {
+    std::vector<std::string> served;
+    for (const auto& [text, l] : endpoints) {
+        const bool hysteria2 = l.scheme == "hysteria2" || l.scheme == "hy2";
+        if (l.udp && !hysteria2) {
+            udp.push_back(text);
+            continue;
+        }
+        if (hysteria2) {
+            // A UDP endpoint answers nothing to a bare packet: authenticate as the user.
+            std::string problem;
+            try {
+                const auto link = hysteria::parse_hysteria_link(l.text);
+                problem = problem_within_budget(rig, std::chrono::milliseconds(200), [&] {
+                    return tunnel::hysteria_auth_problem(link, rig.allows_remote(), std::chrono::seconds(2));
+                });
+            } catch (const tunnel::RemoteServerError&) {
+                udp.push_back(text + " (not on this machine)");
+                continue;
+            } catch (const std::exception& e) {
+                problem = e.what();
+            }
+            if (!problem.empty())
+                throw CheckFailure("after the restart the Hysteria 2 endpoint " + text +
+                                   " does not authenticate the user (" + problem + "): the core does not serve again");
+            served.push_back(text + " (Hysteria 2 auth)");
+            continue;
+        }
+        const std::string problem = problem_within_budget(rig, std::chrono::milliseconds(100), [&] {
+            return host::http::tcp_connect_problem(l.host, static_cast<std::uint16_t>(l.port), rig.allows_remote(),
+                                                   std::chrono::seconds(2));
+        });
+        if (!problem.empty())
+            throw CheckFailure("after the restart the link endpoint " + text + " accepts no connection (" + problem +
+                               "): the core does not serve again");
+        served.push_back(text);
+    }
+    return served;
+}
+
+std::string restart_keeps_users(Rig& rig, const PanelTarget& t) {
+    auto users = started_with_users(rig, t.users);
+    auto t0 = Clock::now();
+    rig.call("lifecycle.restart");
+    double ready = rig.wait_ready(t0);
+    rig.call("panel.admin_call");
+    std::map<std::string, ShareLink> endpoints;
+    for (const auto& u : users)
+        for (const auto& l : rig.expect_links(u))
+            if (endpoint_problem(l).empty()) endpoints.emplace(endpoint_text(l), l);
+    std::vector<std::string> served, udp;
+    if (t.unserved_links.empty()) served = served_after_restart(rig, endpoints, udp);
+    rig.create_user("compat-after-restart");
+    std::string core = !t.unserved_links.empty() ? "link endpoints not checked: " + t.unserved_links
+                       : served.empty()           ? std::string("no TCP or Hysteria 2 link endpoint to check")
+                                                  : "link endpoints accept connections again: " + joined(served);
+    if (!udp.empty()) core += "; not checked (UDP): " + joined(udp);
+    return std::string("ready again after ") + secs(ready) + ", " + std::to_string(users.size()) +
+           " users still served, a new user created; " + core + "; " + rig.waits_text();
+}
+
+std::string admin_burst_429_waited(Rig& rig, const PanelTarget&) {
+    rig.start_ready();
+    rig.call("panel.bootstrap");
+    for (int i = 0; i < 250; ++i) rig.call("panel.admin_call");
+    return "250 admin calls succeeded; " + rig.waits_text();
+}
+
+// The box's sockets sorted: in a container's own network namespace, on a
+// wildcard or unconfigured address (with why), or fine.
+struct SocketVerdicts {
+    std::vector<std::string> offending, own_network, fine;
+};
+
+SocketVerdicts judge_sockets(const BoxSockets& found, const std::set<std::string>& allowed) {
+    SocketVerdicts out;
+    for (const auto& sock : found.sockets) {
+        if (sock.own_network) {
+            out.own_network.push_back(sock.describe());
+        } else if (sock.address == "0.0.0.0" || sock.address == "::") {
+            out.offending.push_back(sock.describe() + " (all interfaces)");
+        } else if (!allowed.count(sock.address)) {
+            out.offending.push_back(sock.describe() + " (not a configured address)");
+        } else {
+            out.fine.push_back(sock.describe());
+        }
+    }
+    return out;
+}
+
+std::string listens_only_configured(Rig& rig, const PanelTarget& t) {
+    auto user = started_with_users(rig, 1, "compat-listen").front();
+    auto links = rig.expect_links(user);
+    auto cannot = [&](const std::string& why) -> std::string {
+        if (!t.unchecked_listeners.empty()) throw Skipped(why + "; the target says: " + t.unchecked_listeners);
+        throw CheckFailure(why + " (set $.unchecked_listeners in " + t.file + " to the reason when that is expected)");
+    };
+    if (rig.measured_box() == nullptr)
+        return cannot("no measured box: cgroups are not usable here, so the panel's processes cannot be found");
+    auto found = box_sockets(rig.measured_box()->dirs());
+    if (found.processes == 0)
+        return cannot("the measured box holds no process (a docker-mode panel whose containers do not take "
+                      "the box as cgroup parent?)");
+    std::vector<std::string> hosts = readiness_hosts(rig.readiness());
+    hosts.push_back(host::http::parse_url(std::string(user.subscription.at("url").as_string())).host);
+    for (const auto& l : links)
+        if (endpoint_problem(l).empty()) hosts.push_back(l.host);
+    const auto allowed = configured_addresses(rig, hosts);
+    const auto [offending, own_network, fine] = judge_sockets(found, allowed);
+    const std::vector<std::string> allowed_list(allowed.begin(), allowed.end());
+    if (!offending.empty())
+        throw CheckFailure("listening beyond the configured address(es) " + joined(allowed_list) + ": " +
+                           joined(offending, "; "));
+    if (fine.empty() && !own_network.empty())
+        return cannot("every socket of the box is in a container's own network namespace (" +
+                      joined(own_network, "; ") + "): its published ports decide what is reachable");
+    if (fine.empty()) throw CheckFailure("no process of the measured box listens on any socket");
+    std::string out = std::to_string(fine.size()) + " socket(s) on " + joined(allowed_list) + ": " + joined(fine, "; ");
+    if (!own_network.empty()) out += "; not judged (own network namespace): " + joined(own_network, "; ");
+    return out;
+}
+
 }  // namespace
 
 std::vector<Check> panel_checks(const Plugin& p, const CompatOptions& o, const PanelTarget& t) {
-    std::vector<Check> checks;
-    auto add = [&](const char* id, const char* description, std::function<std::string(Rig&)> body) {
-        checks.push_back({id, description, true, [p, o, t, id, body] {
-                              return guarded([&] {
-                                  Rig rig(p, o, t, id);
-                                  return body(rig);
-                              });
-                          }});
+    const auto timeout = std::chrono::duration_cast<std::chrono::milliseconds>(t.check_timeout);
+    auto check = [&](const char* id, const char* description, std::string (*body)(Rig&, const PanelTarget&)) {
+        return Check{id, description, true,
+                     [p, o, t, id, body] {
+                         return guarded([&] {
+                             Rig rig(p, o, t, id);
+                             return body(rig, t);
+                         });
+                     },
+                     timeout};
     };
-
-    add("panel.start-ready",
-        "install and start the panel; readiness answers within ready_timeout_s, and the subscription server "
-        "answers at once after it: after bootstrap and one user, one fetch of that user's subscription (no retry) "
-        "must answer 200, so a panel whose subscription server starts after its readiness answer fails",
-        [](Rig& rig) {
-            const double ready = rig.start_ready();
-            rig.call("panel.bootstrap");
-            auto user = rig.create_user("compat-ready");
-            Rig::Fetch f;
-            try {
-                f = rig.fetch_once(user.subscription);
-            } catch (const CheckFailure& e) {
-                throw CheckFailure("readiness answered after " + secs(ready) + ", but " + secs(rig.since_start()) +
-                                   " after the start, past bootstrap and one user, the " + e.what() +
-                                   ": readiness must cover the subscription server (lifecycle.h \"also\")");
-            }
-            if (f.status != 200)
-                throw CheckFailure("readiness answered after " + secs(ready) + ", but the first user's subscription "
-                                   "answered " + std::to_string(f.status) + " " + secs(rig.since_start()) +
-                                   " after the start, past bootstrap and one user: readiness must cover the "
-                                   "subscription server (lifecycle.h \"also\")");
-            return "ready after " + secs(ready) + "; the first user's subscription answered 200 " +
-                   secs(rig.since_start()) + " after the start";
-        });
-
-    add("panel.bootstrap-idempotent", "bootstrap twice, and again from a second instance, then an admin call",
-        [t](Rig& rig) {
-            rig.start_ready();
-            rig.call("panel.bootstrap");
-            rig.call("panel.bootstrap");
-            auto* second = rig.create(t.config);
-            rig.call("panel.bootstrap", {}, false, second);
-            rig.call("panel.admin_call", {}, false, second);
-            return std::string("three bootstraps and an admin call succeeded; ") + rig.waits_text();
-        });
-
-    add("panel.create-users-unique", "N users, each with its own absolute subscription URL", [t](Rig& rig) {
-        auto users = started_with_users(rig, t.users);
-        std::set<std::string> urls, ids;
-        for (const auto& u : users) {
-            if (!urls.insert(std::string(u.subscription.at("url").as_string())).second)
-                throw CheckFailure("two users share the subscription URL " + std::string(u.subscription.at("url").as_string()));
-            if (!ids.insert(u.id).second) throw CheckFailure("two users share the id " + u.id);
-        }
-        return std::to_string(users.size()) + " users, unique ids and URLs; " + rig.waits_text();
-    });
-
-    add("panel.subscriptions-decode",
-        "every subscription answers 200 with links that parse, each naming a real endpoint (no wildcard address, "
-        "no port 0, no placeholder host); where create_user returns tunnel_auth, one of the user's links carries it",
-        [t](Rig& rig) {
-            auto users = started_with_users(rig, t.users);
-            std::size_t links = 0, with_auth = 0;
-            std::set<std::string> endpoints;
-            for (const auto& u : users) {
-                auto parsed = rig.expect_links(u);
-                links += parsed.size();
-                for (std::size_t i = 0; i < parsed.size(); ++i) {
-                    if (auto problem = endpoint_problem(parsed[i]); !problem.empty())
-                        throw CheckFailure("subscription of " + u.name + ": link " + std::to_string(i + 1) + " (" +
-                                           endpoint_text(parsed[i]) + ") is not a real endpoint: " + problem);
-                    endpoints.insert(endpoint_text(parsed[i]));
-                }
-                if (u.tunnel_auth.empty()) continue;
-                ++with_auth;
-                bool carried = false;
-                for (const auto& l : parsed) carried = carried || carries_credential(l, u.tunnel_auth);
-                if (!carried)
-                    throw CheckFailure("subscription of " + u.name + ": none of its " + std::to_string(parsed.size()) +
-                                       " link(s) carries the tunnel_auth create_user returned (looked in the "
-                                       "userinfo, ss's password, vmess's id, password/auth parameters)");
-            }
-            // subscription_request describes the same fetch for a user id
-            auto again = rig.call("panel.subscription_request", {{"id", users.front().id}});
-            if (!again.is_object() || again.as_object().at("url") != users.front().subscription.at("url"))
-                throw CheckFailure("subscription_request(" + users.front().id + ") differs from create_user's URL");
-            std::vector<std::string> list(endpoints.begin(), endpoints.end());
-            return std::to_string(users.size()) + " subscriptions decoded to " + std::to_string(links) +
-                   " links naming " + joined(list) + "; " +
-                   (with_auth == 0 ? std::string("create_user returned no tunnel_auth, credentials not checked")
-                                   : "tunnel_auth carried for " + std::to_string(with_auth) + " user(s)") +
-                   "; " + rig.waits_text();
-        });
-
-    add("panel.delete-user-revokes", "a deleted user's subscription stops working, the others keep working",
-        [](Rig& rig) {
-            auto users = started_with_users(rig, 2, "compat-del");
-            rig.expect_links(users[0]);
-            rig.call("panel.delete_user", {{"id", users[0].id}});
-            // Panels may cache a link for a few seconds (Mistgate: 10 s): allow 15 s.
-            auto until = Clock::now() + std::chrono::seconds(15);
-            int status = 200;
-            while ((status = rig.fetch(users[0].subscription).status) == 200 && Clock::now() < until)
-                std::this_thread::sleep_for(std::chrono::milliseconds(500));
-            if (status == 200) throw CheckFailure("the deleted user's subscription still answers 200 after 15 s");
-            rig.expect_links(users[1]);
-            return "deleted user's subscription answers " + std::to_string(status) + "; the other still works";
-        });
-
-    add("panel.duplicate-name-error", "creating a user whose name exists is an error with a message", [](Rig& rig) {
-        rig.start_ready();
-        rig.call("panel.bootstrap");
-        rig.create_user("compat-dup");
-        auto again = rig.try_call("panel.create_user", {{"name", "compat-dup"}});
-        if (again.code >= 0) throw CheckFailure("a second create_user(\"compat-dup\") succeeded");
-        if (again.error.empty()) throw CheckFailure("the duplicate failed without a message");
-        return std::string(stand_result_name(again.code)) + ": " + again.error;
-    });
-
-    add("panel.wrong-credentials-error", "bootstrap with wrong credentials fails with a message", [t](Rig& rig) {
-        if (t.wrong_credentials.empty())
-            throw CheckFailure(t.file + ": $.wrong_credentials is needed for this check (e.g. {\"password\": \"nope\"})");
-        rig.start_ready();
-        rig.call("panel.bootstrap");
-        auto* wrong = rig.create(merged(t.config, t.wrong_credentials));
-        auto r = rig.try_call("panel.bootstrap", {}, wrong);
-        if (r.code >= 0) r = rig.try_call("panel.admin_call", {}, wrong);
-        if (r.code >= 0) throw CheckFailure("bootstrap and an admin call with the wrong credentials succeeded");
-        if (r.error.empty()) throw CheckFailure("refused without a message");
-        return std::string(stand_result_name(r.code)) + ": " + r.error;
-    });
-
-    add("panel.restart-keeps-users",
-        "after a restart the panel is ready in time, the users still work, and the core serves again: every "
-        "TCP link endpoint accepts a connection and every Hysteria 2 endpoint authenticates the user within the "
-        "readiness budget (other UDP endpoints are named, not checked)",
-        [t](Rig& rig) {
-            auto users = started_with_users(rig, t.users);
-            auto t0 = Clock::now();
-            rig.call("lifecycle.restart");
-            double ready = rig.wait_ready(t0);
-            rig.call("panel.admin_call");
-            std::map<std::string, ShareLink> endpoints;
-            for (const auto& u : users)
-                for (const auto& l : rig.expect_links(u))
-                    if (endpoint_problem(l).empty()) endpoints.emplace(endpoint_text(l), l);
-            std::vector<std::string> served, udp;
-            for (const auto& [text, l] : endpoints) {
-                if (!t.unserved_links.empty()) continue;
-                const bool hysteria2 = l.scheme == "hysteria2" || l.scheme == "hy2";
-                if (l.udp && !hysteria2) {
-                    udp.push_back(text);
-                    continue;
-                }
-                if (hysteria2) {
-                    // A UDP endpoint answers nothing to a bare packet: authenticate as the user.
-                    std::string problem;
-                    try {
-                        const auto link = hysteria::parse_hysteria_link(l.text);
-                        while (!(problem = tunnel::hysteria_auth_problem(link, rig.allows_remote(),
-                                                                         std::chrono::seconds(2)))
-                                    .empty() &&
-                               Clock::now() < rig.budget_end())
-                            std::this_thread::sleep_for(std::chrono::milliseconds(200));
-                    } catch (const tunnel::RemoteServerError&) {
-                        udp.push_back(text + " (not on this machine)");
-                        continue;
-                    } catch (const std::exception& e) {
-                        problem = e.what();
-                    }
-                    if (!problem.empty())
-                        throw CheckFailure("after the restart the Hysteria 2 endpoint " + text +
-                                           " does not authenticate the user (" + problem + "): the core does not serve again");
-                    served.push_back(text + " (Hysteria 2 auth)");
-                    continue;
-                }
-                std::string problem;
-                while (!(problem = host::http::tcp_connect_problem(l.host, static_cast<std::uint16_t>(l.port),
-                                                                   rig.allows_remote(), std::chrono::seconds(2)))
-                            .empty() &&
-                       Clock::now() < rig.budget_end())
-                    std::this_thread::sleep_for(std::chrono::milliseconds(100));
-                if (!problem.empty())
-                    throw CheckFailure("after the restart the link endpoint " + text + " accepts no connection (" +
-                                       problem + "): the core does not serve again");
-                served.push_back(text);
-            }
-            rig.create_user("compat-after-restart");
-            std::string core = !t.unserved_links.empty() ? "link endpoints not checked: " + t.unserved_links
-                               : served.empty()           ? std::string("no TCP or Hysteria 2 link endpoint to check")
-                                                          : "link endpoints accept connections again: " + joined(served);
-            if (!udp.empty()) core += "; not checked (UDP): " + joined(udp);
-            return std::string("ready again after ") + secs(ready) + ", " + std::to_string(users.size()) +
-                   " users still served, a new user created; " + core + "; " + rig.waits_text();
-        });
-
-    add("panel.admin-burst-429-waited", "250 admin calls in a row all succeed; 429s are waited out and counted",
-        [](Rig& rig) {
-            rig.start_ready();
-            rig.call("panel.bootstrap");
-            for (int i = 0; i < 250; ++i) rig.call("panel.admin_call");
-            return "250 admin calls succeeded; " + rig.waits_text();
-        });
-
-    add("panel.listens-only-configured",
-        "after bootstrap and one user, no process of the measured box (panel, subscription server, core) listens on "
-        "a wildcard address (0.0.0.0, ::) or on an address other than the hosts of the readiness request, the "
-        "subscription URL and the links; sockets in a container's own network namespace are named, not judged",
-        [t](Rig& rig) -> std::string {
-            auto user = started_with_users(rig, 1, "compat-listen").front();
-            auto links = rig.expect_links(user);
-            auto cannot = [&](const std::string& why) -> std::string {
-                if (!t.unchecked_listeners.empty())
-                    throw Skipped(why + "; the target says: " + t.unchecked_listeners);
-                throw CheckFailure(why + " (set $.unchecked_listeners in " + t.file +
-                                   " to the reason when that is expected)");
-            };
-            if (rig.measured_box() == nullptr)
-                return cannot("no measured box: cgroups are not usable here, so the panel's processes cannot be found");
-            auto found = box_sockets(rig.measured_box()->dirs());
-            if (found.processes == 0)
-                return cannot("the measured box holds no process (a docker-mode panel whose containers do not take "
-                              "the box as cgroup parent?)");
-            std::vector<std::string> hosts = readiness_hosts(rig.readiness());
-            hosts.push_back(host::http::parse_url(std::string(user.subscription.at("url").as_string())).host);
-            for (const auto& l : links)
-                if (endpoint_problem(l).empty()) hosts.push_back(l.host);
-            const auto allowed = configured_addresses(rig, hosts);
-            std::vector<std::string> offending, own_network, fine;
-            for (const auto& sock : found.sockets) {
-                if (sock.own_network) {
-                    own_network.push_back(sock.describe());
-                } else if (sock.address == "0.0.0.0" || sock.address == "::") {
-                    offending.push_back(sock.describe() + " (all interfaces)");
-                } else if (!allowed.count(sock.address)) {
-                    offending.push_back(sock.describe() + " (not a configured address)");
-                } else {
-                    fine.push_back(sock.describe());
-                }
-            }
-            const std::vector<std::string> allowed_list(allowed.begin(), allowed.end());
-            if (!offending.empty())
-                throw CheckFailure("listening beyond the configured address(es) " + joined(allowed_list) + ": " +
-                                   joined(offending, "; "));
-            if (fine.empty() && !own_network.empty())
-                return cannot("every socket of the box is in a container's own network namespace (" +
-                              joined(own_network, "; ") + "): its published ports decide what is reachable");
-            if (fine.empty()) throw CheckFailure("no process of the measured box listens on any socket");
-            std::string out = std::to_string(fine.size()) + " socket(s) on " + joined(allowed_list) + ": " +
-                              joined(fine, "; ");
-            if (!own_network.empty()) out += "; not judged (own network namespace): " + joined(own_network, "; ");
-            return out;
-        });
-
-    for (auto& c : checks) c.timeout = std::chrono::duration_cast<std::chrono::milliseconds>(t.check_timeout);
-    return checks;
+    return {
+        check("panel.start-ready",
+              "install and start the panel; readiness answers within ready_timeout_s, and the subscription server "
+              "answers at once after it: after bootstrap and one user, one fetch of that user's subscription (no "
+              "retry) must answer 200, so a panel whose subscription server starts after its readiness answer fails",
+              start_ready),
+        check("panel.bootstrap-idempotent", "bootstrap twice, and again from a second instance, then an admin call",
+              bootstrap_idempotent),
+        check("panel.create-users-unique", "N users, each with its own absolute subscription URL", create_users_unique),
+        check("panel.subscriptions-decode",
+              "every subscription answers 200 with links that parse, each naming a real endpoint (no wildcard "
+              "address, no port 0, no placeholder host); where create_user returns tunnel_auth, one of the user's "
+              "links carries it",
+              subscriptions_decode),
+        check("panel.delete-user-revokes", "a deleted user's subscription stops working, the others keep working",
+              delete_user_revokes),
+        check("panel.duplicate-name-error", "creating a user whose name exists is an error with a message",
+              duplicate_name_error),
+        check("panel.wrong-credentials-error", "bootstrap with wrong credentials fails with a message",
+              wrong_credentials_error),
+        check("panel.restart-keeps-users",
+              "after a restart the panel is ready in time, the users still work, and the core serves again: every "
+              "TCP link endpoint accepts a connection and every Hysteria 2 endpoint authenticates the user within "
+              "the readiness budget (other UDP endpoints are named, not checked)",
+              restart_keeps_users),
+        check("panel.admin-burst-429-waited", "250 admin calls in a row all succeed; 429s are waited out and counted",
+              admin_burst_429_waited),
+        check("panel.listens-only-configured",
+              "after bootstrap and one user, no process of the measured box (panel, subscription server, core) "
+              "listens on a wildcard address (0.0.0.0, ::) or on an address other than the hosts of the readiness "
+              "request, the subscription URL and the links; sockets in a container's own network namespace are "
+              "named, not judged",
+              listens_only_configured),
+    };
 }
 
 }  // namespace stand::compat

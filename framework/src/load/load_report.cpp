@@ -54,8 +54,11 @@ std::string format_bytes(double bytes) {
     return fmt("%.2fGB", bytes / 1024 / 1024 / 1024);
 }
 
-std::string format_report(const LoadResult& r) {
-    std::ostringstream out;
+namespace {
+
+// The pieces of format_report, in the order they are printed.
+
+void run_description(std::ostringstream& out, const LoadResult& r) {
     const bool open = r.model == Model::open;
     out << "Running " << fmt("%g", r.duration_s) << "s load @ " << (r.urls.empty() ? "" : r.urls.front());
     if (r.urls.size() > 1) out << " (+" << r.urls.size() - 1 << " more links, round robin)";
@@ -75,6 +78,30 @@ std::string format_report(const LoadResult& r) {
             if (r.warmup.errors[i] != 0) out << ", " << error_kind_name(static_cast<ErrorKind>(i)) << " " << r.warmup.errors[i];
         out << "\n";
     }
+}
+
+// Mean, stdev, min and max of the completed responses per whole second (the last one is partial).
+void per_second_spread(std::ostringstream& out, const LoadResult& r) {
+    if (r.per_second.empty() || r.completed == 0) return;
+    const std::size_t n = std::max<std::size_t>(1, static_cast<std::size_t>(std::floor(r.window_s)));
+    double sum = 0, sq = 0, lo = 1e300, hi = 0;
+    std::size_t used = 0;
+    for (std::size_t i = 0; i < r.per_second.size() && i < n; ++i, ++used) {
+        const double v = static_cast<double>(r.per_second[i].completed);
+        sum += v;
+        sq += v * v;
+        lo = std::min(lo, v);
+        hi = std::max(hi, v);
+    }
+    if (used == 0) return;
+    const double mean = sum / static_cast<double>(used);
+    const double sd = std::sqrt(std::max(0.0, sq / static_cast<double>(used) - mean * mean));
+    out << "  Req/sec by second  mean " << fmt("%.0f", mean) << ", stdev " << fmt("%.0f", sd) << ", min "
+        << fmt("%.0f", lo) << ", max " << fmt("%.0f", hi) << "\n";
+}
+
+void latencies(std::ostringstream& out, const LoadResult& r) {
+    const bool open = r.model == Model::open;
     latency_table(out, open ? "Latency (from the intended send time, corrected)" : "Latency", r.latency);
     if (open) {
         latency_table(out, "Service time (from the actual send)", r.service);
@@ -82,25 +109,11 @@ std::string format_report(const LoadResult& r) {
             << format_us(static_cast<double>(r.send_lag.value_at_percentile(99))) << ", max "
             << format_us(static_cast<double>(r.send_lag.max())) << "\n";
     }
-    if (!r.per_second.empty() && r.completed > 0) {
-        // Whole seconds only: the last one is partial.
-        const std::size_t n = std::max<std::size_t>(1, static_cast<std::size_t>(std::floor(r.window_s)));
-        double sum = 0, sq = 0, lo = 1e300, hi = 0;
-        std::size_t used = 0;
-        for (std::size_t i = 0; i < r.per_second.size() && i < n; ++i, ++used) {
-            const double v = static_cast<double>(r.per_second[i].completed);
-            sum += v;
-            sq += v * v;
-            lo = std::min(lo, v);
-            hi = std::max(hi, v);
-        }
-        if (used > 0) {
-            const double mean = sum / static_cast<double>(used);
-            const double sd = std::sqrt(std::max(0.0, sq / static_cast<double>(used) - mean * mean));
-            out << "  Req/sec by second  mean " << fmt("%.0f", mean) << ", stdev " << fmt("%.0f", sd) << ", min "
-                << fmt("%.0f", lo) << ", max " << fmt("%.0f", hi) << "\n";
-        }
-    }
+    per_second_spread(out, r);
+}
+
+void request_counts(std::ostringstream& out, const LoadResult& r) {
+    const bool open = r.model == Model::open;
     out << "  " << r.completed << " responses in " << fmt("%.2f", r.elapsed_s) << "s, "
         << format_bytes(static_cast<double>(r.bytes_received)) << " read (bodies "
         << format_bytes(static_cast<double>(r.body.total)) << ", mean "
@@ -122,6 +135,9 @@ std::string format_report(const LoadResult& r) {
     } else if (r.tls) {
         out << ", TLS handshakes " << r.tls_handshakes << " (resumed " << r.tls_resumed << ")";
     }
+}
+
+void statuses_and_errors(std::ostringstream& out, const LoadResult& r) {
     out << "\n  Status codes:";
     if (r.status_counts.empty()) out << " none";
     for (const auto& [code, n] : r.status_counts) out << " " << code << ":" << n;
@@ -138,6 +154,9 @@ std::string format_report(const LoadResult& r) {
         out << "  Slow (>" << fmt("%g", r.slow_threshold_ms) << "ms): " << slow << " responses in " << r.slow_seconds
             << " second(s)\n";
     }
+}
+
+void rates_and_warnings(std::ostringstream& out, const LoadResult& r) {
     out << "Requests/sec: " << fmt("%10.2f", r.requests_per_s()) << "\n";
     out << "Transfer/sec: " << pad(format_bytes(r.elapsed_s > 0 ? static_cast<double>(r.bytes_received) / r.elapsed_s : 0), 10)
         << "\n";
@@ -145,6 +164,17 @@ std::string format_report(const LoadResult& r) {
         << " cores, " << fmt("%.1f", r.cpu.percent_of_threads) << "% of " << r.threads << " thread(s)\n";
     if (r.interrupted) out << "Interrupted: the window closed early.\n";
     for (const auto& w : r.warnings) out << "WARNING: " << w << "\n";
+}
+
+}  // namespace
+
+std::string format_report(const LoadResult& r) {
+    std::ostringstream out;
+    run_description(out, r);
+    latencies(out, r);
+    request_counts(out, r);
+    statuses_and_errors(out, r);
+    rates_and_warnings(out, r);
     return out.str();
 }
 

@@ -54,103 +54,129 @@ json::object summarize_us(const HdrHistogram& h) {
             {"max", h.max()}};
 }
 
-json::object LoadResult::to_json() const {
-    json::object o;
+namespace {
+
+// The pieces of LoadResult::to_json, each writing its keys in stand.load/1's order.
+
+void put_settings(json::object& o, const LoadResult& r) {
     o["schema"] = "stand.load/1";
-    o["model"] = model == Model::open ? "open" : "closed";
-    if (model == Model::open) o["rate"] = rate;
+    o["model"] = r.model == Model::open ? "open" : "closed";
+    if (r.model == Model::open) o["rate"] = r.rate;
     else o["rate"] = nullptr;
-    o["threads"] = threads;
-    o["connections"] = connections;
-    o["duration_s"] = duration_s;
-    o["keepalive"] = keepalive;
-    o["tls"] = tls;
-    o["timeout_s"] = timeout_s;
-    o["protocol"] = protocol;
-    o["streams_per_connection"] = streams_per_connection;
-    if (!congestion_control.empty()) o["congestion_control"] = congestion_control;
+    o["threads"] = r.threads;
+    o["connections"] = r.connections;
+    o["duration_s"] = r.duration_s;
+    o["keepalive"] = r.keepalive;
+    o["tls"] = r.tls;
+    o["timeout_s"] = r.timeout_s;
+    o["protocol"] = r.protocol;
+    o["streams_per_connection"] = r.streams_per_connection;
+    if (!r.congestion_control.empty()) o["congestion_control"] = r.congestion_control;
     json::array u;
-    for (const auto& url : urls) u.emplace_back(url);
-    o["links"] = urls.size();
+    for (const auto& url : r.urls) u.emplace_back(url);
+    o["links"] = r.urls.size();
     o["urls"] = std::move(u);
-    o["xff_pattern"] = xff_pattern.empty() ? json::value(nullptr) : json::value(xff_pattern);
-    o["bind_prefix"] = bind_prefix.empty() ? json::value(nullptr) : json::value(bind_prefix);
+    o["xff_pattern"] = r.xff_pattern.empty() ? json::value(nullptr) : json::value(r.xff_pattern);
+    o["bind_prefix"] = r.bind_prefix.empty() ? json::value(nullptr) : json::value(r.bind_prefix);
+}
 
-    o["window_s"] = round3(window_s);
-    o["elapsed_s"] = round3(elapsed_s);
-    o["interrupted"] = interrupted;
+void put_counts_and_latency(json::object& o, const LoadResult& r) {
+    o["requests"] = {{"offered", r.offered},        {"sent", r.sent},
+                     {"completed", r.completed},    {"errors", r.errors},
+                     {"unsent", r.unsent},          {"late", r.late},
+                     {"late_threshold_ms", r.late_threshold_ms},
+                     {"max_queue", r.max_queue},    {"stale_retries", r.stale_retries}};
+    o["throughput"] = {{"requests_per_s", round3(r.requests_per_s())},
+                       {"sent_per_s", round3(r.sent_per_s())},
+                       {"bytes_per_s", round3(r.elapsed_s > 0 ? static_cast<double>(r.bytes_received) / r.elapsed_s : 0)}};
+    o["latency_us"] = histograms(r.latency);
+    o["service_time_us"] = histograms(r.service);
+    if (r.model == Model::open) o["send_lag_us"] = summarize_us(r.send_lag);
+    o["connect_us"] = summarize_us(r.connect);
+    o["connections_opened"] = r.connections_opened;
+    if (r.tls) o["tls_handshakes"] = {{"total", r.tls_handshakes}, {"resumed", r.tls_resumed}};
+}
 
-    o["requests"] = {{"offered", offered},        {"sent", sent},
-                     {"completed", completed},    {"errors", errors},
-                     {"unsent", unsent},          {"late", late},
-                     {"late_threshold_ms", late_threshold_ms},
-                     {"max_queue", max_queue},    {"stale_retries", stale_retries}};
-    o["throughput"] = {{"requests_per_s", round3(requests_per_s())},
-                       {"sent_per_s", round3(sent_per_s())},
-                       {"bytes_per_s", round3(elapsed_s > 0 ? static_cast<double>(bytes_received) / elapsed_s : 0)}};
-    o["latency_us"] = histograms(latency);
-    o["service_time_us"] = histograms(service);
-    if (model == Model::open) o["send_lag_us"] = summarize_us(send_lag);
-    o["connect_us"] = summarize_us(connect);
-    o["connections_opened"] = connections_opened;
-    if (tls) o["tls_handshakes"] = {{"total", tls_handshakes}, {"resumed", tls_resumed}};
+json::object status_counts_json(const std::map<int, std::uint64_t>& counts) {
+    json::object out;
+    for (const auto& [code, n] : counts) out[std::to_string(code)] = n;
+    return out;
+}
 
-    json::object statuses;
-    for (const auto& [code, n] : status_counts) statuses[std::to_string(code)] = n;
-    o["status_counts"] = std::move(statuses);
-    json::object errs;
-    for (std::size_t i = 0; i < kErrorKinds; ++i) errs[error_kind_name(static_cast<ErrorKind>(i))] = error_counts[i];
-    o["errors"] = std::move(errs);
+// Every kind when `all`, else only the kinds that occurred.
+json::object error_counts_json(const std::array<std::uint64_t, kErrorKinds>& counts, bool all) {
+    json::object out;
+    for (std::size_t i = 0; i < kErrorKinds; ++i)
+        if (all || counts[i] != 0) out[error_kind_name(static_cast<ErrorKind>(i))] = counts[i];
+    return out;
+}
 
+json::object per_second_json(const LoadResult& r) {
     json::array done, failed, slow, in_flight, backlog;
-    for (const auto& s : per_second) {
+    for (const auto& s : r.per_second) {
         done.emplace_back(s.completed);
         failed.emplace_back(s.errors);
         slow.emplace_back(s.slow);
         in_flight.emplace_back(s.in_flight_max);
         backlog.emplace_back(s.backlog_max);
     }
-    o["per_second"] = {{"completed", std::move(done)}, {"errors", std::move(failed)}, {"slow", std::move(slow)}};
-    if (model == Model::open) {
-        o["per_second"].as_object()["in_flight_max"] = std::move(in_flight);
-        o["per_second"].as_object()["backlog_max"] = std::move(backlog);
+    json::object out{{"completed", std::move(done)}, {"errors", std::move(failed)}, {"slow", std::move(slow)}};
+    if (r.model == Model::open) {
+        out["in_flight_max"] = std::move(in_flight);
+        out["backlog_max"] = std::move(backlog);
     }
-    o["slow_threshold_ms"] = slow_threshold_ms;
-    o["slow_seconds"] = slow_seconds;
+    return out;
+}
 
-    o["bytes_received"] = bytes_received;
+void put_bytes_cpu_warnings(json::object& o, const LoadResult& r) {
+    o["bytes_received"] = r.bytes_received;
+    const auto& body = r.body;
     o["body_bytes"] = {{"count", body.count},
                        {"total", body.total},
                        {"min", body.count ? body.min : 0},
                        {"mean", round3(body.count ? static_cast<double>(body.total) / static_cast<double>(body.count) : 0)},
                        {"max", body.max}};
     json::array per_link;
-    for (auto n : requests_per_link) per_link.emplace_back(n);
+    for (auto n : r.requests_per_link) per_link.emplace_back(n);
     o["requests_per_link"] = std::move(per_link);
 
+    const auto& cpu = r.cpu;
     o["cpu"] = {{"user_s", round3(cpu.user_s)},
                 {"system_s", round3(cpu.system_s)},
                 {"threads_s", round3(cpu.threads_s)},
                 {"us_per_request", round3(cpu.us_per_request)},
                 {"cores_used", round3(cpu.cores_used)},
                 {"percent_of_threads", round3(cpu.percent_of_threads)}};
-    o["generator_saturated"] = generator_saturated;
+    o["generator_saturated"] = r.generator_saturated;
     json::array w;
-    for (const auto& s : warnings) w.emplace_back(s);
+    for (const auto& s : r.warnings) w.emplace_back(s);
     o["warnings"] = std::move(w);
+}
 
-    if (has_warmup) {
-        json::object ws;
-        for (const auto& [code, n] : warmup.status_counts) ws[std::to_string(code)] = n;
-        json::object we;
-        for (std::size_t i = 0; i < kErrorKinds; ++i)
-            if (warmup.errors[i] != 0) we[error_kind_name(static_cast<ErrorKind>(i))] = warmup.errors[i];
-        o["warmup"] = {{"requests", warmup.requests},
-                       {"completed", warmup.completed},
-                       {"elapsed_s", round3(warmup.elapsed_s)},
-                       {"status_counts", std::move(ws)},
-                       {"errors", std::move(we)}};
-    }
+json::object warmup_json(const WarmupResult& warmup) {
+    return {{"requests", warmup.requests},
+            {"completed", warmup.completed},
+            {"elapsed_s", round3(warmup.elapsed_s)},
+            {"status_counts", status_counts_json(warmup.status_counts)},
+            {"errors", error_counts_json(warmup.errors, false)}};
+}
+
+}  // namespace
+
+json::object LoadResult::to_json() const {
+    json::object o;
+    put_settings(o, *this);
+    o["window_s"] = round3(window_s);
+    o["elapsed_s"] = round3(elapsed_s);
+    o["interrupted"] = interrupted;
+    put_counts_and_latency(o, *this);
+    o["status_counts"] = status_counts_json(status_counts);
+    o["errors"] = error_counts_json(error_counts, true);
+    o["per_second"] = per_second_json(*this);
+    o["slow_threshold_ms"] = slow_threshold_ms;
+    o["slow_seconds"] = slow_seconds;
+    put_bytes_cpu_warnings(o, *this);
+    if (has_warmup) o["warmup"] = warmup_json(warmup);
     return o;
 }
 

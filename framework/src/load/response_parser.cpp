@@ -146,6 +146,80 @@ bool ResponseParser::end_of_headers() noexcept {
     return true;
 }
 
+// One complete line of the status, headers or trailers; the failure, or nullptr.
+inline const char* ResponseParser::on_line(const char* line, std::size_t len) noexcept {
+    if (state_ == State::status_line) {
+        if (!status_line(line, len)) return "malformed status line";
+        state_ = State::header_line;
+    } else if (state_ == State::trailer_line) {
+        if (len == 0) state_ = State::done;
+    } else if (len == 0) {
+        end_of_headers();
+    } else if (!header_line(line, len)) {
+        return "malformed header";
+    }
+    return nullptr;
+}
+
+// Counts what of `avail` bytes belongs to the body part still expected; how many that is.
+inline std::size_t ResponseParser::take_body(std::size_t avail) noexcept {
+    const std::size_t take = remaining_ < avail ? static_cast<std::size_t>(remaining_) : avail;
+    remaining_ -= take;
+    body_bytes_ += take;
+    return take;
+}
+
+// One byte of a chunk-size line or of the CRLF after chunk data; the failure, or nullptr.
+inline const char* ResponseParser::on_chunk_framing(char c) noexcept {
+    bool line_done = false;
+    switch (state_) {
+    case State::chunk_size: {
+        const int h = hex_value(c);
+        if (h >= 0) {
+            if (remaining_ >= kMaxChunk) return "chunk size too large";
+            remaining_ = remaining_ * 16 + static_cast<unsigned>(h);
+            chunk_digits_ = true;
+        } else if (!chunk_digits_) {
+            return "malformed chunk size";
+        } else if (c == ';' || is_blank(c)) {
+            state_ = State::chunk_ext;
+        } else if (c == '\r') {
+            state_ = State::chunk_size_lf;
+        } else if (c == '\n') {
+            line_done = true;
+        } else {
+            return "malformed chunk size";
+        }
+        break;
+    }
+    case State::chunk_ext:
+        line_done = c == '\n';
+        break;
+    case State::chunk_size_lf:
+        if (c != '\n') return "malformed chunk size line";
+        line_done = true;
+        break;
+    case State::chunk_data_cr:
+        if (c == '\r') {
+            state_ = State::chunk_data_lf;
+        } else if (c == '\n') {
+            state_ = State::chunk_size;
+            chunk_digits_ = false;
+        } else {
+            return "missing CRLF after chunk data";
+        }
+        break;
+    default:  // chunk_data_lf
+        if (c != '\n') return "missing CRLF after chunk data";
+        state_ = State::chunk_size;
+        chunk_digits_ = false;
+        break;
+    }
+    // A complete chunk-size line: its data follows, or the trailers after the last chunk.
+    if (line_done) state_ = remaining_ == 0 ? State::trailer_line : State::chunk_data;
+    return nullptr;
+}
+
 ResponseParser::Result ResponseParser::feed(const char* data, std::size_t n, std::size_t& consumed) noexcept {
     std::size_t pos = 0;
     for (;;) {
@@ -163,122 +237,46 @@ ResponseParser::Result ResponseParser::feed(const char* data, std::size_t n, std
             if (len > 0 && data[pos + len - 1] == '\r') --len;
             const char* line = data + pos;
             pos = end + 1;
-            if (state_ == State::status_line) {
-                if (!status_line(line, len)) {
-                    consumed = pos;
-                    return fail("malformed status line");
-                }
-                state_ = State::header_line;
-            } else if (state_ == State::trailer_line) {
-                if (len == 0) state_ = State::done;
-            } else if (len == 0) {
-                end_of_headers();
-            } else if (!header_line(line, len)) {
+            if (const char* why = on_line(line, len)) {
                 consumed = pos;
-                return fail("malformed header");
+                return fail(why);
             }
             break;
         }
-        case State::body_length: {
-            const std::size_t avail = n - pos;
-            const std::size_t take = remaining_ < avail ? static_cast<std::size_t>(remaining_) : avail;
-            pos += take;
-            remaining_ -= take;
-            body_bytes_ += take;
+        case State::body_length:
+            pos += take_body(n - pos);
             if (remaining_ == 0) {
                 state_ = State::done;
                 break;
             }
             consumed = pos;
             return Result::need_more;
-        }
-        case State::body_until_close:
-            body_bytes_ += n - pos;
-            consumed = n;
-            return Result::need_more;
-        case State::chunk_data: {
-            const std::size_t avail = n - pos;
-            const std::size_t take = remaining_ < avail ? static_cast<std::size_t>(remaining_) : avail;
-            pos += take;
-            remaining_ -= take;
-            body_bytes_ += take;
+        case State::chunk_data:
+            pos += take_body(n - pos);
             if (remaining_ == 0) {
                 state_ = State::chunk_data_cr;
                 break;
             }
             consumed = pos;
             return Result::need_more;
-        }
+        case State::body_until_close:
+            body_bytes_ += n - pos;
+            consumed = n;
+            return Result::need_more;
         case State::chunk_size:
         case State::chunk_ext:
         case State::chunk_size_lf:
         case State::chunk_data_cr:
-        case State::chunk_data_lf: {
+        case State::chunk_data_lf:
             if (pos == n) {
                 consumed = pos;
                 return Result::need_more;
             }
-            const char c = data[pos++];
-            bool line_done = false;
-            switch (state_) {
-            case State::chunk_size: {
-                const int h = hex_value(c);
-                if (h >= 0) {
-                    if (remaining_ >= kMaxChunk) {
-                        consumed = pos;
-                        return fail("chunk size too large");
-                    }
-                    remaining_ = remaining_ * 16 + static_cast<unsigned>(h);
-                    chunk_digits_ = true;
-                } else if (!chunk_digits_) {
-                    consumed = pos;
-                    return fail("malformed chunk size");
-                } else if (c == ';' || is_blank(c)) {
-                    state_ = State::chunk_ext;
-                } else if (c == '\r') {
-                    state_ = State::chunk_size_lf;
-                } else if (c == '\n') {
-                    line_done = true;
-                } else {
-                    consumed = pos;
-                    return fail("malformed chunk size");
-                }
-                break;
+            if (const char* why = on_chunk_framing(data[pos++])) {
+                consumed = pos;
+                return fail(why);
             }
-            case State::chunk_ext:
-                line_done = c == '\n';
-                break;
-            case State::chunk_size_lf:
-                if (c != '\n') {
-                    consumed = pos;
-                    return fail("malformed chunk size line");
-                }
-                line_done = true;
-                break;
-            case State::chunk_data_cr:
-                if (c == '\r') {
-                    state_ = State::chunk_data_lf;
-                } else if (c == '\n') {
-                    state_ = State::chunk_size;
-                    chunk_digits_ = false;
-                } else {
-                    consumed = pos;
-                    return fail("missing CRLF after chunk data");
-                }
-                break;
-            default:  // chunk_data_lf
-                if (c != '\n') {
-                    consumed = pos;
-                    return fail("missing CRLF after chunk data");
-                }
-                state_ = State::chunk_size;
-                chunk_digits_ = false;
-                break;
-            }
-            // A complete chunk-size line: its data follows, or the trailers after the last chunk.
-            if (line_done) state_ = remaining_ == 0 ? State::trailer_line : State::chunk_data;
             break;
-        }
         case State::done:
             consumed = pos;
             return Result::done;

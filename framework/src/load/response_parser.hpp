@@ -58,6 +58,10 @@ private:
     bool status_line(const char* line, std::size_t n) noexcept;
     bool header_line(const char* line, std::size_t n) noexcept;
     bool end_of_headers() noexcept;
+    // feed()'s steps, inline in it (defined in response_parser.cpp, used nowhere else).
+    inline const char* on_line(const char* line, std::size_t len) noexcept;
+    inline std::size_t take_body(std::size_t avail) noexcept;
+    inline const char* on_chunk_framing(char c) noexcept;
 
     State state_ = State::status_line;
     bool head_ = false;

@@ -55,27 +55,32 @@ bool LoadedPlugin::implements(std::string_view interface_id) const {
     return std::find(interfaces.begin(), interfaces.end(), interface_id) != interfaces.end();
 }
 
-std::shared_ptr<LoadedPlugin> load_plugin(const std::filesystem::path& file) {
+namespace {
+
+// dlopen()s the file (an existing ELF shared library) into plugin.library.
+void open_library(LoadedPlugin& plugin, const std::filesystem::path& file) {
     std::error_code ec;
     if (!std::filesystem::exists(file, ec)) throw LoadError(file, "no such file");
     if (!std::filesystem::is_regular_file(file, ec)) throw LoadError(file, "not a regular file");
-
-    auto plugin = std::make_shared<LoadedPlugin>();
-    plugin->file = std::filesystem::absolute(file, ec);
-    if (ec) plugin->file = file;
+    plugin.file = std::filesystem::absolute(file, ec);
+    if (ec) plugin.file = file;
     if (!has_elf_magic(file)) throw LoadError(file, "not an ELF shared library (no \\x7fELF header)");
     try {
-        plugin->library.load(boost::dll::fs::path(plugin->file.string()),
-                             boost::dll::load_mode::rtld_now | boost::dll::load_mode::rtld_local);
+        plugin.library.load(boost::dll::fs::path(plugin.file.string()),
+                            boost::dll::load_mode::rtld_now | boost::dll::load_mode::rtld_local);
     } catch (const std::exception& e) {
-        throw LoadError(file, "cannot load as a shared library: " + dlerror_text(e.what(), plugin->file));
+        throw LoadError(file, "cannot load as a shared library: " + dlerror_text(e.what(), plugin.file));
     }
-    if (!plugin->library.has(STAND_PLUGIN_ENTRY_SYMBOL)) {
+}
+
+// The entry table the library exports, checked and copied into plugin.entry.
+void take_entry(LoadedPlugin& plugin, const std::filesystem::path& file) {
+    if (!plugin.library.has(STAND_PLUGIN_ENTRY_SYMBOL)) {
         std::string reason = "does not export " STAND_PLUGIN_ENTRY_SYMBOL " (not a stand plugin";
-        reason += plugin->library.has("stand_plugin_entry_v2") ? ", or built for ABI major 2 only)" : ")";
+        reason += plugin.library.has("stand_plugin_entry_v2") ? ", or built for ABI major 2 only)" : ")";
         throw LoadError(file, reason);
     }
-    auto entry_fn = plugin->library.get<const stand_plugin_entry*()>(STAND_PLUGIN_ENTRY_SYMBOL);
+    auto entry_fn = plugin.library.get<const stand_plugin_entry*()>(STAND_PLUGIN_ENTRY_SYMBOL);
     const stand_plugin_entry* raw = entry_fn();
     if (raw == nullptr) throw LoadError(file, STAND_PLUGIN_ENTRY_SYMBOL "() returned NULL");
 
@@ -87,21 +92,24 @@ std::shared_ptr<LoadedPlugin> load_plugin(const std::filesystem::path& file) {
     if (raw->struct_size < kEntryV1Size)
         throw LoadError(file, "entry struct_size " + std::to_string(raw->struct_size) + " is smaller than ABI 1.0's " +
                                   std::to_string(kEntryV1Size));
-    plugin->entry_struct_size = raw->struct_size;
-    plugin->entry = copy_prefix(raw, raw->struct_size);
-    const stand_plugin_entry& entry = plugin->entry;
+    plugin.entry_struct_size = raw->struct_size;
+    plugin.entry = copy_prefix(raw, raw->struct_size);
+    const stand_plugin_entry& entry = plugin.entry;
     if (entry.create == nullptr) throw LoadError(file, "entry member create is NULL");
     if (entry.destroy == nullptr) throw LoadError(file, "entry member destroy is NULL");
     if (entry.get_interface == nullptr) throw LoadError(file, "entry member get_interface is NULL");
     if (entry.descriptor == nullptr) throw LoadError(file, "entry member descriptor is NULL");
+}
 
-    const stand_plugin_descriptor* d = entry.descriptor;
+// The entry's descriptor, checked and copied into plugin.descriptor and its texts.
+void take_descriptor(LoadedPlugin& plugin, const std::filesystem::path& file) {
+    const stand_plugin_descriptor* d = plugin.entry.descriptor;
     if (d->struct_size < kDescriptorV1Size)
         throw LoadError(file, "descriptor struct_size " + std::to_string(d->struct_size) + " is smaller than ABI 1.0's " +
                                   std::to_string(kDescriptorV1Size));
-    plugin->descriptor_struct_size = d->struct_size;
-    plugin->descriptor = copy_prefix(d, d->struct_size);
-    const stand_plugin_descriptor& desc = plugin->descriptor;
+    plugin.descriptor_struct_size = d->struct_size;
+    plugin.descriptor = copy_prefix(d, d->struct_size);
+    const stand_plugin_descriptor& desc = plugin.descriptor;
     if (desc.id == nullptr) throw LoadError(file, "descriptor id is NULL");
     if (!is_valid_plugin_id(desc.id))
         throw LoadError(file, std::string("malformed plugin id '") + desc.id +
@@ -114,12 +122,16 @@ std::shared_ptr<LoadedPlugin> load_plugin(const std::filesystem::path& file) {
                                   "; this host implements " + std::to_string(STAND_ABI_MAJOR) + "." +
                                   std::to_string(STAND_ABI_MINOR));
 
-    plugin->id = desc.id;
-    plugin->name = desc.name;
-    plugin->version = desc.version;
-    plugin->description = text_or_empty(desc.description);
-    plugin->config_schema = text_or_empty(desc.config_schema_json);
+    plugin.id = desc.id;
+    plugin.name = desc.name;
+    plugin.version = desc.version;
+    plugin.description = text_or_empty(desc.description);
+    plugin.config_schema = text_or_empty(desc.config_schema_json);
+}
 
+// The descriptor's NULL-terminated interface list, each id well-formed and declared once.
+void take_interfaces(LoadedPlugin& plugin, const std::filesystem::path& file) {
+    const stand_plugin_descriptor& desc = plugin.descriptor;
     std::set<std::string> seen;
     for (std::size_t i = 0; desc.interfaces[i] != nullptr; ++i) {
         if (i >= 256) throw LoadError(file, "interfaces list has no NULL terminator within 256 entries");
@@ -127,9 +139,18 @@ std::shared_ptr<LoadedPlugin> load_plugin(const std::filesystem::path& file) {
         if (!is_valid_interface_id(iface))
             throw LoadError(file, "malformed interface id '" + iface + "': expected words.separated.by.dots/<revision>");
         if (!seen.insert(iface).second) throw LoadError(file, "interface '" + iface + "' is declared twice");
-        plugin->interfaces.push_back(iface);
+        plugin.interfaces.push_back(iface);
     }
+}
 
+}  // namespace
+
+std::shared_ptr<LoadedPlugin> load_plugin(const std::filesystem::path& file) {
+    auto plugin = std::make_shared<LoadedPlugin>();
+    open_library(*plugin, file);
+    take_entry(*plugin, file);
+    take_descriptor(*plugin, file);
+    take_interfaces(*plugin, file);
     if (!plugin->config_schema.empty()) {
         boost::system::error_code jec;
         auto schema = boost::json::parse(plugin->config_schema, jec);

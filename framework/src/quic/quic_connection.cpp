@@ -122,6 +122,66 @@ std::string close_reason(const ngtcp2_connection_close_error& e) {
     return text;
 }
 
+ngtcp2_callbacks client_callbacks() {
+    ngtcp2_callbacks callbacks{};
+    callbacks.client_initial = ngtcp2_crypto_client_initial_cb;
+    callbacks.recv_crypto_data = ngtcp2_crypto_recv_crypto_data_cb;
+    callbacks.handshake_completed = cb_handshake_completed;
+    callbacks.encrypt = ngtcp2_crypto_encrypt_cb;
+    callbacks.decrypt = ngtcp2_crypto_decrypt_cb;
+    callbacks.hp_mask = ngtcp2_crypto_hp_mask_cb;
+    callbacks.recv_stream_data = cb_recv_stream_data;
+    callbacks.acked_stream_data_offset = cb_acked_stream_data_offset;
+    callbacks.stream_close = cb_stream_close;
+    callbacks.recv_retry = ngtcp2_crypto_recv_retry_cb;
+    callbacks.recv_stateless_reset = cb_recv_stateless_reset;
+    callbacks.extend_max_local_streams_bidi = cb_extend_max_streams_bidi;
+    callbacks.rand = cb_rand;
+    callbacks.get_new_connection_id = cb_get_new_connection_id;
+    callbacks.update_key = ngtcp2_crypto_update_key_cb;
+    callbacks.stream_reset = cb_stream_reset;
+    callbacks.extend_max_stream_data = cb_extend_max_stream_data;
+    callbacks.delete_crypto_aead_ctx = ngtcp2_crypto_delete_crypto_aead_ctx_cb;
+    callbacks.delete_crypto_cipher_ctx = ngtcp2_crypto_delete_crypto_cipher_ctx_cb;
+    callbacks.recv_datagram = cb_recv_datagram;
+    callbacks.get_path_challenge_data = ngtcp2_crypto_get_path_challenge_data_cb;
+    callbacks.stream_stop_sending = cb_stream_stop_sending;
+    callbacks.version_negotiation = ngtcp2_crypto_version_negotiation_cb;
+    return callbacks;
+}
+
+ngtcp2_settings settings_of(const QuicOptions& options, ngtcp2_tstamp initial_ts) {
+    ngtcp2_settings settings;
+    ngtcp2_settings_default(&settings);
+    settings.initial_ts = initial_ts;
+    settings.cc_algo = algo_of(options.cc);
+    settings.initial_rtt = static_cast<ngtcp2_duration>(options.initial_rtt.count());
+    settings.handshake_timeout = static_cast<ngtcp2_duration>(options.handshake_timeout.count());
+    settings.max_window = options.max_data * 2;
+    settings.max_stream_window = options.max_stream_data * 2;
+    if (options.obfuscator != nullptr) {
+        // Leave room for the obfuscation header inside a 1452-byte UDP payload.
+        settings.max_tx_udp_payload_size = 1452 - options.obfuscator->overhead();
+        settings.no_pmtud = 1;
+    }
+    return settings;
+}
+
+ngtcp2_transport_params transport_params_of(const QuicOptions& options) {
+    ngtcp2_transport_params params;
+    ngtcp2_transport_params_default(&params);
+    params.initial_max_stream_data_bidi_local = options.max_stream_data;
+    params.initial_max_stream_data_bidi_remote = options.max_stream_data;
+    params.initial_max_stream_data_uni = options.max_stream_data;
+    params.initial_max_data = options.max_data;
+    params.initial_max_streams_bidi = 0;
+    params.initial_max_streams_uni = options.max_streams_uni;
+    params.max_idle_timeout = static_cast<ngtcp2_duration>(options.idle_timeout.count());
+    params.active_connection_id_limit = 7;
+    params.max_datagram_frame_size = options.max_datagram_frame_size;
+    return params;
+}
+
 }  // namespace
 
 const char* congestion_control_name(CongestionControl cc) noexcept {
@@ -148,7 +208,7 @@ QuicConnection::~QuicConnection() {
     if (session_ != nullptr) gnutls_deinit(session_);
 }
 
-void QuicConnection::start() {
+void QuicConnection::open_socket() {
     boost::system::error_code ec;
     const udp::endpoint& remote = options_.remote;
     socket_.open(remote.protocol(), ec);
@@ -158,32 +218,11 @@ void QuicConnection::start() {
     if (!ec) local_ = socket_.local_endpoint(ec);
     if (ec) throw QuicSetupError("UDP socket to " + remote.address().to_string() + ":" + std::to_string(remote.port()) +
                                  ": " + ec.message());
+}
 
-    ngtcp2_callbacks callbacks{};
-    callbacks.client_initial = ngtcp2_crypto_client_initial_cb;
-    callbacks.recv_crypto_data = ngtcp2_crypto_recv_crypto_data_cb;
-    callbacks.handshake_completed = cb_handshake_completed;
-    callbacks.encrypt = ngtcp2_crypto_encrypt_cb;
-    callbacks.decrypt = ngtcp2_crypto_decrypt_cb;
-    callbacks.hp_mask = ngtcp2_crypto_hp_mask_cb;
-    callbacks.recv_stream_data = cb_recv_stream_data;
-    callbacks.acked_stream_data_offset = cb_acked_stream_data_offset;
-    callbacks.stream_close = cb_stream_close;
-    callbacks.recv_retry = ngtcp2_crypto_recv_retry_cb;
-    callbacks.recv_stateless_reset = cb_recv_stateless_reset;
-    callbacks.extend_max_local_streams_bidi = cb_extend_max_streams_bidi;
-    callbacks.rand = cb_rand;
-    callbacks.get_new_connection_id = cb_get_new_connection_id;
-    callbacks.update_key = ngtcp2_crypto_update_key_cb;
-    callbacks.stream_reset = cb_stream_reset;
-    callbacks.extend_max_stream_data = cb_extend_max_stream_data;
-    callbacks.delete_crypto_aead_ctx = ngtcp2_crypto_delete_crypto_aead_ctx_cb;
-    callbacks.delete_crypto_cipher_ctx = ngtcp2_crypto_delete_crypto_cipher_ctx_cb;
-    callbacks.recv_datagram = cb_recv_datagram;
-    callbacks.get_path_challenge_data = ngtcp2_crypto_get_path_challenge_data_cb;
-    callbacks.stream_stop_sending = cb_stream_stop_sending;
-    callbacks.version_negotiation = ngtcp2_crypto_version_negotiation_cb;
-
+void QuicConnection::start() {
+    open_socket();
+    const ngtcp2_callbacks callbacks = client_callbacks();
     ngtcp2_cid scid{}, dcid{};
     scid.datalen = 17;
     dcid.datalen = 18;
@@ -191,33 +230,9 @@ void QuicConnection::start() {
     gnutls_rnd(GNUTLS_RND_RANDOM, dcid.data, dcid.datalen);
 
     started_ts_ = quic_now();
-    ngtcp2_settings settings;
-    ngtcp2_settings_default(&settings);
-    settings.initial_ts = started_ts_;
-    settings.cc_algo = algo_of(options_.cc);
-    settings.initial_rtt = static_cast<ngtcp2_duration>(options_.initial_rtt.count());
-    settings.handshake_timeout = static_cast<ngtcp2_duration>(options_.handshake_timeout.count());
-    settings.max_window = options_.max_data * 2;
-    settings.max_stream_window = options_.max_stream_data * 2;
-    if (options_.obfuscator != nullptr) {
-        // Leave room for the obfuscation header inside a 1452-byte UDP payload.
-        settings.max_tx_udp_payload_size = 1452 - options_.obfuscator->overhead();
-        settings.no_pmtud = 1;
-    }
-
-    ngtcp2_transport_params params;
-    ngtcp2_transport_params_default(&params);
-    params.initial_max_stream_data_bidi_local = options_.max_stream_data;
-    params.initial_max_stream_data_bidi_remote = options_.max_stream_data;
-    params.initial_max_stream_data_uni = options_.max_stream_data;
-    params.initial_max_data = options_.max_data;
-    params.initial_max_streams_bidi = 0;
-    params.initial_max_streams_uni = options_.max_streams_uni;
-    params.max_idle_timeout = static_cast<ngtcp2_duration>(options_.idle_timeout.count());
-    params.active_connection_id_limit = 7;
-    params.max_datagram_frame_size = options_.max_datagram_frame_size;
-
-    ngtcp2_path path{addr_of(local_), addr_of(remote), nullptr};
+    const ngtcp2_settings settings = settings_of(options_, started_ts_);
+    const ngtcp2_transport_params params = transport_params_of(options_);
+    ngtcp2_path path{addr_of(local_), addr_of(options_.remote), nullptr};
     if (int rv = ngtcp2_conn_client_new(&conn_, &dcid, &scid, &path, NGTCP2_PROTO_VER_V1, &callbacks, &settings,
                                         &params, nullptr, this);
         rv != 0)

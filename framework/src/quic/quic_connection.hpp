@@ -111,6 +111,7 @@ public:
     void note_stateless_reset() noexcept { stateless_reset_ = true; }
 
 private:
+    void open_socket();  // the connected, non-blocking UDP socket; sets local_
     void receive();
     void on_packet(std::size_t len);
     void drain_socket();

@@ -1,4 +1,5 @@
 #include "report/battery_sections.hpp"
+#include "rundir/run_files.hpp"
 
 #include "report/markdown_text.hpp"
 #include "text/number_format.hpp"
@@ -17,12 +18,10 @@ detect::RunValues values_by_plugin(const std::vector<PerRepRow>& rows) {
     return out;
 }
 
-std::vector<std::string> plugins_with_values(const json::array& table_rows, const std::vector<PerRepRow>& rows,
+std::vector<std::string> plugins_with_values(const rundir::RunTable& table, const std::vector<PerRepRow>& rows,
                                              const std::vector<std::string>& plugins) {
     std::set<std::string> metrics;
-    for (const auto& r : table_rows)
-        if (auto* m = r.is_object() ? r.get_object().if_contains("metric") : nullptr; m && m->is_string())
-            metrics.emplace(m->get_string());
+    for (const auto& r : table.rows) metrics.insert(r.metric);
     std::set<std::string> with_values;
     for (const auto& row : rows)
         if (metrics.contains(row.metric)) with_values.insert(row.plugin);
@@ -32,12 +31,11 @@ std::vector<std::string> plugins_with_values(const json::array& table_rows, cons
     return out;
 }
 
-std::string wide_table_markdown(const json::object& table, const detect::RunValues& values) {
-    const auto& rows = table.at("rows").as_array();
+std::string wide_table_markdown(const rundir::RunTable& table, const detect::RunValues& values) {
     std::string md = "| Plugin |";
     std::string rule = "|---|";
-    for (const auto& r : rows) {
-        md += " " + cell_text(std::string(r.at("label").as_string())) + " |";
+    for (const auto& r : table.rows) {
+        md += " " + cell_text(r.label) + " |";
         rule += "---|";
     }
     md += "\n" + rule + "\n";
@@ -45,18 +43,17 @@ std::string wide_table_markdown(const json::object& table, const detect::RunValu
     for (const auto& [plugin, metrics] : values) {
         std::string line = "| " + cell_text(plugin) + " |";
         bool has = false;
-        for (const auto& rv : rows) {
-            const auto& r = rv.as_object();
-            auto it = metrics.find(std::string(r.at("metric").as_string()));
+        for (const auto& r : table.rows) {
+            auto it = metrics.find(r.metric);
             if (it == metrics.end() || it->second.empty()) {
                 line += " n/a |";
                 continue;
             }
             has = true;
             const double v = stats::median(it->second);
-            std::string cell = text::PrintfFormat(std::string(r.at("format").as_string())).apply(v);
-            if (auto* of = r.if_contains("ratio_of")) {
-                auto other = metrics.find(std::string(of->as_string()));
+            std::string cell = text::PrintfFormat(r.format).apply(v);
+            if (!r.ratio_of.empty()) {
+                auto other = metrics.find(r.ratio_of);
                 if (other != metrics.end() && !other->second.empty() && v > 0)
                     cell += " (" + text::PrintfFormat("%.1fx").apply(stats::median(other->second) / v) + ")";
             }
@@ -99,7 +96,7 @@ std::string notes_markdown(const std::vector<json::object>& reps) {
     std::vector<std::string> notes;
     std::set<std::string> seen;
     for (const auto& rep : reps)
-        if (auto* n = rep.if_contains("notes"); n && n->is_array())
+        if (auto* n = rep.if_contains(rundir::rep_key::kNotes); n && n->is_array())
             for (const auto& x : n->as_array())
                 if (x.is_string() && seen.insert(std::string(x.as_string())).second) notes.emplace_back(x.as_string());
     if (notes.empty()) return "";
@@ -118,9 +115,9 @@ std::string machine_markdown(const json::object& run, const std::vector<json::ob
     // plugin -> fact -> distinct values over all probe steps and repetitions
     std::map<std::string, std::map<std::string, std::set<std::string>>> facts;
     for (const auto& rep : reps) {
-        auto* pf = rep.if_contains("probe_facts");
+        auto* pf = rep.if_contains(rundir::rep_key::kProbeFacts);
         if (pf == nullptr || !pf->is_object()) continue;
-        const std::string plugin(rep.at("plugin").as_string());
+        const std::string plugin(rep.at(rundir::rep_key::kPlugin).as_string());
         for (const auto& [step, f] : pf->as_object())
             if (f.is_object())
                 for (const auto& [k, v] : f.as_object())

@@ -1,4 +1,5 @@
 #include "report/html_charts.hpp"
+#include "rundir/run_files.hpp"
 
 #include "report/html_text.hpp"
 #include "report/json_get.hpp"
@@ -39,7 +40,7 @@ constexpr std::array<Quantile, 8> kQuantiles{{{"min", 0},
 constexpr double kMinLatencyMs = 0.001;  // 1 us: the histogram's resolution
 
 const json::object* step_load(const RepView& r, const std::string& step) {
-    const json::object* loads = object_at(*r.rep, "loads");
+    const json::object* loads = object_at(*r.rep, rundir::rep_key::kLoads);
     return loads != nullptr ? object_at(*loads, step) : nullptr;
 }
 
@@ -114,7 +115,7 @@ struct RepSamples {
 
 std::vector<Band> windows_of(const json::object& rep) {
     std::vector<Band> bands;
-    if (const json::object* w = object_at(rep, "windows"))
+    if (const json::object* w = object_at(rep, rundir::rep_key::kWindows))
         for (const auto& [name, v] : *w) {
             if (!v.is_object()) continue;
             auto t0 = number_at(v.get_object(), "t0_s");
@@ -128,8 +129,8 @@ std::string series_figure(const RepSamples& s, const Axis& x, const Axis& mem_y,
     const RepView& r = *s.view;
     std::string out = "<figure><figcaption><strong>" + html_escape(r.label) + "</strong> (" + html_escape(r.key) + ")";
     if (!r.ok) {
-        out += ", " + html_escape(string_at(*r.rep, "status"));
-        if (auto reason = string_at(*r.rep, "reason"); !reason.empty()) out += ": " + html_escape(reason);
+        out += ", " + html_escape(string_at(*r.rep, rundir::rep_key::kStatus));
+        if (auto reason = string_at(*r.rep, rundir::rep_key::kReason); !reason.empty()) out += ": " + html_escape(reason);
     }
     out += "</figcaption>";
     if (!s.problem.empty()) return out + "<p class=\"note\">" + html_escape(s.problem) + "</p></figure>";
@@ -163,7 +164,7 @@ std::string series_figure(const RepSamples& s, const Axis& x, const Axis& mem_y,
 std::string latency_section(const std::vector<RepView>& reps) {
     std::vector<std::string> steps;
     for (const auto& r : reps)
-        if (const json::object* loads = r.ok ? object_at(*r.rep, "loads") : nullptr)
+        if (const json::object* loads = r.ok ? object_at(*r.rep, rundir::rep_key::kLoads) : nullptr)
             for (const auto& [name, v] : *loads)
                 if (std::find(steps.begin(), steps.end(), std::string(name)) == steps.end()) steps.emplace_back(name);
     std::string out = "<section id=\"latency\"><h2>Latency distribution per load step</h2>";

@@ -1,4 +1,5 @@
 #include "report/html_report.hpp"
+#include "rundir/run_files.hpp"
 
 #include "report/adaptive_section.hpp"
 #include "report/battery_sections.hpp"
@@ -86,25 +87,25 @@ struct Run {
 
 Run load(const json::object& results) {
     Run r{results, {}, {}, {}, {}};
-    if (const json::object* run = object_at(results, "run")) r.run = *run;
-    if (const json::array* reps = array_at(results, "reps"))
+    if (const json::object* run = object_at(results, rundir::results_key::kRun)) r.run = *run;
+    if (const json::array* reps = array_at(results, rundir::results_key::kReps))
         for (const auto& v : *reps)
             if (v.is_object()) r.reps.push_back(v.get_object());
     if (const json::array* plugins = array_at(r.run, "plugins"))
         for (const auto& p : *plugins)
             if (p.is_object()) r.plugins.push_back(string_at(p.get_object(), "label"));
     for (const auto& rep : r.reps)
-        if (auto p = string_at(rep, "plugin"); std::find(r.plugins.begin(), r.plugins.end(), p) == r.plugins.end())
+        if (auto p = string_at(rep, rundir::rep_key::kPlugin); std::find(r.plugins.begin(), r.plugins.end(), p) == r.plugins.end())
             r.plugins.push_back(p);
     for (const auto& rep : r.reps) {
-        const std::string plugin = string_at(rep, "plugin");
-        const auto n = static_cast<long long>(number_at(rep, "rep").value_or(0));
+        const std::string plugin = string_at(rep, rundir::rep_key::kPlugin);
+        const auto n = static_cast<long long>(number_at(rep, rundir::rep_key::kRep).value_or(0));
         RepView v;
         v.rep = &rep;
-        v.key = string_at(rep, "key");
+        v.key = string_at(rep, rundir::rep_key::kKey);
         v.label = plugin + " rep " + std::to_string(n);
         v.style = {r.color(plugin), kDashes[static_cast<std::size_t>(std::max(n - 1, 0LL)) % kDashes.size()]};
-        v.ok = string_at(rep, "status") == "ok";
+        v.ok = string_at(rep, rundir::rep_key::kStatus) == "ok";
         r.views.push_back(std::move(v));
     }
     std::stable_sort(r.views.begin(), r.views.end(), [&](const RepView& a, const RepView& b) {
@@ -134,7 +135,7 @@ std::string fact(const std::string& name, const std::string& html) {
 
 std::string info_section(const Run& r, const std::filesystem::path& run_dir) {
     std::map<std::string, std::size_t> by_status;
-    for (const auto& rep : r.reps) ++by_status[string_at(rep, "status")];
+    for (const auto& rep : r.reps) ++by_status[string_at(rep, rundir::rep_key::kStatus)];
     std::string counts = by_status.count("ok") ? std::to_string(by_status["ok"]) + " ok" : std::string();
     for (const auto& [status, n] : by_status)
         if (status != "ok") counts += (counts.empty() ? "" : ", ") + std::to_string(n) + " " + status;
@@ -150,7 +151,7 @@ std::string info_section(const Run& r, const std::filesystem::path& run_dir) {
     if (auto v = string_at(r.run, "host_version"); !v.empty()) out += fact("stand version", html_escape(v));
     out += fact("Repetitions", html_escape(reps_text.empty() ? "none" : reps_text));
     if (!r.reps.empty())
-        if (const json::object* box = object_at(r.reps.front(), "box_plan")) {
+        if (const json::object* box = object_at(r.reps.front(), rundir::rep_key::kBoxPlan)) {
             std::string text;
             if (auto v = number_at(*box, "vcpu")) text += fixed(*v, *v == std::floor(*v) ? 0 : 2) + " vCPU";
             if (auto m = number_at(*box, "memory_max"))
@@ -173,7 +174,7 @@ std::string info_section(const Run& r, const std::filesystem::path& run_dir) {
         std::size_t ok = 0;
         std::size_t total = 0;
         for (const auto& v : r.views)
-            if (string_at(*v.rep, "plugin") == p) {
+            if (string_at(*v.rep, rundir::rep_key::kPlugin) == p) {
                 ++total;
                 ok += v.ok ? 1 : 0;
             }
@@ -194,20 +195,6 @@ Stats stats_of(std::vector<double> v) {
     std::sort(v.begin(), v.end());
     const std::size_t n = v.size();
     return {n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2, v.front(), v.back()};
-}
-
-TableSpec spec_of(const json::object& table, const std::vector<std::string>& columns) {
-    json::array rows;
-    if (const json::array* spec_rows = array_at(table, "rows"))
-        for (const auto& v : *spec_rows) {
-            json::object row = v.as_object();
-            row["optional"] = true;  // a metric no plugin produced shows n/a, not an error
-            rows.push_back(row);
-        }
-    json::array cols;
-    for (const auto& c : columns) cols.emplace_back(c);
-    json::object spec{{"rows", rows}, {"cell", "{median} ({min}-{max})"}, {"columns", cols}};
-    return parse_table_spec(spec, "run.json tables");
 }
 
 std::string bars_figure(const Run& r, const Table& t, std::size_t row, const RowSpec& spec) {
@@ -252,27 +239,24 @@ std::string tables_section(const Run& r) {
     std::string out = "<section id=\"tables\"><h2>Results</h2><p class=\"note\">Cells: median (min-max) over the "
                       "repetitions that finished; n is their count. Under each table, one chart per row: the bar is "
                       "the median, the whisker spans min to max.</p>";
-    const json::array* tables = array_at(r.run, "tables");
-    if (tables == nullptr || tables->empty())
+    const auto tables = rundir::tables_of_run(r.run);
+    if (tables.empty())
         return out + "<p class=\"note\">The scenario declares no tables.</p>" + adaptive_html(r.run) + "</section>";
     const auto rows = rows_of_reps(r.reps);
     std::vector<std::string> columns;
     for (const auto& p : r.plugins)
         if (std::any_of(rows.begin(), rows.end(), [&](const PerRepRow& row) { return row.plugin == p; }))
             columns.push_back(p);
-    for (const auto& tv : *tables) {
-        if (!tv.is_object()) continue;
-        const auto& table = tv.get_object();
-        out += "<h3>" + html_escape(string_at(table, "title")) + "</h3>";
+    for (const auto& table : tables) {
+        out += "<h3>" + html_escape(table.title) + "</h3>";
         if (rows.empty()) {
             out += "<p class=\"note\">No repetition finished, so there is nothing to tabulate.</p>";
             continue;
         }
-        const json::array* table_rows = array_at(table, "rows");
-        auto table_columns = table_rows ? plugins_with_values(*table_rows, rows, columns) : columns;
+        auto table_columns = plugins_with_values(table, rows, columns);
         if (table_columns.empty()) table_columns = columns;
         try {
-            const TableSpec spec = spec_of(table, table_columns);
+            const TableSpec spec = run_table_spec(table, table_columns, "run.json tables");
             const Table t = build_table(rows, spec, "results.json");
             out += table_html(r, t);
             for (std::size_t i = 0; i < t.rows.size(); ++i) out += bars_figure(r, t, i, spec.rows[i]);
@@ -290,11 +274,11 @@ std::string failed_section(const Run& r) {
     std::string rows;
     for (const auto& v : r.views) {
         if (v.ok) continue;
-        std::string reason = string_at(*v.rep, "reason");
-        if (reason.empty() && string_at(*v.rep, "status") == "running")
+        std::string reason = string_at(*v.rep, rundir::rep_key::kReason);
+        if (reason.empty() && string_at(*v.rep, rundir::rep_key::kStatus) == "running")
             reason = "the run stopped during this repetition";
         rows += "<tr><td>" + swatch(v.style.color) + html_escape(v.label) + " (" + html_escape(v.key) + ")</td><td>" +
-                html_escape(string_at(*v.rep, "status")) + "</td><td>" + html_escape(string_at(*v.rep, "failed_step")) +
+                html_escape(string_at(*v.rep, rundir::rep_key::kStatus)) + "</td><td>" + html_escape(string_at(*v.rep, rundir::rep_key::kFailedStep)) +
                 "</td><td>" + html_escape(reason) + "</td></tr>";
     }
     if (rows.empty())
@@ -309,10 +293,10 @@ std::string findings_section(const Run& r) {
         for (const auto& f : a)
             if (f.is_object()) findings.push_back(&f.get_object());
     };
-    if (const json::array* a = array_at(r.results, "findings")) collect(*a);
+    if (const json::array* a = array_at(r.results, rundir::results_key::kFindings)) collect(*a);
     else
         for (const auto& rep : r.reps)
-            if (const json::array* rf = array_at(rep, "findings")) collect(*rf);
+            if (const json::array* rf = array_at(rep, rundir::rep_key::kFindings)) collect(*rf);
     std::map<std::string, std::vector<std::string>> by_id;
     for (const auto* f : findings)
         by_id[string_at(*f, "id")].push_back(string_at(*f, "scope") + ": " + string_at(*f, "message"));

@@ -1,4 +1,5 @@
 #include "report/proxy_sections.hpp"
+#include "rundir/run_files.hpp"
 
 #include "report/markdown_text.hpp"
 
@@ -17,10 +18,10 @@ std::map<std::string, StepDefaults> defaults_by_plugin(const std::vector<json::o
                                                        std::vector<std::string>& plugin_order) {
     std::map<std::string, StepDefaults> out;
     for (const auto& rep : reps) {
-        const auto* d = rep.if_contains("proxy_defaults");
-        const auto* status = rep.if_contains("status");
+        const auto* d = rep.if_contains(rundir::rep_key::kProxyDefaults);
+        const auto* status = rep.if_contains(rundir::rep_key::kStatus);
         if (d == nullptr || !d->is_object() || status == nullptr || *status != "ok") continue;
-        const std::string plugin(rep.at("plugin").as_string());
+        const std::string plugin(rep.at(rundir::rep_key::kPlugin).as_string());
         if (out.contains(plugin)) continue;
         plugin_order.push_back(plugin);
         auto& steps = out[plugin];
@@ -88,9 +89,9 @@ std::string tls_sessions_markdown(const std::vector<json::object>& reps) {
     // plugin -> step -> distinct "key type, protocol, cipher, ALPN"
     std::map<std::string, std::map<std::string, std::set<std::string>>> sessions;
     for (const auto& rep : reps) {
-        const auto* t = rep.if_contains("tls_sessions");
+        const auto* t = rep.if_contains(rundir::rep_key::kTlsSessions);
         if (t == nullptr || !t->is_object()) continue;
-        const std::string plugin(rep.at("plugin").as_string());
+        const std::string plugin(rep.at(rundir::rep_key::kPlugin).as_string());
         for (const auto& [step, s] : t->as_object()) {
             if (!s.is_object()) continue;
             const auto& o = s.as_object();
@@ -112,7 +113,7 @@ std::string tls_sessions_markdown(const std::vector<json::object>& reps) {
 std::string placement_markdown(const std::vector<json::object>& reps) {
     std::set<std::string> lines;
     for (const auto& rep : reps) {
-        const auto* p = rep.if_contains("placement");
+        const auto* p = rep.if_contains(rundir::rep_key::kPlacement);
         if (p == nullptr || !p->is_object()) continue;
         const auto& o = p->as_object();
         auto field = [&](const char* k) { return o.contains(k) ? fact_text(o.at(k)) : std::string("?"); };

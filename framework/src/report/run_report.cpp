@@ -1,4 +1,5 @@
 #include "report/run_report.hpp"
+#include "rundir/run_files.hpp"
 
 #include "report/adaptive_section.hpp"
 #include "report/battery_sections.hpp"
@@ -51,36 +52,22 @@ std::string md_escape(std::string text) {
 
 std::string tables_markdown(const json::object& run, const std::vector<PerRepRow>& rows, const std::string& source) {
     std::string md;
-    auto* tables = run.if_contains("tables");
-    if (tables == nullptr) return md;
     const auto values = values_by_plugin(rows);
-    for (const auto& t : tables->as_array()) {
-        const auto& table = t.as_object();
-        md += "## " + std::string(table.at("title").as_string()) + "\n\n";
-        if (auto* layout = table.if_contains("layout"); layout && *layout == "wide") {
+    for (const auto& table : rundir::tables_of_run(run)) {
+        md += "## " + table.title + "\n\n";
+        if (table.layout == "wide") {
             md += wide_table_markdown(table, values) + "\n";
             continue;
         }
-        json::array spec_rows;
-        for (const auto& r : table.at("rows").as_array()) {
-            json::object row = r.as_object();
-            row["optional"] = true;  // a metric no plugin produced shows n/a, not an error
-            spec_rows.push_back(row);
-        }
-        json::object spec{{"rows", spec_rows}, {"cell", "{median} ({min}-{max})"}};
         std::vector<std::string> all;
         for (const auto& [plugin, metrics] : values) all.push_back(plugin);
-        const auto with_values = plugins_with_values(spec_rows, rows, all);
-        if (!with_values.empty() && with_values.size() < all.size()) {
-            json::array columns;
-            for (const auto& p : with_values) columns.emplace_back(p);
-            spec["columns"] = std::move(columns);
-        }
+        auto with_values = plugins_with_values(table, rows, all);
+        if (with_values.size() == all.size()) with_values.clear();  // every plugin: in order of appearance
         if (rows.empty()) {
             md += "No repetition finished, so there is nothing to tabulate.\n\n";
             continue;
         }
-        md += render_markdown(rows, parse_table_spec(spec, source + " tables"), source) + "\n";
+        md += render_markdown(rows, run_table_spec(table, with_values, source + " tables"), source) + "\n";
     }
     return md;
 }
@@ -89,7 +76,7 @@ std::string tables_markdown(const json::object& run, const std::vector<PerRepRow
 std::string findings_markdown(const std::vector<json::object>& reps, const std::vector<detect::Finding>& run_findings) {
     std::map<std::string, std::vector<std::string>> by_id;
     for (const auto& rep : reps)
-        if (auto* f = rep.if_contains("findings"))
+        if (auto* f = rep.if_contains(rundir::rep_key::kFindings))
             for (const auto& x : f->as_array()) {
                 const auto& o = x.as_object();
                 by_id[std::string(o.at("id").as_string())].push_back(std::string(o.at("scope").as_string()) + ": " +
@@ -111,7 +98,7 @@ std::string findings_markdown(const std::vector<json::object>& reps, const std::
 
 // "cgroup v1, 1.00 vCPU, 256 MiB, cpus 0-1" from the effective settings.
 std::string box_text(const json::object& rep) {
-    auto* b = rep.if_contains("box");
+    auto* b = rep.if_contains(rundir::rep_key::kBox);
     if (b == nullptr || !b->is_object()) return "no box";
     const auto& box = b->as_object();
     std::string text = box.contains("backend") ? std::string(box.at("backend").as_string()) : "cgroup";
@@ -144,8 +131,8 @@ std::string reps_markdown(const std::vector<json::object>& reps) {
     std::string md = "## Repetitions\n\n| Repetition | Status | Effective box | Reason |\n|---|---|---|---|\n";
     for (const auto& rep : reps) {
         std::string box = box_text(rep);
-        md += "| " + std::string(rep.at("key").as_string()) + " | " + std::string(rep.at("status").as_string()) + " | " +
-              md_escape(box) + " | " + md_escape(rep.contains("reason") ? std::string(rep.at("reason").as_string()) : "") +
+        md += "| " + std::string(rep.at(rundir::rep_key::kKey).as_string()) + " | " + std::string(rep.at(rundir::rep_key::kStatus).as_string()) + " | " +
+              md_escape(box) + " | " + md_escape(rep.contains(rundir::rep_key::kReason) ? std::string(rep.at(rundir::rep_key::kReason).as_string()) : "") +
               " |\n";
     }
     return md + "\n";
@@ -156,10 +143,10 @@ std::string reps_markdown(const std::vector<json::object>& reps) {
 std::vector<PerRepRow> rows_of_reps(const std::vector<json::object>& reps) {
     std::vector<PerRepRow> rows;
     for (const auto& rep : reps) {
-        if (rep.at("status") != "ok") continue;
-        for (const auto& [metric, value] : rep.at("metrics").as_object())
+        if (rep.at(rundir::rep_key::kStatus) != "ok") continue;
+        for (const auto& [metric, value] : rep.at(rundir::rep_key::kMetrics).as_object())
             if (value.is_number())
-                rows.push_back({std::string(rep.at("plugin").as_string()), rep.at("rep").to_number<std::int64_t>(),
+                rows.push_back({std::string(rep.at(rundir::rep_key::kPlugin).as_string()), rep.at(rundir::rep_key::kRep).to_number<std::int64_t>(),
                                 std::string(metric), value.to_number<double>()});
     }
     return rows;
@@ -178,7 +165,7 @@ RunReportFiles write_run_report(const std::filesystem::path& run_dir) {
     json::array findings;
     for (const auto& r : reps) {
         rep_array.push_back(r);
-        if (auto* f = r.if_contains("findings"))
+        if (auto* f = rundir::field(r, rundir::rep_key::kFindings))
             for (const auto& x : f->as_array()) findings.push_back(x);
     }
     std::vector<detect::CheckOutcome> checks;
@@ -192,9 +179,18 @@ RunReportFiles write_run_report(const std::filesystem::path& run_dir) {
     std::vector<detect::Finding> run_findings;
     if (auto* p = run->if_contains("plugins"); p && p->is_array()) run_findings = detect::check_defaults_differ(reps, p->as_array());
     for (const auto& f : run_findings) findings.push_back(f.to_json());
-    json::object results{{"schema_version", 1}, {"run", *run},           {"summary", summaries(rows)},
-                         {"findings", findings}, {"checks", check_json}, {"reps", rep_array},
-                         {"spread_ratios", spread_ratios_json(*run, reps)}};
+    using namespace rundir::results_key;
+    json::object results;
+    results[kSchemaVersion] = rundir::kResultsSchemaVersion;
+    results[kRun] = *run;
+    results[kSummary] = summaries(rows);
+    results[kFindings] = findings;
+    results[kChecks] = check_json;
+    results[kReps] = rep_array;
+    results[kSpreadRatios] = spread_ratios_json(*run, reps);
+    if (auto problems = rundir::results_problems(results); !problems.empty())
+        throw std::logic_error("internal error: results.json would break its schema (docs/run-files.md): " +
+                               problems.front());
     rundir::RunDirectory::write_atomically(files.results_json, json::serialize(results) + "\n");
 
     std::ostringstream csv;

@@ -1,4 +1,5 @@
 #include "report/runtime_sections.hpp"
+#include "rundir/run_files.hpp"
 
 #include "report/markdown_text.hpp"
 
@@ -11,8 +12,8 @@ namespace json = boost::json;
 std::string go_runtimes_markdown(const std::vector<json::object>& reps) {
     std::set<std::string> rows, notes;
     for (const auto& rep : reps) {
-        const std::string plugin = rep.contains("plugin") ? fact_text(rep.at("plugin")) : "?";
-        if (const auto* g = rep.if_contains("go_runtimes"); g && g->is_array())
+        const std::string plugin = rep.contains(rundir::rep_key::kPlugin) ? fact_text(rep.at(rundir::rep_key::kPlugin)) : "?";
+        if (const auto* g = rep.if_contains(rundir::rep_key::kGoRuntimes); g && g->is_array())
             for (const auto& x : g->as_array()) {
                 const auto* o = x.if_object();
                 if (o == nullptr) continue;
@@ -30,7 +31,7 @@ std::string go_runtimes_markdown(const std::vector<json::object>& reps) {
                                  : "") +
                             " | " + field("gomaxprocs") + " | " + field("gomaxprocs_how") + " |");
             }
-        if (const auto* n = rep.if_contains("go_runtime_notes"); n && n->is_array())
+        if (const auto* n = rep.if_contains(rundir::rep_key::kGoRuntimeNotes); n && n->is_array())
             for (const auto& x : n->as_array())
                 if (x.is_string()) notes.insert(plugin + ": " + std::string(x.as_string()));
     }

@@ -1,4 +1,5 @@
 #include "report/spread_ratio.hpp"
+#include "rundir/run_files.hpp"
 
 #include "report/markdown_text.hpp"
 #include "text/number_format.hpp"
@@ -28,7 +29,7 @@ std::vector<std::string> run_plugins(const json::object& run, const std::vector<
             if (entry.is_object()) out.push_back(text_of(entry.get_object(), "label"));
     if (!out.empty()) return out;
     for (const auto& rep : reps)
-        if (std::find(out.begin(), out.end(), text_of(rep, "plugin")) == out.end()) out.push_back(text_of(rep, "plugin"));
+        if (std::find(out.begin(), out.end(), text_of(rep, rundir::rep_key::kPlugin)) == out.end()) out.push_back(text_of(rep, rundir::rep_key::kPlugin));
     return out;
 }
 
@@ -41,13 +42,13 @@ void note_unfinished_plan(const json::object& run, const std::vector<json::objec
         for (const auto& [plugin, state] : adaptive->get_object().at("plugins").as_object())
             if (state.is_object() && text_of(state.get_object(), "state") == "running")
                 incomplete.push_back(std::string(plugin) + ": its adaptive repetitions had not finished (" +
-                                     text_of(state.get_object(), "reason") + ")");
+                                     text_of(state.get_object(), rundir::rep_key::kReason) + ")");
         return;
     }
     const json::value* plan = run.if_contains("plan");
     if (plan == nullptr || !plan->is_array()) return;
     std::set<std::string> on_disk;
-    for (const auto& rep : reps) on_disk.insert(text_of(rep, "key"));
+    for (const auto& rep : reps) on_disk.insert(text_of(rep, rundir::rep_key::kKey));
     for (const auto& entry : plan->get_array())
         if (entry.is_object() && !on_disk.contains(text_of(entry.get_object(), "key")))
             incomplete.push_back(text_of(entry.get_object(), "key") + ": did not run");
@@ -191,20 +192,20 @@ SpreadRatio compute_spread_ratio(const json::object& spec, const json::object& r
         if (std::find(metrics.begin(), metrics.end(), m) == metrics.end()) metrics.push_back(m);
     std::map<std::string, std::map<std::string, std::vector<double>>> values;  // plugin -> metric -> values
     for (const auto& rep : reps) {
-        const std::string key = text_of(rep, "key");
-        if (text_of(rep, "status") != "ok") {
-            const std::string reason = text_of(rep, "reason");
-            s.incomplete.push_back(key + ": " + text_of(rep, "status") + (reason.empty() ? "" : " (" + reason + ")"));
+        const std::string key = text_of(rep, rundir::rep_key::kKey);
+        if (text_of(rep, rundir::rep_key::kStatus) != "ok") {
+            const std::string reason = text_of(rep, rundir::rep_key::kReason);
+            s.incomplete.push_back(key + ": " + text_of(rep, rundir::rep_key::kStatus) + (reason.empty() ? "" : " (" + reason + ")"));
             continue;
         }
-        const json::value* m = rep.if_contains("metrics");
+        const json::value* m = rep.if_contains(rundir::rep_key::kMetrics);
         for (const auto& metric : metrics) {
             const json::value* v = m != nullptr && m->is_object() ? m->get_object().if_contains(metric) : nullptr;
             if (v == nullptr || !v->is_number()) {
                 s.incomplete.push_back(key + ": no value for " + metric);
                 continue;
             }
-            values[text_of(rep, "plugin")][metric].push_back(v->to_number<double>());
+            values[text_of(rep, rundir::rep_key::kPlugin)][metric].push_back(v->to_number<double>());
         }
     }
     note_unfinished_plan(run, reps, s.incomplete);

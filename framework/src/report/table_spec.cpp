@@ -146,11 +146,20 @@ std::string TableSpec::where(const std::string& path, const std::string& what) c
     return source + ": " + path + ": " + what;
 }
 
-TableSpec parse_table_spec(const json::value& doc, const std::string& source) {
+namespace {
+
+TableSpec default_spec(const std::string& source) {
     TableSpec spec;
     spec.source = source;
     spec.column_header = TextTemplate("{plugin} (n={n})", kHeaderPlaceholders);
     spec.cell = TextTemplate("{median} ({min}-{max})", kCellPlaceholders);
+    return spec;
+}
+
+}  // namespace
+
+TableSpec parse_table_spec(const json::value& doc, const std::string& source) {
+    TableSpec spec = default_spec(source);
     SpecReader rd(spec);
 
     const auto& o = rd.object(doc, "$");
@@ -193,6 +202,31 @@ TableSpec parse_table_spec(const json::value& doc, const std::string& source) {
     if (!rows->is_array() || rows->get_array().empty()) rd.fail("$.rows", "expected a non-empty array of rows");
     const auto& a = rows->get_array();
     for (std::size_t i = 0; i < a.size(); ++i) spec.rows.push_back(rd.row(a[i], "$.rows[" + std::to_string(i) + "]"));
+    return spec;
+}
+
+TableSpec run_table_spec(const rundir::RunTable& table, const std::vector<std::string>& columns,
+                         const std::string& source) {
+    TableSpec spec = default_spec(source);
+    if (!columns.empty()) {
+        spec.column_order = TableSpec::ColumnOrder::declared;
+        spec.columns = columns;
+    }
+    for (std::size_t i = 0; i < table.rows.size(); ++i) {
+        const rundir::TableRow& r = table.rows[i];
+        RowSpec row;
+        row.path = "$.rows[" + std::to_string(i) + "]";
+        row.label = r.label;
+        row.metric = r.metric;
+        try {
+            row.format = text::PrintfFormat(r.format);
+        } catch (const std::exception& e) {
+            throw ReportError(spec.where(row.path + ".format", e.what()));
+        }
+        row.optional = true;
+        row.ratio_of = r.ratio_of;
+        spec.rows.push_back(std::move(row));
+    }
     return spec;
 }
 

@@ -44,6 +44,7 @@
 
 #include "text/number_format.hpp"
 #include "report/text_template.hpp"
+#include "rundir/run_tables.hpp"
 
 #include <boost/json/value.hpp>
 
@@ -94,6 +95,11 @@ struct TableSpec {
 
 // Throws ReportError naming `source` and the JSON path.
 TableSpec parse_table_spec(const boost::json::value& doc, const std::string& source);
+// The spec of one of a scenario's tables (run.json): its rows optional (a
+// metric no plugin produced shows n/a), cells "{median} ({min}-{max})",
+// columns `columns` in that order (empty: in order of first appearance).
+TableSpec run_table_spec(const rundir::RunTable& table, const std::vector<std::string>& columns,
+                         const std::string& source);
 TableSpec parse_table_spec_text(std::string_view json, const std::string& source);
 TableSpec load_table_spec(const std::filesystem::path& file);
 

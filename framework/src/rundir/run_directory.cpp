@@ -1,5 +1,7 @@
 #include "rundir/run_directory.hpp"
 
+#include "rundir/run_files.hpp"
+
 #include <algorithm>
 #include <chrono>
 #include <ctime>
@@ -21,6 +23,20 @@ std::optional<boost::json::object> read_object(const std::filesystem::path& file
     if (ec || !v.is_object())
         throw std::runtime_error(file.string() + ": not a JSON object" + (ec ? " (" + ec.message() + ")" : ""));
     return std::move(v.as_object());
+}
+
+std::string joined(const std::vector<std::string>& problems) {
+    std::string out;
+    for (const auto& p : problems) out += (out.empty() ? "" : "; ") + p;
+    return out;
+}
+
+// A repetition's file read back must be what the writer writes.
+boost::json::object checked_rep(boost::json::object rep, const std::filesystem::path& file) {
+    if (auto problems = rep_problems(rep); !problems.empty())
+        throw std::runtime_error(file.string() + ": not a repetition of schema version " +
+                                 std::to_string(kRepSchemaVersion) + " (docs/run-files.md): " + joined(problems));
+    return rep;
 }
 
 }  // namespace
@@ -61,11 +77,19 @@ void RunDirectory::write_run_info(const boost::json::object& info) const {
 std::optional<boost::json::object> RunDirectory::read_run_info() const { return read_object(root_ / "run.json"); }
 
 void RunDirectory::write_rep(const std::string& key, const boost::json::object& rep) const {
-    write_atomically(root_ / "reps" / (key + ".json"), boost::json::serialize(rep) + "\n");
+    boost::json::object doc = rep;
+    doc[rep_key::kSchemaVersion] = kRepSchemaVersion;
+    if (auto problems = rep_problems(doc); !problems.empty())
+        throw std::logic_error("internal error: reps/" + key + ".json would break its schema (docs/run-files.md): " +
+                               joined(problems));
+    write_atomically(root_ / "reps" / (key + ".json"), boost::json::serialize(doc) + "\n");
 }
 
 std::optional<boost::json::object> RunDirectory::read_rep(const std::string& key) const {
-    return read_object(root_ / "reps" / (key + ".json"));
+    const auto file = root_ / "reps" / (key + ".json");
+    auto rep = read_object(file);
+    if (!rep) return rep;
+    return checked_rep(std::move(*rep), file);
 }
 
 std::vector<boost::json::object> RunDirectory::read_all_reps() const {
@@ -75,7 +99,7 @@ std::vector<boost::json::object> RunDirectory::read_all_reps() const {
     std::sort(files.begin(), files.end());
     std::vector<boost::json::object> reps;
     for (const auto& f : files)
-        if (auto r = read_object(f)) reps.push_back(std::move(*r));
+        if (auto r = read_object(f)) reps.push_back(checked_rep(std::move(*r), f));
     return reps;
 }
 

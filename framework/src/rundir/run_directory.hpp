@@ -28,8 +28,11 @@ public:
     void write_run_info(const boost::json::object& info) const;
     std::optional<boost::json::object> read_run_info() const;
 
-    // Atomic (write + rename), so a reader never sees half a file.
+    // Atomic (write + rename), so a reader never sees half a file. Adds
+    // schema_version; a document that breaks the schema (run_files.hpp) is
+    // an internal error (std::logic_error), never written.
     void write_rep(const std::string& key, const boost::json::object& rep) const;
+    // std::runtime_error naming the file when it breaks the schema.
     std::optional<boost::json::object> read_rep(const std::string& key) const;
     std::vector<boost::json::object> read_all_reps() const;  // sorted by key
 

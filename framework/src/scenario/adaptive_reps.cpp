@@ -1,4 +1,5 @@
 #include "scenario/adaptive_reps.hpp"
+#include "rundir/run_files.hpp"
 
 #include <cmath>
 
@@ -34,8 +35,8 @@ std::optional<stats::StopDecision> AdaptiveReps::record(std::size_t plugin, cons
     if (!active()) return std::nullopt;
     PluginState& state = plugins_.at(plugin);
     ++state.ran;
-    if (const auto* status = rep.if_contains("status"); status && *status == "ok")
-        if (const auto* metrics = rep.if_contains("metrics"); metrics && metrics->is_object())
+    if (const auto* status = rep.if_contains(rundir::rep_key::kStatus); status && *status == "ok")
+        if (const auto* metrics = rep.if_contains(rundir::rep_key::kMetrics); metrics && metrics->is_object())
             if (const auto* value = metrics->as_object().if_contains(scenario_.adaptive->metric);
                 value && value->is_number() && !std::isnan(value->to_number<double>()))
                 state.values.push_back(value->to_number<double>());

@@ -5,6 +5,7 @@
 #include "rundir/run_directory.hpp"
 #include "scenario/adaptive_reps.hpp"
 #include "scenario/rep_resources.hpp"
+#include "rundir/run_files.hpp"
 #include "scenario/rep_runner.hpp"
 #include "scenario/run_info.hpp"
 #include "scenario/run_plan.hpp"
@@ -95,8 +96,10 @@ private:
     bool done_earlier(const PlannedRep& planned) {
         auto earlier = dir_.read_rep(planned.key);
         if (!earlier) return false;
-        auto status = earlier->if_contains("status");
-        if (!status || (*status != "ok" && *status != "failed")) return false;
+        auto status = rundir::field(*earlier, rundir::rep_key::kStatus);
+        if (!status || !status->is_string()) return false;
+        const std::string_view was(status->get_string());
+        if (was != rundir::rep_status::kOk && was != rundir::rep_status::kFailed) return false;
         ++outcome_.reps_skipped;
         log("skip " + planned.key + " (" + std::string(status->as_string()) + " in the earlier run)");
         note_decision(planned.plugin, *earlier);
@@ -119,7 +122,7 @@ private:
         json::object preface;
         json::array findings;
         auto machine = detect::snapshot_machine();
-        preface["machine"] = machine.to_json();
+        preface[rundir::rep_key::kMachine] = machine.to_json();
         for (auto& f : detect::check_machine(machine, scenario_.plugins[planned.plugin].label + " rep " +
                                                           std::to_string(planned.rep)))
             findings.push_back(f.to_json());
@@ -130,14 +133,17 @@ private:
                                                        preface, findings);
         } catch (const RepSetupError& e) {
             outcome_.stopped_because = e.what();
-            preface["status"] = "failed";
-            preface["reason"] = outcome_.stopped_because;
-            preface["findings"] = findings;
+            preface[rundir::rep_key::kKey] = planned.key;
+            preface[rundir::rep_key::kPlugin] = scenario_.plugins[planned.plugin].label;
+            preface[rundir::rep_key::kRep] = planned.rep;
+            preface[rundir::rep_key::kStatus] = rundir::rep_status::kFailed;
+            preface[rundir::rep_key::kReason] = outcome_.stopped_because;
+            preface[rundir::rep_key::kFindings] = findings;
             dir_.write_rep(planned.key, preface);
             ++outcome_.reps_failed;
             return false;
         }
-        preface["findings"] = findings;
+        preface[rundir::rep_key::kFindings] = findings;
         host::HostConfig host = host_config();
         if (resources->measured()) host.boxes["measured"] = resources->measured()->dirs();
         RepEnvironment env{scenario_,
@@ -156,11 +162,12 @@ private:
         auto rep = run_repetition(env);
         resources->finish(dir_.samples_file(planned.key));
         ++measured_;
-        const std::string status(rep.at("status").as_string());
-        if (status == "ok") ++outcome_.reps_ok;
-        else if (status == "interrupted") outcome_.interrupted = true;
+        const std::string status(rundir::field(rep, rundir::rep_key::kStatus)->as_string());
+        if (status == rundir::rep_status::kOk) ++outcome_.reps_ok;
+        else if (status == rundir::rep_status::kInterrupted) outcome_.interrupted = true;
         else ++outcome_.reps_failed;
-        log(planned.key + ": " + status + (rep.contains("reason") ? " - " + std::string(rep.at("reason").as_string()) : ""));
+        const auto* reason = rundir::field(rep, rundir::rep_key::kReason);
+        log(planned.key + ": " + status + (reason ? " - " + std::string(reason->as_string()) : ""));
         if (outcome_.interrupted) return false;
         note_decision(planned.plugin, rep);
         return true;

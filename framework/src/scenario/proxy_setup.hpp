@@ -3,7 +3,7 @@
 // test certificate of the asked key type.
 #pragma once
 
-#include "scenario/scenario_model.hpp"
+#include "scenario/steps/proxy.hpp"
 
 #include <boost/json/object.hpp>
 

@@ -1,4 +1,5 @@
 #include "scenario/rep_resources.hpp"
+#include "rundir/run_files.hpp"
 
 #include "box/block_device.hpp"
 #include "detect/finding.hpp"
@@ -63,8 +64,8 @@ RepResources::RepResources(const Scenario& scenario, const RunBoxes& boxes, cons
     try {
         if (boxes.layout.backend) {
             measured_ = std::make_unique<box::Box>(boxes.layout, run_id_of(dir.root()) + "-" + rep_key, boxes.measured);
-            preface["box"] = measured_->read_effective().to_json();
-            preface["box_plan"] = measured_->plan().to_json();
+            preface[rundir::rep_key::kBox] = measured_->read_effective().to_json();
+            preface[rundir::rep_key::kBoxPlan] = measured_->plan().to_json();
             if (auto drift = measured_->drift(); !drift.empty()) {
                 json::array lines;
                 std::string text;
@@ -72,7 +73,7 @@ RepResources::RepResources(const Scenario& scenario, const RunBoxes& boxes, cons
                     lines.emplace_back(line);
                     text += (text.empty() ? "" : "; ") + line;
                 }
-                preface["box_drift"] = std::move(lines);
+                preface[rundir::rep_key::kBoxDrift] = std::move(lines);
                 findings.push_back(
                     detect::Finding{"box-drift", rep_key, "effective box differs from the plan: " + text}.to_json());
                 if (!allow_drift)
@@ -97,14 +98,14 @@ RepResources::RepResources(const Scenario& scenario, const RunBoxes& boxes, cons
                     options.box = backend_box_->dirs();
                 }
                 backend_ = std::make_unique<target::BackendProcess>(options, std::chrono::seconds(10));
-                preface["backend"] = backend_->info();
+                preface[rundir::rep_key::kBackend] = backend_->info();
             } catch (const RepSetupError&) {
                 throw;
             } catch (const std::exception& e) {
                 throw RepSetupError("the backend did not start before " + rep_key + ": " + e.what());
             }
         }
-        if (boxes.placement) preface["placement"] = boxes.placement->to_json();
+        if (boxes.placement) preface[rundir::rep_key::kPlacement] = boxes.placement->to_json();
     } catch (...) {
         tear_down();
         throw;

@@ -13,20 +13,10 @@ json::object make_run_info(const Scenario& scenario, const std::vector<PlannedRe
     json::array plan_json;
     for (const auto& p : plan)
         plan_json.push_back({{"key", p.key}, {"rep", p.rep}, {"plugin", scenario.plugins[p.plugin].label}});
-    json::array tables;
-    for (const auto& t : scenario.tables) {
-        json::array rows;
-        for (const auto& r : t.rows) {
-            json::object row{{"label", r.label}, {"metric", r.metric}, {"format", r.format}};
-            if (!r.ratio_of.empty()) row["ratio_of"] = r.ratio_of;
-            rows.push_back(std::move(row));
-        }
-        tables.push_back({{"title", t.title}, {"layout", t.layout}, {"rows", std::move(rows)}});
-    }
     json::array plugins;
     for (const auto& p : scenario.plugins) plugins.push_back({{"id", p.id}, {"label", p.label}, {"config", p.config}});
     json::object info{{"schema_version", 1},
-                      {"tables", std::move(tables)},
+                      {"tables", rundir::tables_to_json(scenario.tables)},
                       {"plugins", std::move(plugins)},
                       {"scenario_file", std::filesystem::absolute(scenario.file).string()},
                       {"scenario_name", scenario.name},

@@ -5,19 +5,25 @@
 #include <boost/json.hpp>
 
 namespace stand::scenario {
+namespace {
+
+const Step* nested_step(const Step& step) {
+    const StepKind* kind = find_step_kind(step.kind);
+    return kind != nullptr && kind->nested != nullptr ? kind->nested(step.action) : nullptr;
+}
+
+}  // namespace
 
 std::vector<std::string> metrics_produced(const Step& step) {
     std::vector<std::string> out;
     for (std::string_view suffix : step_metric_suffixes(step)) out.push_back(step.name + "." + std::string(suffix));
-    if (const auto* tunnel = std::get_if<TunnelStep>(&step.action); tunnel && tunnel->during)
-        for (auto& m : metrics_produced(*tunnel->during)) out.push_back(std::move(m));
+    if (const Step* inner = nested_step(step))
+        for (auto& m : metrics_produced(*inner)) out.push_back(std::move(m));
     return out;
 }
 
 bool produces_metric(const Step& step, std::string_view metric) {
-    if (const auto* tunnel = std::get_if<TunnelStep>(&step.action);
-        tunnel && tunnel->during && produces_metric(*tunnel->during, metric))
-        return true;
+    if (const Step* inner = nested_step(step); inner && produces_metric(*inner, metric)) return true;
     if (metric.size() <= step.name.size() + 1 || !metric.starts_with(step.name) || metric[step.name.size()] != '.')
         return false;
     const std::string_view suffix = metric.substr(step.name.size() + 1);

@@ -4,7 +4,6 @@
 #include "scenario/steps/step_kind.hpp"
 #include "scenario/value_syntax.hpp"
 
-#include <algorithm>
 #include <string_view>
 #include <vector>
 
@@ -12,7 +11,6 @@ namespace stand::scenario {
 namespace {
 
 namespace json = boost::json;
-using std::chrono::milliseconds;
 
 constexpr double kMaxTimeoutS = 7 * 86400;  // one week
 
@@ -40,29 +38,18 @@ Step parse_step(const json::value& v, const JsonPlace& place, KindCounter& count
         step.name = *name;
     }
     if (auto plugin = r.string("plugin")) step.plugin = *plugin;
-    step.action = kind->parse(r, StepParseContext{allow_remote});
-    if (auto* tunnel = std::get_if<TunnelStep>(&step.action); tunnel && r.find("during")) {
-        Step inner = parse_step(*r.find("during"), r.at("during"), counter, allow_remote);
-        if (std::holds_alternative<TunnelStep>(inner.action) || std::holds_alternative<ManyClientsStep>(inner.action))
-            r.at("during").key("step").fail("a step that is not a tunnel (one tunnel at a time)",
-                                            r.find("during")->as_object().if_contains("step"));
-        tunnel->during = std::make_shared<const Step>(std::move(inner));
-    }
-    const auto duration = kind->duration ? kind->duration(step.action) : std::nullopt;
-    step.timeout = duration ? step_keys::to_ms(duration->count() + 30) : kind->timeout;
-    // many_clients first fetches every client's subscription (its link):
-    // up to a second each on a loaded panel, before the window starts.
-    if (auto* many = std::get_if<ManyClientsStep>(&step.action))
-        step.timeout += milliseconds(1000) * static_cast<long long>(many->clients);
-    if (auto* tunnel = std::get_if<TunnelStep>(&step.action); tunnel && tunnel->during) {
-        // The step lasts as long as the longer of the two.
-        const auto inner_end = std::chrono::duration_cast<milliseconds>(tunnel->during_after) + tunnel->during->timeout;
-        step.timeout = std::max(step.timeout, inner_end + milliseconds(30'000));
-    }
+    StepParseContext ctx{allow_remote, [&](const json::value& inner, const JsonPlace& inner_place) {
+                             return parse_step(inner, inner_place, counter, allow_remote);
+                         }};
+    step.action = kind->parse(r, ctx);
+    // How long it measures, in seconds; 0: it has no duration.
+    const double duration_s = kind->duration ? kind->duration(step.action).value_or(Seconds(0)).count() : 0;
+    step.timeout = duration_s > 0 ? step_keys::to_ms(duration_s + 30) : kind->timeout;
+    if (kind->timeout_of) step.timeout = kind->timeout_of(step.action, step.timeout);
     if (auto timeout = r.positive("timeout_s", kMaxTimeoutS)) {
-        if (duration && *timeout <= duration->count())
+        if (duration_s > 0 && *timeout <= duration_s)
             r.at("timeout_s").fail("a number of seconds greater than duration_s (" +
-                                       describe_json(json::value(duration->count())) + ")",
+                                       describe_json(json::value(duration_s)) + ")",
                                    r.find("timeout_s"));
         step.timeout = step_keys::to_ms(*timeout);
     }

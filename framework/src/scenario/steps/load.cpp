@@ -1,5 +1,8 @@
 // load: HTTP load at the plugin's endpoint, at explicit URLs, or at the
 // subscription links of the users created so far.
+#include "scenario/steps/load.hpp"
+
+#include "scenario/steps/load_run.hpp"
 #include "scenario/steps/step_keys.hpp"
 #include "scenario/steps/step_kind.hpp"
 
@@ -91,7 +94,7 @@ StepAction read_load(const ObjectReader& r, const StepParseContext& ctx) {
 }
 
 bool load_emits(const StepAction& a, std::string_view m) {
-    const auto& load = std::get<LoadStep>(a);
+    const auto& load = a.get<LoadStep>();
     if (m == "late_pct") return load.rate.has_value();
     if (m.starts_with("admin_")) return load.churn_per_s > 0;
     return true;
@@ -132,7 +135,8 @@ const StepKind& load_kind() {
                     "admin_call_max_ms", "admin_errors"},
         .parse = read_load,
         .emits = load_emits,
-        .duration = step_keys::duration_of<LoadStep>};
+        .duration = step_keys::duration_of<LoadStep>,
+        .run = run_load};
     return k;
 }
 

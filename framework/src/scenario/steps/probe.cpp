@@ -1,7 +1,54 @@
 // run_probe: a probe job of the plugin (stand.probe/1), which reports the metrics.
+#include "scenario/steps/probe.hpp"
+
+#include "box/process_placement.hpp"
+#include "scenario/probe_result.hpp"
+#include "scenario/steps/rep_context.hpp"
 #include "scenario/steps/step_kind.hpp"
 
+#include <algorithm>
+
 namespace stand::scenario::steps {
+namespace {
+
+namespace json = boost::json;
+
+// The probe measures inside the worker, so the worker joins the measured
+// box for the step (limits and io throttling apply, samples see it).
+void run_probe(RepContext& ctx, const Step& s, RepClock::time_point deadline) {
+    const auto& a = s.action.get<ProbeStep>();
+    std::optional<box::ProcessPlacement> inside;
+    if (auto it = ctx.env.host.boxes.find("measured"); it != ctx.env.host.boxes.end() && ctx.worker.pid() > 0) {
+        try {
+            inside.emplace(ctx.worker.pid(), it->second);
+        } catch (const std::exception& e) {
+            throw StepFailure(std::string("moving the probe into the box: ") + e.what());
+        }
+    }
+    auto left = [&] {
+        return std::max(std::chrono::milliseconds(1000),
+                        std::chrono::duration_cast<std::chrono::milliseconds>(deadline - RepClock::now()));
+    };
+    ctx.call("probe.prepare", {{"job", a.job}, {"params", a.params}}, left());
+    const auto t0 = RepClock::now();
+    auto out = ctx.call("probe.run", {{"job", a.job}}, left());
+    const auto t1 = RepClock::now();
+    ProbeResult result;
+    try {
+        result = read_probe_result(out);
+    } catch (const std::exception& e) {
+        throw StepFailure(ctx.plugin().label + " probe.run of job '" + a.job + "' answered garbage: " + e.what());
+    }
+    for (const auto& [k, v] : result.metrics) ctx.put(s.name + "." + k, v);
+    if (auto w = ctx.window(t0, t1, s.name); w && w->cpu_pct) ctx.put(s.name + ".box_cpu_pct", *w->cpu_pct);
+    if (!result.facts.empty()) ctx.record.probe_facts[s.name] = result.facts;
+    auto& notes = ctx.record.notes;
+    for (const auto& n : result.notes)
+        if (std::find(notes.begin(), notes.end(), json::value(n)) == notes.end()) notes.emplace_back(n);
+    ctx.call("probe.cleanup", {{"job", a.job}}, left());
+}
+
+}  // namespace
 
 const StepKind& run_probe_kind() {
     static const StepKind k{
@@ -15,7 +62,8 @@ const StepKind& run_probe_kind() {
             step.job = expect_string(r.require("job", "a non-empty string"), r.at("job"), true);
             if (const auto* params = r.find("params")) step.params = expect_object(*params, r.at("params"));
             return step;
-        }};
+        },
+        .run = run_probe};
     return k;
 }
 

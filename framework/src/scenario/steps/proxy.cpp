@@ -1,11 +1,14 @@
-// stand.proxy/1: configure (knobs the host composes) and what goes through
-// the proxy besides HTTP load: websocket echo, idle connections held.
+// configure: stand.proxy/1's configure() with knobs the host composes.
+#include "scenario/steps/proxy.hpp"
+
+#include "scenario/steps/rep_context.hpp"
 #include "scenario/steps/step_keys.hpp"
 #include "scenario/steps/step_kind.hpp"
 
 #include "tls/test_certificates.hpp"
 
 #include <algorithm>
+#include <set>
 
 namespace stand::scenario::steps {
 namespace {
@@ -41,21 +44,36 @@ StepAction read_configure(const ObjectReader& r, const StepParseContext&) {
     return step;
 }
 
-StepAction read_websocket(const ObjectReader& r, const StepParseContext&) {
-    WebsocketStep step;
-    if (r.find("duration_s")) step.duration = step_keys::duration(r);
-    if (auto v = r.uint("connections", 1, step_keys::kMaxConnections)) step.connections = static_cast<std::uint32_t>(*v);
-    if (auto v = r.uint("message_bytes", 1, 1 << 20)) step.message_bytes = static_cast<std::uint32_t>(*v);
-    if (auto v = step_keys::path(r, "path")) step.path = *v;
-    return step;
+// The effective_defaults() keys this step's knobs set; null (the proxy's
+// own default) unsets one.
+void note_settings_set(std::set<std::string>& set_so_far, const ConfigureStep& a) {
+    auto mark = [&](const std::string& key, bool set) {
+        if (set) set_so_far.insert(key);
+        else set_so_far.erase(key);
+    };
+    for (const auto& [k, v] : a.knobs) mark(k == "tls_key" ? "tls_key_type" : std::string(k), !v.is_null());
+    if (a.upstream_keepalive) mark("upstream_keepalive", !a.upstream_keepalive->is_null());
+    if (a.tls) mark("tls_key_type", *a.tls != "off");
+    if (a.websocket) mark("websocket", true);
 }
 
-StepAction read_hold_idle(const ObjectReader& r, const StepParseContext&) {
-    HoldIdleStep step;
-    if (auto v = r.uint("connections", 1, step_keys::kMaxConnections)) step.connections = static_cast<std::uint32_t>(*v);
-    if (r.find("hold_s"))
-        step.hold = Seconds(expect_positive(*r.find("hold_s"), r.at("hold_s"), step_keys::kMaxDurationS));
-    return step;
+void run_configure(RepContext& ctx, const Step& s, RepClock::time_point) {
+    const auto& a = s.action.get<ConfigureStep>();
+    std::optional<UpstreamAddress> upstream;
+    if (ctx.env.backend != nullptr) upstream = UpstreamAddress{ctx.env.backend->host(), ctx.env.backend->port()};
+    ProxySetup setup;
+    try {
+        setup = compose_proxy_setup(a, upstream, ctx.env.dir.root() / "certs", ctx.proxy_tls);
+    } catch (const std::exception& e) {
+        throw StepFailure(std::string("configure: ") + e.what());
+    }
+    ctx.call("proxy.configure", {{"knobs", setup.knobs}}, s.timeout);
+    ctx.proxy_tls = setup.tls;
+    ctx.record.proxy_defaults[s.name] = ctx.call("proxy.effective_defaults", {}, s.timeout);
+    note_settings_set(ctx.settings_set, a);
+    json::array set;
+    for (const auto& k : ctx.settings_set) set.emplace_back(k);
+    ctx.record.proxy_set[s.name] = std::move(set);
 }
 
 }  // namespace
@@ -69,37 +87,8 @@ const StepKind& configure_kind() {
                  {"upstream_keepalive", "true, false or null (the proxy's own default)", "absent: not sent"},
                  {"tls", "a key type (p256, p384, ed25519, rsa2048, rsa3072, rsa4096) or \"off\"", "absent: not sent"},
                  {"websocket", "bool", "absent: not sent"}},
-        .parse = read_configure};
-    return k;
-}
-
-const StepKind& websocket_kind() {
-    static const StepKind k{
-        .name = "websocket",
-        .summary = "websocket echo through the plugin's endpoint: each connection upgrades at path and echoes",
-        .interface = "stand.proxy/1",
-        .keys = {{"duration_s", "number > 0, at most 86400", "10"},
-                 {"connections", "integer 1..100000", "200"},
-                 {"message_bytes", "integer 1..1048576", "64"},
-                 {"path", "string starting with /", "/ws"}},
-        .metrics = {"ws_connected", "ws_failed", "ws_dropped", "ws_echoes_per_s", "ws_rtt_p50_ms", "ws_rtt_p99_ms",
-                    "client_cpu_us_per_echo", "box_cpu_pct", "box_cpu_us_per_echo", "backend_ws_sessions",
-                    "mem_max_mib"},
-        .parse = read_websocket,
-        .duration = step_keys::duration_of<WebsocketStep>};
-    return k;
-}
-
-const StepKind& hold_idle_kind() {
-    static const StepKind k{
-        .name = "hold_idle",
-        .summary = "opens idle connections to the plugin's endpoint and holds them: how many the system keeps",
-        .interface = "stand.proxy/1",
-        .keys = {{"connections", "integer 1..100000", "1000"}, {"hold_s", "number > 0, at most 86400", "10"}},
-        .metrics = {"idle_opened", "idle_failed", "idle_closed", "idle_held", "idle_open_s", "mem_max_mib",
-                    "box_cpu_pct"},
-        .parse = read_hold_idle,
-        .duration = [](const StepAction& a) -> std::optional<Seconds> { return std::get<HoldIdleStep>(a).hold; }};
+        .parse = read_configure,
+        .run = run_configure};
     return k;
 }
 

@@ -34,7 +34,7 @@ StepAction no_keys(const ObjectReader&, const StepParseContext&) {
 // StepKind::duration of a kind whose step type has a `duration`.
 template <class T>
 std::optional<Seconds> duration_of(const StepAction& action) {
-    return std::get<T>(action).duration;
+    return action.get<T>().duration;
 }
 
 }  // namespace stand::scenario::step_keys

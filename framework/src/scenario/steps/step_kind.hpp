@@ -1,15 +1,17 @@
 // What each step kind of a scenario is: its name, keys (with types and
 // defaults), the metrics it emits, its default timeout, the plugin interface
-// it drives, and how its keys are read. One descriptor per kind, in the files
-// of this folder (one per kind or small family), all listed in registry.cpp:
-// the parser, the metric declarations, `stand run --list-steps` and the check
-// of scenarios/README.md come from here.
+// it drives, how its keys are read and how it runs. One descriptor per kind,
+// in the files of this folder (one per kind or small family, its keys' struct
+// in the family's header), all listed in registry.cpp: the parser, the
+// runner, the metric declarations, `stand run --list-steps` and the check of
+// scenarios/README.md come from here.
 #pragma once
 
 #include "scenario/json_reader.hpp"
 #include "scenario/scenario_model.hpp"
 
 #include <chrono>
+#include <functional>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -25,7 +27,11 @@ struct StepKey {
 
 struct StepParseContext {
     bool allow_remote = false;  // the scenario's allow_remote: load URLs beyond loopback
+    // Reads a step given as a key's value (tunnel_throughput's "during").
+    std::function<Step(const boost::json::value& v, const JsonPlace& place)> parse_step;
 };
+
+class RepContext;
 
 struct StepKind {
     std::string_view name{};
@@ -44,6 +50,15 @@ struct StepKind {
     bool (*emits)(const StepAction& action, std::string_view suffix) = nullptr;
     // How long it measures (the timeout must exceed it); nullptr: no duration.
     std::optional<Seconds> (*duration)(const StepAction& action) = nullptr;
+    // The default timeout of this configuration, from the one above
+    // (`timeout` or the duration + 30 s); nullptr: that one.
+    std::chrono::milliseconds (*timeout_of)(const StepAction& action, std::chrono::milliseconds base) = nullptr;
+    // A step this one runs inside it, whose metrics it also emits; nullptr: none.
+    const Step* (*nested)(const StepAction& action) = nullptr;
+    // Runs the step on the repetition (on the repetition's thread); throws
+    // StepFailure (steps/rep_context.hpp) to end the repetition. `deadline`
+    // is the step's start + its timeout.
+    void (*run)(RepContext& ctx, const Step& step, std::chrono::steady_clock::time_point deadline) = nullptr;
 };
 
 // Every kind, in the order the docs list them.

@@ -14,6 +14,18 @@ std::string timeout_text(const StepKind& k) {
     return std::to_string(k.timeout.count() / 1000) + " s";
 }
 
+// Text for a Markdown table cell: '<' and '>' as entities, '|' escaped.
+std::string md(std::string_view text) {
+    std::string out;
+    for (char c : text) {
+        if (c == '<') out += "&lt;";
+        else if (c == '>') out += "&gt;";
+        else if (c == '|') out += "\\|";
+        else out += c;
+    }
+    return out;
+}
+
 }  // namespace
 
 std::string step_kinds_text() {
@@ -32,6 +44,39 @@ std::string step_kinds_text() {
     }
     out << "Every step also takes: step (the kind), name (prefixes its metrics), timeout_s, plugin (run only for "
            "that plugin's label). scenarios/README.md documents them.\n";
+    return out.str();
+}
+
+std::string step_kinds_markdown() {
+    std::ostringstream out;
+    out << "# Step kinds\n\n"
+           "Generated from the step kinds' registry (framework/src/scenario/steps/) by\n"
+           "`stand run --list-steps --markdown > docs/steps.md`; a unit test fails when it\n"
+           "is not current. scenarios/README.md explains how the steps are used.\n\n"
+           "Every step also takes `step` (the kind), `name` (prefixes its metrics; default\n"
+           "the kind and a count), `timeout_s` and `plugin` (run only for that plugin's\n"
+           "label). A metric is `<step name>.<metric>`.\n\n"
+           "| kind | interface | what it does | default timeout |\n|---|---|---|---|\n";
+    for (const StepKind* k : step_kinds())
+        out << "| `" << k->name << "` | " << (k->interface.empty() ? "the host" : std::string(k->interface)) << " | "
+            << md(k->summary) << " | " << timeout_text(*k) << " |\n";
+    for (const StepKind* k : step_kinds()) {
+        out << "\n## " << k->name << "\n\n" << md(k->summary) << ".\n";
+        if (!k->keys.empty()) {
+            out << "\n| key | type | default |\n|---|---|---|\n";
+            for (const StepKey& key : k->keys)
+                out << "| `" << key.name << "` | " << md(key.type) << " | " << md(key.fallback) << " |\n";
+        }
+        if (!k->metrics.empty()) {
+            out << "\nMetrics:";
+            const char* sep = " ";
+            for (std::string_view m : k->metrics) {
+                out << sep << (m == "*" ? std::string("whatever the plugin reports") : "`" + std::string(m) + "`");
+                sep = ", ";
+            }
+            out << ".\n";
+        }
+    }
     return out.str();
 }
 

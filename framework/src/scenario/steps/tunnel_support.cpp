@@ -1,4 +1,4 @@
-#include "scenario/tunnel_steps.hpp"
+#include "scenario/steps/tunnel_support.hpp"
 
 #include "target/subscription_links.hpp"
 

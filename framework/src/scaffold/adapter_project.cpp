@@ -1,0 +1,100 @@
+#include "scaffold/adapter_project.hpp"
+
+#include "loader/id_syntax.hpp"
+#include "scaffold/template_files.hpp"
+
+#include <stand/version.h>
+
+#include <algorithm>
+#include <cctype>
+#include <fstream>
+#include <map>
+
+namespace stand::scaffold {
+
+namespace fs = std::filesystem;
+
+const std::vector<std::string>& adapter_interfaces() {
+    static const std::vector<std::string> interfaces{"panel", "proxy", "probe"};
+    return interfaces;
+}
+
+AdapterNames adapter_names(const std::string& name) {
+    if (!loader::is_valid_plugin_id(name) || !std::islower(static_cast<unsigned char>(name[0])))
+        throw ScaffoldError("'" + name + "' is not a usable adapter name: 1-64 characters of a-z 0-9 . _ -, starting "
+                            "with a letter (it is the plugin id, its .so, its CMake project and its C++ class)");
+    AdapterNames n{name, name, ""};
+    std::replace_if(n.ident.begin(), n.ident.end(), [](char c) { return c == '-' || c == '.'; }, '_');
+    bool upper = true;
+    for (char c : name) {
+        if (c == '-' || c == '.' || c == '_') {
+            upper = true;
+            continue;
+        }
+        n.class_name += upper ? static_cast<char>(std::toupper(static_cast<unsigned char>(c))) : c;
+        upper = false;
+    }
+    return n;
+}
+
+std::string fill_placeholders(const std::string& text, const AdapterNames& names, const std::string& where) {
+    const std::map<std::string, std::string> values{{"name", names.name},
+                                                    {"ident", names.ident},
+                                                    {"Class", names.class_name},
+                                                    {"sdk_major", std::to_string(STAND_ABI_MAJOR)}};
+    std::string out;
+    std::size_t at = 0;
+    for (std::size_t open; (open = text.find("%%", at)) != std::string::npos;) {
+        const std::size_t close = text.find("%%", open + 2);
+        const auto key = close == std::string::npos ? std::string() : text.substr(open + 2, close - open - 2);
+        const auto it = values.find(key);
+        if (it == values.end())
+            throw std::logic_error(where + ": unknown placeholder %%" + key.substr(0, 40) + "%% (known: name, ident, "
+                                   "Class, sdk_major)");
+        out += text.substr(at, open - at) + it->second;
+        at = close + 2;
+    }
+    return out + text.substr(at);
+}
+
+namespace {
+
+void check_target_dir(const fs::path& dir) {
+    std::error_code ec;
+    if (!fs::exists(dir, ec)) return;
+    if (!fs::is_directory(dir, ec)) throw ScaffoldError(dir.string() + " exists and is not a folder");
+    if (!fs::is_empty(dir, ec))
+        throw ScaffoldError(dir.string() + " exists and is not empty: give a new folder with --dir (nothing was written)");
+}
+
+}  // namespace
+
+std::vector<fs::path> write_adapter_project(const std::string& name, const std::string& interface, const fs::path& dir) {
+    const auto& known = adapter_interfaces();
+    if (std::find(known.begin(), known.end(), interface) == known.end())
+        throw ScaffoldError("unknown interface '" + interface + "' (panel, proxy or probe)");
+    const auto names = adapter_names(name);
+    check_target_dir(dir);
+    // Every file is filled before the first is written: a skeleton bug leaves no half project.
+    std::vector<std::pair<fs::path, std::string>> files;
+    for (const auto& t : template_files()) {
+        const fs::path path(t.path);
+        const auto folder = path.begin()->string();
+        if (folder != interface && folder != "common") continue;
+        files.emplace_back(path.lexically_relative(folder),
+                           fill_placeholders(std::string(t.text), names, "sdk/templates/" + std::string(t.path)));
+    }
+    std::vector<fs::path> written;
+    for (const auto& [relative, text] : files) {
+        const fs::path target = dir / relative;
+        fs::create_directories(target.parent_path());
+        std::ofstream out(target, std::ios::binary);
+        out << text;
+        if (!out.flush())
+            throw fs::filesystem_error("cannot write", target, std::make_error_code(std::errc::io_error));
+        written.push_back(relative);
+    }
+    return written;
+}
+
+}  // namespace stand::scaffold

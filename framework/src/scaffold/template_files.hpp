@@ -1,0 +1,18 @@
+// The adapter skeletons of sdk/templates, embedded into the binary at build
+// time (framework/embed_templates.cmake writes their definition).
+#pragma once
+
+#include <string_view>
+#include <vector>
+
+namespace stand::scaffold {
+
+struct TemplateFile {
+    std::string_view path;  // relative to sdk/templates: "<interface or common>/<path in the project>"
+    std::string_view text;  // with %%placeholders%% (adapter_project.hpp)
+};
+
+// Sorted by path.
+const std::vector<TemplateFile>& template_files();
+
+}  // namespace stand::scaffold

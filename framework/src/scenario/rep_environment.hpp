@@ -1,0 +1,37 @@
+// What a repetition runs in: the scenario and the planned repetition, the
+// run directory, the boxes, the sampler and backend the run set up, and the
+// run's interrupt flag. Owned by the engine for the repetition's life.
+#pragma once
+
+#include "host/plugin_host.hpp"
+#include "rundir/run_directory.hpp"
+#include "sampler/sampler.hpp"
+#include "scenario/run_plan.hpp"
+#include "scenario/scenario_model.hpp"
+#include "target/backend_process.hpp"
+
+#include <boost/json.hpp>
+
+#include <atomic>
+#include <filesystem>
+#include <functional>
+#include <set>
+#include <string>
+
+namespace stand::scenario {
+
+struct RepEnvironment {
+    const Scenario& scenario;
+    const PlannedRep& planned;
+    std::filesystem::path plugin_file;
+    const rundir::RunDirectory& dir;
+    host::HostConfig host;               // run_dir, boxes, log
+    sampler::Sampler* sampler = nullptr;  // the measured box's, when there is one
+    const std::atomic<bool>& interrupted;
+    std::function<void(const std::string& status)> on_step;  // progress text
+    boost::json::object preface;         // box, machine snapshot, findings so far
+    target::BackendProcess* backend = nullptr;   // the scenario's backend, when it has one
+    std::set<unsigned> generator_cpus;   // the load threads' CPUs; empty: anywhere
+};
+
+}  // namespace stand::scenario

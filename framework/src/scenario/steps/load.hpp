@@ -1,0 +1,35 @@
+// The keys of load (load.cpp).
+#pragma once
+
+#include "scenario/scenario_model.hpp"
+
+#include <chrono>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace stand::scenario {
+
+struct LoadStep {
+    Seconds duration{10};
+    std::uint32_t connections = 16;
+    std::uint32_t threads = 1;
+    std::optional<double> rate;     // requests/s: open model; absent: closed model
+    bool keepalive = true;
+    std::string path = "/";         // appended to the target's base URL
+    std::vector<std::string> urls;  // explicit links instead of the plugin's endpoint
+    std::vector<std::string> headers;  // "Name: value"
+    std::chrono::milliseconds request_timeout{10000};
+    // "subscriptions": one link per user created so far, each with the
+    // headers its panel asked for; "endpoint" (default): the plugin's URL.
+    bool subscription_links = false;
+    bool xff_per_link = false;  // X-Forwarded-For derived from the link index
+    std::optional<std::string> bind_prefix;  // "127.1": link k from 127.1.(k/250+1).(k%250+1)
+    bool warmup_once = false;   // fetch every link once before the measured window
+    // Control-plane churn while the load runs: this many times a second one
+    // user added, the previous one deleted and one admin call, each timed.
+    double churn_per_s = 0;
+};
+
+}  // namespace stand::scenario

@@ -1,0 +1,180 @@
+#include "scenario/steps/load_run.hpp"
+
+#include "detect/load_detectors.hpp"
+#include "load/link_pattern.hpp"
+#include "load/load_engine.hpp"
+#include "scenario/proxy_load_metrics.hpp"
+#include "scenario/steps/admin_churn.hpp"
+#include "scenario/steps/load.hpp"
+#include "tls/peer_certificate.hpp"
+
+#include <atomic>
+#include <thread>
+
+namespace stand::scenario::steps {
+namespace {
+
+namespace json = boost::json;
+
+std::vector<load::Link> subscription_links(RepContext& ctx) {
+    if (ctx.users.empty()) throw StepFailure("a subscriptions load needs users: add a create_users step before it");
+    std::vector<load::Link> links;
+    for (const auto& u : ctx.users) {
+        load::Link link;
+        link.method = u.subscription.contains("method") ? std::string(u.subscription.at("method").as_string())
+                                                        : std::string("GET");
+        link.url = std::string(u.subscription.at("url").as_string());
+        if (const auto* h = u.subscription.if_contains("headers"); h && h->is_object())
+            for (const auto& [k, v] : h->as_object())
+                if (v.is_string()) link.headers.emplace_back(std::string(k), std::string(v.as_string()));
+        links.push_back(std::move(link));
+    }
+    return links;
+}
+
+std::vector<load::Link> load_links(RepContext& ctx, const Step& s, const LoadStep& l) {
+    if (l.subscription_links) return subscription_links(ctx);
+    std::vector<load::Link> links;
+    for (const auto& u : l.urls) links.push_back({"GET", u, {}, {}});
+    if (links.empty()) links.push_back({"GET", ctx.endpoint_base(s) + l.path, {}, {}});
+    return links;
+}
+
+load::LoadSpec load_spec(RepContext& ctx, const Step& s, const LoadStep& l) {
+    load::LoadSpec spec;
+    spec.links = load_links(ctx, s, l);
+    spec.model = l.rate ? load::Model::open : load::Model::closed;
+    spec.rate = l.rate.value_or(0);
+    spec.connections = l.connections;
+    spec.threads = l.threads;
+    spec.duration = std::chrono::duration_cast<std::chrono::nanoseconds>(l.duration);
+    spec.timeout = l.request_timeout;
+    spec.keepalive = l.keepalive;
+    spec.allow_remote = ctx.env.scenario.allow_remote;
+    for (const auto& h : l.headers) spec.identity.headers.push_back(load::parse_header(h));
+    if (l.xff_per_link) spec.identity.xff_pattern = std::string(load::kDefaultXffPattern);
+    spec.identity.bind_prefix = l.bind_prefix;
+    spec.warmup_once = l.warmup_once;
+    spec.cpus = ctx.env.generator_cpus;
+    if (ctx.proxy_tls.ca_file) spec.tls.ca_file = ctx.proxy_tls.ca_file->string();
+    return spec;
+}
+
+// The load, with the admin churn alongside when the step asks for it
+// (loads.<step>.churn).
+load::LoadResult drive(RepContext& ctx, const Step& s, const LoadStep& l, const load::LoadSpec& spec) {
+    load::LoadHooks hooks;
+    hooks.stop = &ctx.env.interrupted;
+    load::LoadResult r;
+    std::string load_error;
+    std::atomic<bool> load_done{false};
+    auto run = [&] {
+        try {
+            r = load::run_load(spec, hooks);
+        } catch (const std::exception& e) {
+            load_error = e.what();
+        }
+        load_done = true;
+    };
+    json::object churned;
+    if (l.churn_per_s > 0) {
+        std::thread loader(run);
+        churned = run_admin_churn(ctx, s, l.churn_per_s, load_done);  // never throws: the loader must be joined
+        loader.join();
+    } else {
+        run();
+    }
+    if (!load_error.empty()) throw StepFailure("load: " + load_error);
+    ctx.record.loads[s.name] = r.to_json();
+    if (!churned.empty()) ctx.record.loads[s.name].as_object()["churn"] = churned;
+    return r;
+}
+
+void put_latency(RepContext& ctx, const std::string& prefix, const load::LoadResult& r, const char* group,
+                 std::initializer_list<int> percentiles) {
+    auto it = r.latency.find(group);
+    if (it == r.latency.end() || it->second.count() == 0) return;
+    for (int p : percentiles)
+        ctx.put(prefix + "p" + std::to_string(p) + "_ms", static_cast<double>(it->second.value_at_percentile(p)) / 1000.0);
+}
+
+void put_client_metrics(RepContext& ctx, const Step& s, const load::LoadResult& r) {
+    const double elapsed = r.elapsed_s > 0 ? r.elapsed_s : 1;
+    std::uint64_t ok = 0;
+    for (const auto& [status, count] : r.status_counts)
+        if (status >= 200 && status < 300) ok += count;
+    ctx.put(s.name + ".rps", static_cast<double>(r.completed) / elapsed);
+    ctx.put(s.name + ".ok_rps", static_cast<double>(ok) / elapsed);
+    put_latency(ctx, s.name + ".", r, "all", {50, 90, 95, 99});
+    // Latency of the successful answers alone: a fast 429 must not flatter the service.
+    put_latency(ctx, s.name + ".ok_", r, "2xx", {50, 95, 99});
+    const double attempts = static_cast<double>(r.completed + r.errors);
+    ctx.put(s.name + ".error_pct", attempts > 0 ? 100.0 * (attempts - static_cast<double>(ok)) / attempts : 0);
+    ctx.put(s.name + ".client_cpu_pct", r.cpu.cores_used * 100.0);
+    if (r.completed > 0) ctx.put(s.name + ".client_cpu_us_per_req", r.cpu.us_per_request);
+    if (r.model == load::Model::open)
+        ctx.put(s.name + ".late_pct", r.sent > 0 ? 100.0 * static_cast<double>(r.late) / static_cast<double>(r.sent) : 0);
+}
+
+// The box over the load's window; its CPU seconds when there is a window.
+std::optional<double> put_box_metrics(RepContext& ctx, const Step& s, const load::LoadResult& r, RepClock::time_point t0,
+                                      RepClock::time_point t1) {
+    auto w = ctx.window(t0, t1, s.name);
+    if (!w || !w->cpu_pct) return std::nullopt;
+    ctx.put(s.name + ".box_cpu_pct", *w->cpu_pct);
+    const double box_cpu_us = *w->cpu_pct / 100.0 * w->duration_s * 1e6;
+    if (r.completed > 0) ctx.put(s.name + ".box_cpu_us_per_req", box_cpu_us / static_cast<double>(r.completed));
+    if (w->mem_current) ctx.put(s.name + ".mem_max_mib", static_cast<double>(w->mem_current->max) / 1048576.0);
+    if (w->anon) ctx.put(s.name + ".anon_mean_mib", w->anon->mean / 1048576.0);
+    if (w->mem_peak) ctx.put(s.name + ".peak_since_start_mib", static_cast<double>(w->mem_peak->last) / 1048576.0);
+    if (w->throttled_us) ctx.put(s.name + ".throttled_ms", static_cast<double>(*w->throttled_us) / 1000.0);
+    if (r.completed == 0) return std::nullopt;
+    const double completed = static_cast<double>(r.completed);
+    return box_cpu_us / completed * completed / 1e6;  // as the per-request metric, so both agree
+}
+
+// Protocol, cipher and ALPN of one handshake with the endpoint after a
+// TLS load: TLS 1.2 against 1.3 changes what a handshake costs.
+void record_tls_session(RepContext& ctx, const Step& s, const std::string& base_url) {
+    if (ctx.proxy_tls.key_type.empty() || !base_url.starts_with("https://")) return;
+    try {
+        auto [host, port] = target::split_host_port(base_url.substr(8), "endpoint");
+        auto h = tls::handshake_with(host, port, std::chrono::seconds(5));
+        ctx.record.tls_sessions[s.name] = {{"key_type", ctx.proxy_tls.key_type}, {"protocol", h.protocol},
+                                           {"cipher", h.cipher}, {"alpn", h.alpn}};
+    } catch (const std::exception& e) {
+        ctx.record.finding(detect::Finding{"tls-session-unknown", ctx.scope(s), e.what()});
+    }
+}
+
+}  // namespace
+
+void run_load(RepContext& ctx, const Step& s, RepClock::time_point) {
+    const auto& l = s.action.get<LoadStep>();
+    const load::LoadSpec spec = load_spec(ctx, s, l);
+    ProxyLoadInputs proxy{s.name, ctx.scope(s), 0, 0, 0, 0, std::nullopt, std::nullopt, std::nullopt, std::nullopt};
+    std::optional<double> backend_cpu_before;
+    if (ctx.env.backend != nullptr) {
+        proxy.backend_before = ctx.backend_stats(s);
+        backend_cpu_before = ctx.env.backend->cpu_seconds();
+    }
+    const auto t0 = RepClock::now();
+    const load::LoadResult r = drive(ctx, s, l, spec);
+    const auto t1 = RepClock::now();
+    put_client_metrics(ctx, s, r);
+    proxy.box_cpu_s = put_box_metrics(ctx, s, r, t0, t1);
+    for (auto& f : detect::check_load(r, ctx.scope(s))) ctx.record.finding(f);
+
+    proxy.completed = r.completed;
+    proxy.connections = r.connections_opened;
+    proxy.tls_handshakes = r.tls_handshakes;
+    proxy.client_cpu_s = r.cpu.user_s + r.cpu.system_s;
+    if (ctx.env.backend != nullptr) {
+        proxy.backend_after = ctx.backend_stats(s);
+        if (auto now = ctx.env.backend->cpu_seconds(); now && backend_cpu_before) proxy.backend_cpu_s = *now - *backend_cpu_before;
+    }
+    add_proxy_load_metrics(proxy, ctx.record.metrics, ctx.record.findings);
+    if (!spec.links.empty()) record_tls_session(ctx, s, spec.links.front().url.substr(0, spec.links.front().url.find('/', 8)));
+}
+
+}  // namespace stand::scenario::steps

@@ -1,0 +1,173 @@
+// %%name%%: a panel adapter (stand.lifecycle/1 + stand.panel/1) on the SDK's
+// panel kit (made by `stand new adapter`). PanelLifecycle runs the panel's
+// command in the measured box (install, start, stop, restart, wipe, facts);
+// AdminApi makes each admin call through the host's HTTP client and turns an
+// undocumented answer into an error naming the panel, the call, the status
+// and the body; the credentials are generated once and kept 0600.
+//
+// The calls below are those of the test double in double/panel_double.py,
+// which is NOT a panel: replace them with the ones your panel documents
+// (and add docker mode, TOTP or a first-start CLI from the kit as it needs).
+#include "admin_api.hpp"
+#include "credentials.hpp"
+#include "panel_lifecycle.hpp"
+#include "url.hpp"
+
+#include <stand/stand.hpp>
+
+#include <map>
+#include <memory>
+
+namespace {
+
+namespace json = boost::json;
+using stand::cpp::ConfigError;
+using stand::cpp::Error;
+using stand_panel_kit::Reply;
+
+constexpr const char* kPanel = "%%name%%";
+
+class %%Class%% : public stand::cpp::Instance, public stand_panel_kit::PanelLifecycle, public stand::cpp::Panel {
+public:
+    %%Class%%(const stand::cpp::Host& host, const json::object& config) : PanelLifecycle(host, kPanel) {
+        stand::cpp::ConfigReader cfg(config);
+        auto launch = stand_panel_kit::read_launch_config(cfg, {});
+        listen_ = cfg.string("host", "127.0.0.1");
+        port_ = static_cast<int>(cfg.integer("port", 8080, 1, 65535));
+        inbound_port_ = static_cast<int>(cfg.integer("inbound_port", 8443, 1, 65535));
+        given_.username = cfg.string("username", "standadmin");
+        given_.password = cfg.string("password", "");
+        cfg.finish();
+        if (launch.mode != stand_panel_kit::RunMode::native)
+            throw ConfigError("config.mode: this adapter runs its panel natively only (\"native\")");
+        if (launch.command.empty())
+            throw ConfigError("config.command: the panel's command line is needed (${data_dir} ${listen} ${port} "
+                              "${inbound_port} are expanded)");
+        PanelLifecycle::launch(std::move(launch),
+                               {{"listen", listen_}, {"port", std::to_string(port_)},
+                                {"inbound_port", std::to_string(inbound_port_)}},
+                               "config.command runs the panel");
+    }
+
+    // --- lifecycle (the rest is PanelLifecycle's)
+    json::object readiness() override {
+        // The admin API answers, and the core's port accepts connections.
+        return {{"method", "GET"},
+                {"url", url("/health")},
+                {"expect_status", json::array{200}},
+                {"also", json::array{json::object{{"tcp", listen_ + ":" + std::to_string(inbound_port_)}}}}};
+    }
+
+    // --- panel
+    void bootstrap() override {
+        const auto c = credentials();
+        // 201: the admin is created now; 409: it exists (a restart, a second instance).
+        api().call("setup", {{"method", "POST"}, {"url", url("/api/setup")},
+                             {"json", {{"username", c.username}, {"password", c.password}}}},
+                   {201, 409});
+        sign_in();
+    }
+
+    json::object create_user(const std::string& name) override {
+        auto r = call("create user", {{"method", "POST"}, {"url", url("/api/users")}, {"json", {{"name", name}}}},
+                      {201, 409});
+        if (r.status == 409) throw stand_panel_kit::bad_response(kPanel, "create user", "the name " + name + " is taken", r);
+        const auto id = stand_panel_kit::id_member(r.json, kPanel, "create user", {"id"});
+        const auto sub = stand_panel_kit::string_member(r.json, kPanel, "create user", {"subscription_url"});
+        subscriptions_[id] = sub;
+        return {{"name", name}, {"id", id}, {"subscription", subscription(sub)},
+                {"tunnel_auth", stand_panel_kit::string_member(r.json, kPanel, "create user", {"password"})}};
+    }
+
+    void delete_user(const std::string& user_id) override {
+        auto r = call("delete user", {{"method", "DELETE"}, {"url", url("/api/users/" + user_id)}}, {204, 404});
+        subscriptions_.erase(user_id);
+        if (r.status == 404) throw Error(STAND_E_NOT_FOUND, std::string(kPanel) + ": delete user: no user " + user_id);
+    }
+
+    void admin_call() override { call("list users", {{"method", "GET"}, {"url", url("/api/users?limit=1")}}, {200}); }
+
+    json::object subscription_request(const std::string& user_id) override {
+        if (auto it = subscriptions_.find(user_id); it != subscriptions_.end()) return subscription(it->second);
+        auto r = call("read user", {{"method", "GET"}, {"url", url("/api/users/" + user_id)}}, {200, 404});
+        if (r.status == 404) throw Error(STAND_E_NOT_FOUND, std::string(kPanel) + ": read user: no user " + user_id);
+        return subscription(stand_panel_kit::string_member(r.json, kPanel, "read user", {"subscription_url"}));
+    }
+
+private:
+    void forget() override {
+        subscriptions_.clear();
+        api_.reset();
+    }
+
+    json::object panel_facts() override {
+        return {{"listen", listen_}, {"port", port_}, {"inbound_port", inbound_port_}};
+    }
+
+    std::string url(const std::string& path) const { return "http://" + listen_ + ":" + std::to_string(port_) + path; }
+
+    stand_panel_kit::Credentials credentials() const {
+        return stand_panel_kit::load_or_create_credentials(credentials_file(), given_);
+    }
+
+    stand_panel_kit::AdminApi& api() {
+        if (!api_) api_ = std::make_unique<stand_panel_kit::AdminApi>(host(), kPanel, url(""), json::object{{"cookies", false}});
+        return *api_;
+    }
+
+    void sign_in() {
+        const auto c = credentials();
+        api().remove_header("Authorization");
+        auto r = api().call("login", {{"method", "POST"}, {"url", url("/api/login")},
+                                      {"json", {{"username", c.username}, {"password", c.password}}}},
+                            {200, 401});
+        if (r.status == 401)
+            throw stand_panel_kit::bad_response(kPanel, "login", "wrong credentials for admin '" + c.username + "'", r);
+        api().set_header("Authorization", "Bearer " + stand_panel_kit::string_member(r.json, kPanel, "login", {"token"}));
+    }
+
+    // An admin call; a 401 (the panel restarted and forgot the session) signs in once more.
+    Reply call(const std::string& operation, const json::object& request, std::vector<int> expect) {
+        if (!api_) throw Error(STAND_E_BAD_STATE, std::string(kPanel) + ": " + operation + " before bootstrap");
+        auto with_401 = expect;
+        with_401.push_back(401);
+        auto r = api().call(operation, request, with_401, false);
+        if (r.status == 401) {
+            sign_in();
+            r = api().call(operation, request, expect, false);
+        }
+        boost::system::error_code ec;
+        r.json = json::parse(r.body, ec);
+        if (ec && !r.body.empty()) throw stand_panel_kit::bad_response(kPanel, operation, "the body is not JSON", r);
+        return r;
+    }
+
+    json::object subscription(const std::string& sub_url) const {
+        return {{"method", "GET"}, {"url", stand_panel_kit::resolve_url(url("/"), sub_url)}};
+    }
+
+    std::string listen_;
+    int port_ = 8080;
+    int inbound_port_ = 8443;
+    stand_panel_kit::Credentials given_;
+    std::unique_ptr<stand_panel_kit::AdminApi> api_;
+    std::map<std::string, std::string> subscriptions_;  // user id -> subscription_url as the panel gave it
+};
+
+}  // namespace
+
+STAND_CPP_PLUGIN(%%Class%%, "%%name%%", "%%name%%", "0.1.0",
+                 "A panel adapter made by `stand new adapter` (admin API of its test double, to replace).",
+                 R"json({"type":"object","additionalProperties":false,"properties":{
+                     "mode":{"enum":["native"],"default":"native"},
+                     "command":{"type":"array","items":{"type":"string"},"minItems":1,
+                                "description":"starts the panel; ${data_dir} ${listen} ${port} ${inbound_port} expanded"},
+                     "env":{"type":"object","additionalProperties":{"type":"string"}},
+                     "working_dir":{"type":"string"},
+                     "box":{"type":"string","default":"measured"},
+                     "host":{"type":"string","default":"127.0.0.1","description":"the address the panel binds"},
+                     "port":{"type":"integer","minimum":1,"maximum":65535,"default":8080},
+                     "inbound_port":{"type":"integer","minimum":1,"maximum":65535,"default":8443,
+                                     "description":"the TCP port of the users' links (the panel's core)"},
+                     "username":{"type":"string","default":"standadmin"},
+                     "password":{"type":"string","description":"generated and kept 0600 when absent; never logged"}}})json")
