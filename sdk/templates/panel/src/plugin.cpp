@@ -27,19 +27,33 @@ using stand_panel_kit::Reply;
 
 constexpr const char* kPanel = "%%name%%";
 
+// The config, declared once (stand/cpp/config_spec.hpp): the constructor
+// reads these keys and the descriptor's JSON Schema is written from them.
+const stand::cpp::ConfigSpec& config_spec() {
+    static const stand::cpp::ConfigSpec spec = [] {
+        stand::cpp::ConfigSpec s;
+        stand_panel_kit::declare_launch_keys(s, stand_panel_kit::RunMode::native);
+        s.key("mode").one_of({"native"}).describe("this adapter runs its panel natively only");
+        s.key("command").describe("starts the panel (needed); ${data_dir} ${listen} ${port} ${inbound_port} expanded");
+        s.string("host", "the address the panel binds").by_default("127.0.0.1");
+        s.integer("port", "the panel's admin API port").range(1, 65535).by_default(8080);
+        s.integer("inbound_port", "the TCP port of the users' links (the panel's core)").range(1, 65535).by_default(8443);
+        stand_panel_kit::declare_credential_keys(s, "standadmin", "the admin login", "the admin password");
+        return s;
+    }();
+    return spec;
+}
+
 class %%Class%% : public stand::cpp::Instance, public stand_panel_kit::PanelLifecycle, public stand::cpp::Panel {
 public:
     %%Class%%(const stand::cpp::Host& host, const json::object& config) : PanelLifecycle(host, kPanel) {
-        stand::cpp::ConfigReader cfg(config);
-        auto launch = stand_panel_kit::read_launch_config(cfg, {});
-        listen_ = cfg.string("host", "127.0.0.1");
-        port_ = static_cast<int>(cfg.integer("port", 8080, 1, 65535));
-        inbound_port_ = static_cast<int>(cfg.integer("inbound_port", 8443, 1, 65535));
-        given_.username = cfg.string("username", "standadmin");
-        given_.password = cfg.string("password", "");
+        auto cfg = config_spec().read(config);
+        auto launch = stand_panel_kit::read_launch_config(cfg);
+        listen_ = cfg.string("host");
+        port_ = static_cast<int>(cfg.integer("port"));
+        inbound_port_ = static_cast<int>(cfg.integer("inbound_port"));
+        given_ = stand_panel_kit::read_given_credentials(cfg);
         cfg.finish();
-        if (launch.mode != stand_panel_kit::RunMode::native)
-            throw ConfigError("config.mode: this adapter runs its panel natively only (\"native\")");
         if (launch.command.empty())
             throw ConfigError("config.command: the panel's command line is needed (${data_dir} ${listen} ${port} "
                               "${inbound_port} are expanded)");
@@ -158,16 +172,4 @@ private:
 
 STAND_CPP_PLUGIN(%%Class%%, "%%name%%", "%%name%%", "0.1.0",
                  "A panel adapter made by `stand new adapter` (admin API of its test double, to replace).",
-                 R"json({"type":"object","additionalProperties":false,"properties":{
-                     "mode":{"enum":["native"],"default":"native"},
-                     "command":{"type":"array","items":{"type":"string"},"minItems":1,
-                                "description":"starts the panel; ${data_dir} ${listen} ${port} ${inbound_port} expanded"},
-                     "env":{"type":"object","additionalProperties":{"type":"string"}},
-                     "working_dir":{"type":"string"},
-                     "box":{"type":"string","default":"measured"},
-                     "host":{"type":"string","default":"127.0.0.1","description":"the address the panel binds"},
-                     "port":{"type":"integer","minimum":1,"maximum":65535,"default":8080},
-                     "inbound_port":{"type":"integer","minimum":1,"maximum":65535,"default":8443,
-                                     "description":"the TCP port of the users' links (the panel's core)"},
-                     "username":{"type":"string","default":"standadmin"},
-                     "password":{"type":"string","description":"generated and kept 0600 when absent; never logged"}}})json")
+                 config_spec())

@@ -26,12 +26,24 @@ using stand::cpp::Error;
 constexpr const char* kJob = "write-fsync";
 constexpr std::size_t kBlock = 1u << 20;
 
+// The config, declared once (stand/cpp/config_spec.hpp): the constructor
+// reads these keys and the descriptor's JSON Schema is written from them.
+const stand::cpp::ConfigSpec& config_spec() {
+    static const stand::cpp::ConfigSpec spec = [] {
+        stand::cpp::ConfigSpec s;
+        s.string("dir", "a folder on the disk to measure (not tmpfs)").by_default("/var/tmp");
+        s.integer("size_mib", "how much one run writes").range(1, 65536).by_default(64);
+        return s;
+    }();
+    return spec;
+}
+
 class %%Class%% : public stand::cpp::Instance, public stand::cpp::Probe {
 public:
     %%Class%%(const stand::cpp::Host& host, const json::object& config) : host_(host) {
-        stand::cpp::ConfigReader cfg(config);
-        dir_ = cfg.string("dir", "/var/tmp");
-        size_mib_ = cfg.integer("size_mib", 64, 1, 65536);
+        auto cfg = config_spec().read(config);
+        dir_ = cfg.string("dir");
+        size_mib_ = cfg.integer("size_mib");
         cfg.finish();
     }
 
@@ -114,6 +126,4 @@ private:
 
 STAND_CPP_PLUGIN(%%Class%%, "%%name%%", "%%name%%", "0.1.0",
                  "A probe made by `stand new adapter`: MiB/s of a write and its fdatasync in config.dir.",
-                 R"json({"type":"object","additionalProperties":false,"properties":{
-                     "dir":{"type":"string","default":"/var/tmp","description":"a folder on the disk to measure (not tmpfs)"},
-                     "size_mib":{"type":"integer","minimum":1,"maximum":65536,"default":64}}})json")
+                 config_spec())
