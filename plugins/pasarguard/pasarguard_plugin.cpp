@@ -97,7 +97,7 @@ const stand::cpp::ConfigSpec& config_spec() {
             "dir>/tls, no obfuscation), a group on it, a host pinning the certificate (pinSHA256); tunnel_auth is "
             "the user's proxy_settings.hysteria.auth");
         stand_panel_kit::declare_credential_keys(s, "benchadmin", "the admin login",
-                                                 "the admin password (generated to the panel's policy)");
+                                                 "the admin password (to the panel's policy when generated)");
         return s;
     }();
     return spec;
