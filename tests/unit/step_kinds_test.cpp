@@ -3,6 +3,8 @@
 // parser takes exactly the declared keys, and --list-steps lists every kind.
 #include "scenario/steps/step_kind.hpp"
 #include "scenario/steps/step_listing.hpp"
+#include "scenario/scenario_parser.hpp"
+#include "scenario/step_metrics.hpp"
 
 #include <doctest/doctest.h>
 
@@ -57,4 +59,25 @@ TEST_CASE("step kinds: names are unique, every kind parses, and the listing has 
     }
     CHECK(find_step_kind("lod") == nullptr);
     CHECK(step_kind_names().starts_with("install, start, stop, wipe, "));
+}
+
+TEST_CASE("step kinds: a metric a step emits beyond its kind's declarations is caught") {
+    const auto s = parse_scenario_text(R"({"schema_version": 1, "name": "t", "plugins": ["p"], "phases": [
+        {"name": "a", "steps": [{"step": "load", "name": "closed"},
+                                {"step": "tunnel_throughput", "server": "hysteria2://pw@127.0.0.1:4443",
+                                 "sink": "127.0.0.1:9", "during": {"step": "idle", "duration_s": 1}}]}]})",
+                                       "t.json");
+    const Step& closed = s.phases[0].steps[0];
+    const Step& tunnel = s.phases[0].steps[1];
+    const boost::json::object ok{{"closed.rps", 1.0}, {"closed.p99_ms", 2.0}};
+    CHECK(undeclared_metrics(closed, ok, {}).empty());
+    // late_pct belongs to the open model (a rate); this load has none.
+    const boost::json::object late{{"closed.rps", 1.0}, {"closed.late_pct", 0.0}, {"closed.bogus", 3.0}};
+    CHECK(undeclared_metrics(closed, late, {}) == std::vector<std::string>{"closed.late_pct", "closed.bogus"});
+    // What earlier steps emitted is theirs.
+    CHECK(undeclared_metrics(closed, late, {"closed.late_pct", "closed.bogus"}).empty());
+    // A step run inside another: its metrics are the outer step's to emit.
+    const boost::json::object nested{{"tunnel_throughput1.gbit_s", 1.0}, {"idle1.cpu_pct", 5.0}};
+    CHECK(undeclared_metrics(tunnel, nested, {}).empty());
+    CHECK(undeclared_metrics(tunnel, {{"idle1.rps", 1.0}}, {}) == std::vector<std::string>{"idle1.rps"});
 }

@@ -20,12 +20,10 @@ namespace json = boost::json;
 // A metric a step emits is one its kind declares (scenario/steps/): the
 // tables, checks and docs are checked against the declarations.
 void check_declared_metrics(const json::object& metrics, const Step& s, const std::set<std::string>& before) {
-    for (const auto& [key, value] : metrics) {
-        (void)value;
-        if (before.contains(std::string(key)) || produces_metric(s, key)) continue;
-        throw StepFailure("internal error: step " + s.name + " emitted the metric " + std::string(key) + ", which the " +
-                          s.kind + " step kind does not declare (framework/src/scenario/steps/)");
-    }
+    const auto extra = undeclared_metrics(s, metrics, before);
+    if (extra.empty()) return;
+    throw StepFailure("internal error: step " + s.name + " emitted the metric " + extra.front() + ", which the " +
+                      s.kind + " step kind does not declare (framework/src/scenario/steps/)");
 }
 
 // One step by its kind, bounded by its timeout; recorded in "steps".

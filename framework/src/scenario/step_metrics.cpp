@@ -32,6 +32,16 @@ bool produces_metric(const Step& step, std::string_view metric) {
     return false;
 }
 
+std::vector<std::string> undeclared_metrics(const Step& step, const boost::json::object& metrics,
+                                            const std::set<std::string>& before) {
+    std::vector<std::string> out;
+    for (const auto& [key, value] : metrics) {
+        (void)value;
+        if (!before.contains(std::string(key)) && !produces_metric(step, key)) out.emplace_back(key);
+    }
+    return out;
+}
+
 bool phases_produce_metric(const std::vector<Phase>& phases, std::string_view metric) {
     for (const Phase& phase : phases)
         for (const Step& step : phase.steps)

@@ -1,9 +1,12 @@
-// The metric names a step produces (documented in scenarios/README.md):
-// report tables may only name these.
+// The metric names a step produces (its kind's declarations, docs/steps.md):
+// report tables may only name these, and a step may emit only these.
 #pragma once
 
 #include "scenario/scenario_model.hpp"
 
+#include <boost/json/object.hpp>
+
+#include <set>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -17,6 +20,11 @@ std::vector<std::string> metrics_produced(const Step& step);
 // Whether `metric` is one of metrics_produced(step), "<name>.*" matching any
 // non-empty suffix.
 bool produces_metric(const Step& step, std::string_view metric);
+
+// The metrics of `metrics` that are neither in `before` nor declared by
+// `step`: what a step emitted beyond its kind's declarations.
+std::vector<std::string> undeclared_metrics(const Step& step, const boost::json::object& metrics,
+                                            const std::set<std::string>& before);
 
 // Whether a step of `phases` produces `metric`.
 bool phases_produce_metric(const std::vector<Phase>& phases, std::string_view metric);
