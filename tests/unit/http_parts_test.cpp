@@ -80,6 +80,23 @@ TEST_CASE("http url: parsing and refusal") {
     }
 }
 
+// Issue 18 D8: Boost.URL 1.81 read this as 127.0.0.1 port 80 (the rest a
+// path), so `stand load` loaded a port nobody named.
+TEST_CASE("http url: a host that starts with an IPv4 address is refused, not cut short") {
+    for (const char* text : {"http://127.0.0.1.nip.io:42302/", "http://1.2.3.4.5/", "http://127.0.0.1x:80/"}) {
+        CAPTURE(text);
+        try {
+            parse_url(text, "URL");
+            FAIL("accepted");
+        } catch (const stand::cpp::Error& e) {
+            CHECK(std::string(e.what()).find("a name the URL parser reads whole") != std::string::npos);
+        }
+    }
+    CHECK(parse_url("http://127.0.0.1:42302/x").port == 42302);
+    CHECK(parse_url("http://127.0.0.1").path == "/");
+    CHECK(parse_url("http://nip.io.127.0.0.1:8/").host == "nip.io.127.0.0.1");
+}
+
 TEST_CASE("http url: redirect targets resolve against the current URL") {
     const Url base = parse_url("http://h:81/a/b?q");
     CHECK(resolve_url(base, "c").text == "http://h:81/a/c");

@@ -268,6 +268,9 @@ TEST_CASE("load spec: validation and local-only targets") {
     CHECK(refused("http://[::1]:8080/").empty());
     CHECK(refused("http://localhost:8080/").empty());
     CHECK(refused("ftp://127.0.0.1/").find("http or https") != std::string::npos);
+    // Issue 18 D8: a name was looked up (a DNS query leaving the machine) before the refusal.
+    CHECK(refused("http://example.com/").find("refusing non-local target 'http://example.com/' (a name other than "
+                                              "localhost is not looked up)") == 0);
 
     LoadSpec remote;
     remote.links = links_from_lines("http://192.0.2.1/x\n");

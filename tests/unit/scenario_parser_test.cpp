@@ -60,7 +60,7 @@ const char* kFull = R"json({
   "description": "every key",
   "plugins": ["nginx", {"id": "nginx", "config": {"workers": 2}, "label": "nginx-2w"}, {"id": "./x/p.so"}],
   "box": {"vcpu": 1.5, "memory_mib": 256, "swap_mib": 0, "pin": "0-1"},
-  "client": {"vcpu": 1, "memory_mib": 512, "swap_mib": 64, "pin": "2"},
+  "client": {"vcpu": 1, "memory_mib": 512, "swap_mib": 64, "pin": "1"},
   "repetitions": 7,
   "order": {"shuffle_seed": 42},
   "sample_interval_ms": 250,
@@ -109,7 +109,7 @@ TEST_CASE("scenario parser: a full scenario fills every field of the model") {
     CHECK(s.plugins[1].config == boost::json::object{{"workers", 2}});
     CHECK(s.plugins[1].label == "nginx-2w");
     CHECK(s.plugins[2].id == "./x/p.so");
-    CHECK(s.plugins[2].label == "./x/p.so");
+    CHECK(s.plugins[2].label == "p");  // a path's file name: labels name files and cgroups
 
     CHECK(s.box.vcpu == 1.5);
     CHECK(s.box.memory_bytes == 256u << 20);
@@ -118,7 +118,7 @@ TEST_CASE("scenario parser: a full scenario fills every field of the model") {
     CHECK(s.client.vcpu == 1.0);
     CHECK(s.client.memory_bytes == 512u << 20);
     CHECK(s.client.swap_bytes == 64u << 20);
-    CHECK(s.client.pin == "2");
+    CHECK(s.client.pin == "1");
 
     CHECK(s.repetitions == 7);
     CHECK(s.order.mode == OrderMode::kShuffle);
@@ -513,7 +513,7 @@ TEST_CASE("scenario plugin overrides: --plugin ID, ID=JSON, ID=@file") {
     CHECK(plugins[1].config == boost::json::object{{"a", 1}});
     CHECK(plugins[2].id == "./p/x.so");
     CHECK(plugins[2].config == boost::json::object{{"port", 8080}});
-    CHECK(plugins[2].label == "./p/x.so");
+    CHECK(plugins[2].label == "x");  // a path's file name (labels name files and cgroups)
     CHECK(parse_plugin_overrides({}).empty());
 }
 

@@ -41,7 +41,7 @@ void check_header(const Header& h) {
         throw LoadSpecError("header '" + h.first + "' has a line break in its value");
 }
 
-const char* kOnlyLocal = "stand load only sends to 127.0.0.0/8, ::1 and names resolving there; "
+const char* kOnlyLocal = "stand load only sends to 127.0.0.0/8, ::1 and localhost names resolving there; "
                          "pass --allow-remote to load another machine";
 
 std::vector<tcp::endpoint> resolve(asio::io_context& ioc, const host::http::Url& url, const std::string& text,
@@ -52,9 +52,13 @@ std::vector<tcp::endpoint> resolve(asio::io_context& ioc, const host::http::Url&
             throw LoadSpecError("refusing non-local target '" + text + "': " + kOnlyLocal);
         return {tcp::endpoint(address, url.port)};
     }
+    // No other name is looked up without --allow-remote: the query itself could leave this machine.
+    if (!allow_remote && !host::http::is_localhost_name(url.host))
+        throw LoadSpecError("refusing non-local target '" + text + "' (a name other than localhost is not looked up): " +
+                            kOnlyLocal);
     std::vector<tcp::endpoint> endpoints;
     try {
-        endpoints = host::http::resolve_target(ioc, url, true, host::http::Deadline::after(std::chrono::seconds(10)));
+        endpoints = host::http::resolve_target(ioc, url, allow_remote, host::http::Deadline::after(std::chrono::seconds(10)));
     } catch (const std::exception& e) {
         throw LoadSpecError("cannot resolve '" + text + "': " + e.what());
     }

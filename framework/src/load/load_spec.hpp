@@ -76,7 +76,7 @@ struct LoadSpec {
     bool keepalive = true;
     ClientIdentity identity;
     TlsOptions tls;
-    bool allow_remote = false;  // otherwise only 127.0.0.0/8, ::1 and names resolving there
+    bool allow_remote = false;  // otherwise only 127.0.0.0/8, ::1 and localhost names resolving there
     bool warmup_once = false;   // fetch every link once, sequentially, before the run
     std::set<unsigned> cpus;    // the load threads run only on these CPUs; empty: anywhere
     Http3Options http3;

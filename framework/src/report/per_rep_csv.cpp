@@ -59,7 +59,8 @@ std::vector<PerRepRow> parse_per_rep_csv(std::string_view text, const std::strin
 }
 
 std::vector<PerRepRow> read_per_rep_csv(const std::filesystem::path& file) {
-    return parse_per_rep_csv(read_input_file(file), file.string());
+    constexpr std::uintmax_t kMaxCsvBytes = 1u << 30;  // a run's own output: large runs write many rows
+    return parse_per_rep_csv(read_input_file(file, kMaxCsvBytes), file.string());
 }
 
 void write_per_rep_csv(std::ostream& out, std::span<const PerRepRow> rows) {

@@ -5,6 +5,7 @@
 
 #include "text/text_file.hpp"
 
+#include <cstdint>
 #include <filesystem>
 #include <stdexcept>
 #include <string>
@@ -16,10 +17,12 @@ public:
     using std::runtime_error::runtime_error;
 };
 
-// A whole input file; a file that cannot be read is a ReportError naming it.
-inline std::string read_input_file(const std::filesystem::path& file) {
+// A whole input file, a regular file of at most `max_bytes`
+// (text::read_input_file); one that cannot be read is a ReportError naming it.
+inline std::string read_input_file(const std::filesystem::path& file,
+                                   std::uintmax_t max_bytes = text::kMaxInputFileBytes) {
     try {
-        return text::read_text_file(file);
+        return text::read_input_file(file, max_bytes);
     } catch (const text::TextFileError& e) {
         throw ReportError(e.what());
     }

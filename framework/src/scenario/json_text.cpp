@@ -5,6 +5,7 @@
 #include <boost/json/basic_parser_impl.hpp>
 
 #include <algorithm>
+#include <cmath>
 #include <optional>
 #include <set>
 #include <string>
@@ -24,7 +25,9 @@ json::parse_options scenario_options() {
 
 // A basic_parser handler that builds nothing: it tracks where it is (for the
 // JSON path) and stops at the first key repeated in an object, which
-// boost::json::parse would silently resolve to the last value.
+// boost::json::parse would silently resolve to the last value, and at the
+// first number beyond a double's range, which it would make infinite (and
+// run.json unreadable: JSON has no infinity).
 class DuplicateKeyCheck {
 public:
     static constexpr std::size_t max_object_size = std::size_t(-1);
@@ -34,9 +37,9 @@ public:
 
     explicit DuplicateKeyCheck(const std::filesystem::path& file) : file_(file) {}
 
-    // The place of the repeated key, once found.
-    const std::optional<JsonPlace>& duplicate() const noexcept { return duplicate_; }
-    const std::string& duplicate_key() const noexcept { return duplicate_key_; }
+    // Where the document was refused, and why ("expected ..., got ..."), once found.
+    const std::optional<JsonPlace>& refused_at() const noexcept { return refused_at_; }
+    const std::string& refusal() const noexcept { return refusal_; }
 
     bool on_document_begin(json::error_code&) { return true; }
     bool on_document_end(json::error_code&) { return true; }
@@ -54,17 +57,23 @@ public:
         frame.key = key_;
         key_.clear();
         if (frame.keys.insert(frame.key).second) return true;
-        duplicate_ = place();
-        duplicate_key_ = frame.key;
-        ec = json::error::syntax;  // only stops the parser; duplicate() says why
-        return false;
+        return refuse("expected each key once in an object, got " + json::serialize(json::value(frame.key)) + " again",
+                      ec);
     }
     bool on_string_part(json::string_view, std::size_t, json::error_code&) { return true; }
     bool on_string(json::string_view, std::size_t, json::error_code&) { return done(); }
-    bool on_number_part(json::string_view, json::error_code&) { return true; }
-    bool on_int64(std::int64_t, json::string_view, json::error_code&) { return done(); }
-    bool on_uint64(std::uint64_t, json::string_view, json::error_code&) { return done(); }
-    bool on_double(double, json::string_view, json::error_code&) { return done(); }
+    bool on_number_part(json::string_view s, json::error_code&) {
+        number_.append(s.data(), s.size());
+        return true;
+    }
+    bool on_int64(std::int64_t, json::string_view, json::error_code&) { return number_done(); }
+    bool on_uint64(std::uint64_t, json::string_view, json::error_code&) { return number_done(); }
+    bool on_double(double d, json::string_view s, json::error_code& ec) {
+        number_.append(s.data(), s.size());
+        if (!std::isfinite(d))
+            return refuse("expected a number within a double's range (at most about 1.8e308), got " + number_, ec);
+        return number_done();
+    }
     bool on_bool(bool, json::error_code&) { return done(); }
     bool on_null(json::error_code&) { return done(); }
     bool on_comment_part(json::string_view, json::error_code&) { return true; }
@@ -90,6 +99,16 @@ private:
         if (!frames_.empty() && !frames_.back().is_object) ++frames_.back().index;
         return true;
     }
+    bool number_done() {
+        number_.clear();
+        return done();
+    }
+    bool refuse(std::string why, json::error_code& ec) {
+        refused_at_ = place();
+        refusal_ = std::move(why);
+        ec = json::error::syntax;  // only stops the parser; refusal() says why
+        return false;
+    }
     JsonPlace place() const {
         JsonPlace p(file_);
         for (const Frame& f : frames_) p = f.is_object ? p.key(f.key) : p.index(f.index);
@@ -99,8 +118,9 @@ private:
     std::filesystem::path file_;
     std::vector<Frame> frames_;
     std::string key_;
-    std::optional<JsonPlace> duplicate_;
-    std::string duplicate_key_;
+    std::string number_;  // the text of the number being read
+    std::optional<JsonPlace> refused_at_;
+    std::string refusal_;
 };
 
 }  // namespace
@@ -114,9 +134,7 @@ json::value parse_json_text(std::string_view text, const std::filesystem::path& 
     if (!ec && consumed < text.size()) ec = json::error::extra_data;
     if (ec) {
         const DuplicateKeyCheck& check = checker.handler();
-        if (check.duplicate())
-            check.duplicate()->fail_message("expected each key once in an object, got " +
-                                            json::serialize(check.duplicate_key()) + " again");
+        if (check.refused_at()) check.refused_at()->fail_message(check.refusal());
         const std::string_view before = text.substr(0, std::min(consumed, text.size()));
         const std::size_t line = 1 + static_cast<std::size_t>(std::count(before.begin(), before.end(), '\n'));
         const std::size_t line_start = before.rfind('\n') == std::string_view::npos ? 0 : before.rfind('\n') + 1;

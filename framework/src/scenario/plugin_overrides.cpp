@@ -3,6 +3,7 @@
 #include "scenario/json_reader.hpp"
 #include "scenario/json_text.hpp"
 #include "scenario/value_syntax.hpp"
+#include "text/text_file.hpp"
 
 #include <cerrno>
 #include <cstring>
@@ -32,11 +33,7 @@ json::object read_config(std::string_view spec) {
     if (spec.empty()) throw std::runtime_error("expected a JSON object or @FILE after '=', got nothing");
     if (spec[0] != '@') return parse_config(spec, "config");
     const std::filesystem::path file(spec.substr(1));
-    std::ifstream in(file, std::ios::binary);
-    if (!in) throw std::runtime_error("cannot read " + file.string() + ": " + std::strerror(errno));
-    std::ostringstream text;
-    text << in.rdbuf();
-    return parse_config(text.str(), file);
+    return parse_config(text::read_input_file(file), file);
 }
 
 PluginRef parse_one(const std::string& arg) {
@@ -47,7 +44,10 @@ PluginRef parse_one(const std::string& arg) {
         throw std::runtime_error("expected a plugin id (lowercase letters, digits, '.', '_', '-') or a path to a .so "
                                  "file, got " + json_quote(plugin.id));
     if (eq != std::string::npos) plugin.config = read_config(std::string_view(arg).substr(eq + 1));
-    plugin.label = plugin.id;
+    plugin.label = default_label(plugin.id);
+    if (!is_valid_label(plugin.label))
+        throw std::runtime_error("expected a plugin whose file name makes a label (letters, digits, '_', '-', '.'), got " +
+                                 json_quote(plugin.id));
     return plugin;
 }
 

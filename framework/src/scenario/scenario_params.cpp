@@ -4,6 +4,8 @@
 #include "scenario/scenario_error.hpp"
 #include "scenario/value_syntax.hpp"
 
+#include <cmath>
+
 namespace stand::scenario {
 namespace {
 
@@ -55,7 +57,14 @@ json::object apply_scenario_params(json::value& root, const ParamOverrides& over
                                                       }() + ")"));
         boost::system::error_code ec;
         auto v = json::parse(text, ec);
-        params[name] = ec ? json::value(text) : v;
+        if (ec) v = json::value(text);  // not JSON: the text itself, a string
+        if (v.is_object() || v.is_array() || v.is_null())
+            throw ScenarioError(file, "$.params", "--param " + name + "=" + text +
+                                                      ": expected a number, string or boolean, as the file's params are");
+        if (v.is_double() && !std::isfinite(v.get_double()))
+            throw ScenarioError(file, "$.params", "--param " + name + "=" + text +
+                                                      ": expected a number within a double's range (at most about 1.8e308)");
+        params[name] = v;
     }
     substitute(root, params, top);
     return params;

@@ -1,5 +1,6 @@
 #include "scenario/scenario_parser.hpp"
 
+#include "box/cpu_list.hpp"
 #include "scenario/check_parser.hpp"
 #include "scenario/json_reader.hpp"
 #include "scenario/json_text.hpp"
@@ -8,6 +9,7 @@
 #include "scenario/step_parser.hpp"
 #include "scenario/table_parser.hpp"
 #include "scenario/value_syntax.hpp"
+#include "text/text_file.hpp"
 
 #include <cerrno>
 #include <cmath>
@@ -60,6 +62,13 @@ BoxSpec parse_box(const json::value& v, const JsonPlace& place) {
         if (box.vcpu && *box.vcpu > static_cast<double>(*cpus))
             r.at("vcpu").fail("at most the " + std::to_string(*cpus) + " CPUs of pin " + json_quote(pin->get_string()),
                               r.find("vcpu"));
+        // The CPUs must exist here: writing one that does not to cpuset.cpus fails only when the box is made.
+        if (const auto online = box::online_cpus()) {
+            const auto asked = box::parse_cpu_list(pin->get_string());  // valid: cpuset_size() read it
+            for (unsigned cpu : *asked)
+                if (!online->contains(cpu))
+                    r.at("pin").fail("CPUs this machine has (online: " + box::format_cpu_list(*online) + ")", pin);
+        }
         box.pin = std::string(pin->get_string());
     }
     if (const json::value* io = r.find("io")) box.io = parse_io(*io, r.at("io"));
@@ -80,11 +89,18 @@ PluginRef parse_plugin(const json::value& v, const JsonPlace& place) {
     plugin.id = expect_string(*id, id_place, true);
     if (!is_plugin_reference(plugin.id))
         id_place.fail("a plugin id (lowercase letters, digits, '.', '_', '-') or a path to a .so file", id);
-    plugin.label = plugin.id;
+    plugin.label = default_label(plugin.id);
     if (r) {
         if (const json::value* config = r->find("config")) plugin.config = expect_object(*config, r->at("config"));
-        if (auto label = r->string("label")) plugin.label = *label;
+        if (auto label = r->string("label")) {
+            if (!is_valid_label(*label))
+                r->at("label").fail("a label of 1 to 64 letters, digits, '_', '-' and '.', not starting with '.'",
+                                    r->find("label"));
+            plugin.label = *label;
+        }
     }
+    if (!is_valid_label(plugin.label))
+        id_place.fail("a plugin whose file name makes a label (letters, digits, '_', '-', '.'), or a \"label\"", id);
     return plugin;
 }
 
@@ -270,13 +286,16 @@ void check_step_plugins(const Scenario& s) {
 }
 
 Scenario parse_scenario_file(const std::filesystem::path& file, const ParamOverrides& params) {
-    std::error_code ec;
-    if (std::filesystem::is_directory(file, ec)) throw ScenarioError(file, "", "cannot read the file: it is a directory");
-    std::ifstream in(file, std::ios::binary);
-    if (!in) throw ScenarioError(file, "", std::string("cannot read the file: ") + std::strerror(errno));
-    std::ostringstream text;
-    text << in.rdbuf();
-    return parse_scenario_text(text.str(), file, params);
+    std::string text;
+    try {
+        text = text::read_input_file(file);
+    } catch (const text::TextFileError& e) {
+        std::string why = e.what();  // "cannot read FILE: why"; the error names the file once
+        if (const std::string prefix = "cannot read " + file.string() + ": "; why.starts_with(prefix))
+            why.erase(0, prefix.size());
+        throw ScenarioError(file, "", "cannot read the file: " + why);
+    }
+    return parse_scenario_text(text, file, params);
 }
 
 }  // namespace stand::scenario

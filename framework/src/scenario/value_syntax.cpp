@@ -51,6 +51,21 @@ bool is_valid_header(std::string_view header) {
     return true;
 }
 
+bool is_valid_label(std::string_view label) {
+    if (label.empty() || label.size() > 64 || label.front() == '.') return false;
+    for (char c : label)
+        if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || is_digit(c) || c == '_' || c == '-' || c == '.'))
+            return false;
+    return true;
+}
+
+std::string default_label(std::string_view id_or_path) {
+    if (id_or_path.find('/') == std::string_view::npos && !id_or_path.ends_with(".so")) return std::string(id_or_path);
+    std::string_view name = id_or_path.substr(id_or_path.rfind('/') == std::string_view::npos ? 0 : id_or_path.rfind('/') + 1);
+    if (name.ends_with(".so")) name.remove_suffix(3);
+    return std::string(name);
+}
+
 bool is_plugin_reference(std::string_view id_or_path) {
     const bool is_path = id_or_path.find('/') != std::string_view::npos ||
                          (id_or_path.size() > 3 && id_or_path.substr(id_or_path.size() - 3) == ".so");

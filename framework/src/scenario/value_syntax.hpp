@@ -3,6 +3,7 @@
 
 #include <cstddef>
 #include <optional>
+#include <string>
 #include <string_view>
 
 namespace stand::scenario {
@@ -24,5 +25,12 @@ bool is_valid_header(std::string_view header);
 
 // A plugin id (loader rules) or a path to a plugin file (contains '/' or ends in ".so").
 bool is_plugin_reference(std::string_view id_or_path);
+
+// A plugin's label names its column, its repetitions' files (reps/<label>_r1.json)
+// and cgroups: 1..64 letters, digits, '_', '-' and '.', not starting with '.'.
+bool is_valid_label(std::string_view label);
+// The label of a plugin given without one: its id, or a path's file name
+// without ".so" ("./build/x/p.so" -> "p").
+std::string default_label(std::string_view id_or_path);
 
 }  // namespace stand::scenario

@@ -24,11 +24,20 @@ namespace json = boost::json;
 namespace asio = boost::asio;
 namespace http = boost::beast::http;
 
-std::string read_all(const std::filesystem::path& p) {
+// The file from byte `offset` on: what this backend wrote to a log that may
+// hold an earlier one's (a resumed run appends to the same file).
+std::string read_from(const std::filesystem::path& p, std::uintmax_t offset) {
     std::ifstream in(p);
+    in.seekg(static_cast<std::streamoff>(offset));
     std::stringstream s;
     s << in.rdbuf();
     return s.str();
+}
+
+std::uintmax_t size_or_zero(const std::filesystem::path& p) {
+    std::error_code ec;
+    const auto size = std::filesystem::file_size(p, ec);
+    return ec ? 0 : size;
 }
 
 // The first line of the output that parses as a JSON object with "listen".
@@ -72,21 +81,22 @@ BackendProcess::BackendProcess(const BackendOptions& options, std::chrono::milli
                                            std::to_string(options.threads), "--ws-path", options.ws_path}},
                       {"output", options.log_file.string()}};
     if (!box.empty()) spec["box"] = "backend";
+    const auto earlier = size_or_zero(options.log_file);
     handle_ = processes_->spawn(spec);
     const auto deadline = std::chrono::steady_clock::now() + ready_within;
     while (true) {
-        if (auto line = ready_line(read_all(options.log_file))) {
+        if (auto line = ready_line(read_from(options.log_file, earlier))) {
             info_ = *line;
             break;
         }
         stand_process_status status{};
         if (processes_->wait(handle_, 0, status))
             throw std::runtime_error("the backend (`stand backend`) exited before it was ready: " +
-                                     read_all(options.log_file).substr(0, 600));
+                                     read_from(options.log_file, earlier).substr(0, 600));
         if (std::chrono::steady_clock::now() > deadline)
             throw std::runtime_error("the backend (`stand backend`) printed no ready line in " +
                                      std::to_string(ready_within.count()) + " ms; its output: " +
-                                     read_all(options.log_file).substr(0, 600));
+                                     read_from(options.log_file, earlier).substr(0, 600));
         std::this_thread::sleep_for(std::chrono::milliseconds(20));
     }
     std::tie(host_, port_) = split_host_port(std::string(info_.at("listen").as_string()), "backend listen");

@@ -1,5 +1,6 @@
 #include "tunnel/client_setup.hpp"
 
+#include "host/http/target_resolver.hpp"
 #include "quic/quic_error.hpp"
 #include "tunnel/tunnel_spec.hpp"
 
@@ -15,6 +16,12 @@ namespace asio = boost::asio;
 namespace {
 
 asio::ip::udp::endpoint resolve_server(const hysteria::HysteriaLink& link, bool allow_remote) {
+    boost::system::error_code not_an_address;
+    asio::ip::make_address(link.host, not_an_address);
+    // No other name is looked up without --allow-remote: the query itself could leave this machine.
+    if (not_an_address && !allow_remote && !host::http::is_localhost_name(link.host))
+        throw RemoteServerError("the Hysteria server '" + link.host +
+                                "' is a name other than localhost, which is not looked up unless allowed (--allow-remote)");
     asio::io_context io;
     asio::ip::udp::resolver resolver(io);
     boost::system::error_code ec;
@@ -34,6 +41,18 @@ asio::ip::udp::endpoint resolve_server(const hysteria::HysteriaLink& link, bool 
 }
 
 }  // namespace
+
+void check_sink(const std::string& sink, bool allow_remote) {
+    const auto colon = sink.rfind(':');
+    if (sink.empty() || colon == std::string::npos || colon == 0 || colon + 1 == sink.size())
+        throw TunnelSpecError("the sink must be host:port, got '" + sink + "'");
+    if (allow_remote) return;
+    std::string host = sink.substr(0, colon);
+    if (host.size() > 2 && host.front() == '[' && host.back() == ']') host = host.substr(1, host.size() - 2);
+    if (host::http::is_local_host(host)) return;
+    throw TunnelSpecError("refusing the sink '" + sink +
+                          "': the server would dial it, and load goes only to loopback unless allowed (--allow-remote)");
+}
 
 ClientSetup make_client_setup(const hysteria::HysteriaLink& link, const std::string& ca_file, const std::string& cc,
                               std::chrono::nanoseconds handshake_timeout, bool allow_remote) {

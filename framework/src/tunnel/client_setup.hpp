@@ -22,6 +22,11 @@ struct ClientSetup {
     quic::QuicOptions options;
 };
 
+// The sink the server dials, "host:port": without `allow_remote` a loopback
+// address or a localhost name (the server would otherwise carry load off
+// this machine). Throws TunnelSpecError naming it.
+void check_sink(const std::string& sink, bool allow_remote);
+
 // Throws TunnelSpecError: unresolvable or non-local server, bad CA file or
 // pin, unknown congestion control.
 ClientSetup make_client_setup(const hysteria::HysteriaLink& link, const std::string& ca_file, const std::string& cc,

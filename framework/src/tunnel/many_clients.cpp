@@ -210,7 +210,7 @@ boost::json::object ManyClientsResult::to_json() const {
 
 ManyClientsResult run_many_clients(const ManyClientsSpec& spec, const std::atomic<bool>* stop) {
     if (spec.links.empty()) throw TunnelSpecError("many_clients needs at least one client link");
-    if (spec.sink.empty() || spec.sink.find(':') == std::string::npos) throw TunnelSpecError("the sink must be host:port");
+    check_sink(spec.sink, spec.allow_remote);
     if (spec.every <= std::chrono::nanoseconds(0)) throw TunnelSpecError("the request interval must be positive");
     // One setup per distinct server/TLS/obfs combination: links of one panel share it.
     std::vector<ClientSetup> setups;

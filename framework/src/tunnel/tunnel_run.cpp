@@ -27,7 +27,7 @@ void TunnelSpec::validate() const {
     if (duration <= std::chrono::nanoseconds(0)) throw TunnelSpecError("duration must be positive");
     if (probe_interval < std::chrono::milliseconds(1)) throw TunnelSpecError("the probe interval must be at least 1ms");
     if (probe_timeout <= std::chrono::nanoseconds(0)) throw TunnelSpecError("the probe timeout must be positive");
-    if (sink.empty() || sink.find(':') == std::string::npos) throw TunnelSpecError("the sink must be host:port");
+    check_sink(sink, allow_remote);
     if (!quic::parse_congestion_control(congestion_control))
         throw TunnelSpecError("congestion control '" + congestion_control + "': expected cubic, bbr, bbr2 or reno");
     if (below_mbit < 0) throw TunnelSpecError("the below threshold must not be negative");

@@ -23,6 +23,16 @@ bool is_loopback(const asio::ip::address& address) {
     return address.is_loopback();
 }
 
+bool is_localhost_name(std::string_view host) {
+    return host == "localhost" || (host.size() > 10 && host.ends_with(".localhost"));
+}
+
+bool is_local_host(std::string_view host) {
+    boost::system::error_code ec;
+    const auto address = asio::ip::make_address(host, ec);
+    return ec ? is_localhost_name(host) : is_loopback(address);
+}
+
 std::vector<tcp::endpoint> resolve_target(asio::io_context& ioc, const Url& url, bool allow_remote,
                                           const Deadline& deadline) {
     if (url.host_is_ip) {
@@ -31,11 +41,7 @@ std::vector<tcp::endpoint> resolve_target(asio::io_context& ioc, const Url& url,
         return {tcp::endpoint(address, url.port)};
     }
 
-    // Only "localhost" names are looked up without --allow-remote: resolving
-    // any other name could already send a DNS query off this machine.
-    const bool local_name = url.host == "localhost" ||
-                            (url.host.size() > 10 && url.host.compare(url.host.size() - 10, 10, ".localhost") == 0);
-    if (!allow_remote && !local_name) refuse(url, " (only loopback addresses and localhost are allowed)");
+    if (!allow_remote && !is_localhost_name(url.host)) refuse(url, " (only loopback addresses and localhost are allowed)");
 
     tcp::resolver resolver(ioc);
     asio::steady_timer timer(ioc, deadline.at);

@@ -39,6 +39,13 @@ Url from_view(const urls::url_view& u, std::string_view field, std::string_view 
     else
         bad(field, text, "must use the http or https scheme");
     if (u.has_userinfo()) bad(field, text, "must not carry credentials");
+    // Boost.URL 1.81 reads "http://127.0.0.1.nip.io:8080/" as the IPv4 host
+    // 127.0.0.1 with the path ".nip.io:8080/" (the port lost); after an
+    // authority a path starts with '/'.
+    if (!u.encoded_path().empty() && u.encoded_path().front() != '/')
+        bad(field, text,
+            "has a host that is not an IP address or a name the URL parser reads whole (it stops at '" +
+                std::string(u.encoded_host()) + "'); give the address, or a name that does not start with one");
     switch (u.host_type()) {
     case urls::host_type::ipv4:
     case urls::host_type::ipv6:

@@ -1,0 +1,188 @@
+#include "scenario/steps/tunnel_run.hpp"
+
+#include "detect/box_cpu.hpp"
+#include "scenario/steps/tunnel.hpp"
+#include "scenario/steps/tunnel_support.hpp"
+#include "tunnel/tunnel_run.hpp"
+
+#include <cmath>
+#include <cstdio>
+#include <thread>
+
+namespace stand::scenario::steps {
+namespace {
+
+using Deadline = RepClock::time_point;
+
+hysteria::HysteriaLink tunnel_link(RepContext& ctx, const Step& s, const TunnelSource& source, std::uint32_t user) {
+    try {
+        if (!source.server.empty()) return hysteria::parse_hysteria_link(source.server);
+        if (user >= ctx.users.size())
+            throw StepFailure("step " + s.name + " uses user " + std::to_string(user) + " but " +
+                              std::to_string(ctx.users.size()) +
+                              " users exist: add a create_users step before it, or give \"server\"");
+        const RepUser& u = ctx.users[user];
+        return hysteria_link_of(ctx.http, u.subscription, "user " + std::to_string(user) + " (" + u.id + ")");
+    } catch (const StepFailure&) {
+        throw;
+    } catch (const std::exception& e) {
+        throw StepFailure("step " + s.name + ": " + e.what());
+    }
+}
+
+std::string tunnel_sink(RepContext& ctx, const Step& s, const TunnelSource& source) {
+    if (!source.sink.empty()) return source.sink;
+    if (ctx.env.backend == nullptr)
+        throw StepFailure("step " + s.name + " needs a sink: give \"sink\" or a top-level \"backend\" (its /zero and /small)");
+    return ctx.env.backend->host() + ":" + std::to_string(ctx.env.backend->port());
+}
+
+std::optional<sampler::WindowStats> window_metrics(RepContext& ctx, const Step& s, RepClock::time_point t0,
+                                                   RepClock::time_point t1, double mbit) {
+    auto w = ctx.window(t0, t1, s.name);
+    if (!w) return w;
+    if (w->cpu_pct) {
+        ctx.put(s.name + ".box_cpu_pct", *w->cpu_pct);
+        // Below 1 % of a core the box did not carry the tunnel; a ratio
+        // over that would be a huge, meaningless number.
+        if (mbit > 0 && *w->cpu_pct >= 1.0) {
+            ctx.put(s.name + ".mbit_per_cpu_s", mbit / (*w->cpu_pct / 100.0));
+        } else if (mbit > 0) {
+            char pct[32];
+            std::snprintf(pct, sizeof pct, "%.2f", *w->cpu_pct);
+            ctx.record.finding(detect::Finding{
+                "tunnel-outside-box", ctx.scope(s),
+                "the box used " + std::string(pct) + " % of a core while " + std::to_string(std::lround(mbit)) +
+                    " Mbit/s went through the tunnel: the Hysteria server is not in the box, so there is no Mbit per "
+                    "box CPU-second"});
+        }
+    }
+    if (w->anon) ctx.put(s.name + ".anon_mean_mib", w->anon->mean / 1048576.0);
+    if (w->mem_current) ctx.put(s.name + ".mem_max_mib", static_cast<double>(w->mem_current->max) / 1048576.0);
+    return w;
+}
+
+tunnel::TunnelSpec tunnel_spec(RepContext& ctx, const Step& s, const TunnelStep& a) {
+    tunnel::TunnelSpec spec;
+    spec.link = tunnel_link(ctx, s, a.source, a.source.user);
+    spec.sink = tunnel_sink(ctx, s, a.source);
+    spec.streams = a.streams;
+    spec.duration = std::chrono::duration_cast<std::chrono::nanoseconds>(a.duration);
+    spec.probe_interval = a.probe_interval;
+    spec.below_mbit = a.below_mbit;
+    spec.congestion_control = a.source.cc;
+    spec.allow_remote = ctx.env.scenario.allow_remote;
+    return spec;
+}
+
+void record_tunnel(RepContext& ctx, const Step& s, const tunnel::TunnelResult& result, RepClock::time_point t0,
+                   RepClock::time_point t1, const std::vector<box::BoxProcess>& processes_before) {
+    ctx.record.loads[s.name] = result.to_json();
+    put_tunnel_metrics([&ctx](const std::string& k, double v) { ctx.put(k, v); }, s.name, result);
+    ctx.record_process_changes(s, processes_before);
+    ctx.check_aliasing(s, {"the small request", result.probe_interval_ms, result.probes_sent},
+                       window_metrics(ctx, s, t0, t1, result.mbit_mean));
+    if (result.streams_dropped > 0 || result.reconnects > 0 || result.connection_losses > 0)
+        ctx.record.finding(detect::Finding{
+            "tunnel-disrupted", ctx.scope(s),
+            std::to_string(result.streams_dropped) + " stream(s) dropped, " + std::to_string(result.connection_losses) +
+                " connection loss(es), " + std::to_string(result.reconnects) + " reconnect(s)" +
+                first_error(result.loss_reasons)});
+}
+
+}  // namespace
+
+// The tunnel runs on its own thread; a `during` step runs here alongside
+// it. A failure of either is reported after both ended, with the other's
+// metrics kept.
+void run_tunnel(RepContext& ctx, const Step& s, Deadline) {
+    const auto& a = s.action.get<TunnelStep>();
+    const tunnel::TunnelSpec spec = tunnel_spec(ctx, s, a);
+    tunnel::TunnelHooks hooks;
+    hooks.stop = &ctx.env.interrupted;
+    const auto processes_before = ctx.measured_processes();
+    std::optional<tunnel::TunnelResult> result;
+    std::string tunnel_error;
+    const auto t0 = RepClock::now();
+    std::thread runner([&] {
+        try {
+            result = tunnel::run_tunnel(spec, hooks);
+        } catch (const std::exception& e) {
+            tunnel_error = e.what();
+        }
+    });
+    std::optional<StepFailure> inner_failure;
+    if (a.during) {
+        try {
+            ctx.sleep_for(a.during_after);
+            ctx.run_nested(*a.during);
+        } catch (const StepFailure& e) {
+            inner_failure = e;
+        }
+    }
+    runner.join();
+    const auto t1 = RepClock::now();
+    if (!tunnel_error.empty()) throw StepFailure("step " + s.name + ": " + tunnel_error);
+    record_tunnel(ctx, s, *result, t0, t1, processes_before);
+    if (result->bytes == 0)
+        throw StepFailure("step " + s.name + ": no byte came through the tunnel" +
+                          (result->warnings.empty() ? std::string() : " (" + result->warnings.front() + ")"));
+    if (inner_failure) throw *inner_failure;
+}
+
+namespace {
+
+// Each client's link is its user's subscription, fetched before the window:
+// timed apart from it (the step's default timeout allows for it).
+std::vector<hysteria::HysteriaLink> client_links(RepContext& ctx, const Step& s, const ManyClientsStep& a) {
+    std::vector<hysteria::HysteriaLink> links;
+    const auto t0 = RepClock::now();
+    for (std::uint32_t i = 0; i < a.clients; ++i) {
+        if (a.source.server.empty() && i >= ctx.users.size())
+            throw StepFailure("step " + s.name + " wants " + std::to_string(a.clients) +
+                              " clients, each with its own user, but " + std::to_string(ctx.users.size()) +
+                              " users exist");
+        links.push_back(tunnel_link(ctx, s, a.source, i));
+    }
+    ctx.put(s.name + ".links_s", std::chrono::duration<double>(RepClock::now() - t0).count());
+    return links;
+}
+
+}  // namespace
+
+void run_many_clients(RepContext& ctx, const Step& s, Deadline) {
+    const auto& a = s.action.get<ManyClientsStep>();
+    tunnel::ManyClientsSpec spec;
+    spec.links = client_links(ctx, s, a);
+    spec.sink = tunnel_sink(ctx, s, a.source);
+    spec.duration = std::chrono::duration_cast<std::chrono::nanoseconds>(a.duration);
+    spec.ramp = std::chrono::duration_cast<std::chrono::nanoseconds>(a.ramp);
+    spec.every = std::chrono::duration_cast<std::chrono::nanoseconds>(a.every);
+    spec.congestion_control = a.source.cc;
+    spec.allow_remote = ctx.env.scenario.allow_remote;
+    const auto t0 = RepClock::now();
+    tunnel::ManyClientsResult r;
+    try {
+        r = tunnel::run_many_clients(spec, &ctx.env.interrupted);
+    } catch (const std::exception& e) {
+        throw StepFailure("step " + s.name + ": " + e.what());
+    }
+    ctx.record.loads[s.name] = r.to_json();
+    put_many_clients_metrics([&ctx](const std::string& k, double v) { ctx.put(k, v); }, s.name, r);
+    const auto w = window_metrics(ctx, s, t0, RepClock::now(), 0);
+    // Clients started over a ramp of one CFS period or more meet every phase between them.
+    const auto period = std::chrono::microseconds(detect::box_cpu_of(ctx.env.preface.if_contains("box")).period_us);
+    if (spec.ramp < period) {
+        const auto per_client = r.clients > 0 ? (r.requests_ok + r.requests_failed) / r.clients : 0;
+        ctx.check_aliasing(s, {"each client's request", std::chrono::duration<double, std::milli>(a.every).count(),
+                               per_client}, w);
+    }
+    if (r.handshake_failures > 0 || r.requests_failed > 0 || r.disconnects > 0)
+        ctx.record.finding(detect::Finding{
+            "tunnel-clients-failed", ctx.scope(s),
+            std::to_string(r.handshake_failures) + " of " + std::to_string(r.clients) + " clients failed to connect, " +
+                std::to_string(r.requests_failed) + " requests failed, " + std::to_string(r.disconnects) +
+                " disconnects" + first_error(r.errors)});
+}
+
+}  // namespace stand::scenario::steps
