@@ -11,11 +11,13 @@
 #include "scenario/scenario_parser.hpp"
 #include "scenario/steps/load.hpp"
 #include "temp_dir.hpp"
+#include "scenario_errors.hpp"
 
 #include <doctest/doctest.h>
 
 using namespace stand;
 using namespace stand::scenario;
+using stand::test::error_of;
 namespace json = boost::json;
 
 namespace {
@@ -23,15 +25,6 @@ namespace {
 std::string with_steps(const std::string& steps, const std::string& extra = "") {
     return R"({"schema_version": 1, "name": "t", "plugins": ["nginx"], "phases": [{"name": "p", "steps": [)" + steps +
            "]}]" + extra + "}";
-}
-
-std::string error_of(const std::string& text) {
-    try {
-        parse_scenario_text(text, "t.json");
-    } catch (const ScenarioError& e) {
-        return e.what();
-    }
-    return "";
 }
 
 }  // namespace

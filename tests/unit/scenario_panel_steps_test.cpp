@@ -7,6 +7,7 @@
 #include "scenario/steps/lifecycle.hpp"
 #include "scenario/steps/waits.hpp"
 #include "scenario/step_metrics.hpp"
+#include "scenario_errors.hpp"
 
 #include <doctest/doctest.h>
 
@@ -17,21 +18,13 @@
 #include <unistd.h>
 
 using namespace stand::scenario;
+using stand::test::error_of;
 
 namespace {
 
 std::string scenario_with(const std::string& steps, const std::string& params = "") {
     return R"({"schema_version": 1, "name": "t", "plugins": ["p"], )" + params + R"("phases": [{"name": "x", "steps": [)" +
            steps + "]}]}";
-}
-
-std::string error_of(const std::string& text, const ParamOverrides& params = {}) {
-    try {
-        parse_scenario_text(text, "t.json", params);
-    } catch (const ScenarioError& e) {
-        return e.what();
-    }
-    return "";
 }
 
 }  // namespace

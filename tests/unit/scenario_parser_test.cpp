@@ -8,6 +8,7 @@
 #include "scenario/steps/waits.hpp"
 #include "scenario/step_metrics.hpp"
 #include "temp_dir.hpp"
+#include "scenario_errors.hpp"
 
 #include <doctest/doctest.h>
 
@@ -17,6 +18,7 @@
 #include <string>
 
 using namespace stand::scenario;
+using stand::test::error_of;
 using std::chrono::milliseconds;
 
 namespace {
@@ -36,15 +38,6 @@ std::string with_top(const std::string& members) {
 }
 
 // what() of the ScenarioError the text causes ("" if it parses).
-std::string error_of(const std::string& text) {
-    try {
-        parse_scenario_text(text, "t.json");
-    } catch (const ScenarioError& e) {
-        return e.what();
-    }
-    return "";
-}
-
 std::string override_error(const std::vector<std::string>& args) {
     try {
         parse_plugin_overrides(args);

@@ -3,6 +3,7 @@
 #include "scenario/scenario_error.hpp"
 #include "scenario/scenario_parser.hpp"
 #include "temp_dir.hpp"
+#include "scenario_errors.hpp"
 
 #include <doctest/doctest.h>
 
@@ -13,17 +14,9 @@
 #include <sys/stat.h>
 
 using namespace stand::scenario;
+using stand::test::error_of;
 
 namespace {
-
-std::string error_of(const std::string& text, const ParamOverrides& params = {}) {
-    try {
-        parse_scenario_text(text, "t.json", params);
-    } catch (const ScenarioError& e) {
-        return e.what();
-    }
-    return "";
-}
 
 std::string scenario(const std::string& params, const std::string& config) {
     return R"({"schema_version": 1, "name": "t", "params": )" + params +
