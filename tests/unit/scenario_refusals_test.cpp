@@ -130,3 +130,13 @@ TEST_CASE("scenario refusals: a tunnel's sink off this machine, unless allow_rem
     CHECK(error_of(remote_server)
               .find("t.json: $.phases[0].steps[0].server: expected a hysteria2:// link to this machine") == 0);
 }
+
+// D10: a file saved with a UTF-8 byte order mark was "1:1: invalid JSON: syntax error".
+TEST_CASE("scenario refusals: a UTF-8 byte order mark is not a syntax error") {
+    const std::string text = R"({"schema_version": 1, "name": "t", "plugins": ["p"],
+        "phases": [{"name": "x", "steps": [{"step": "start"}]}]})";
+    CHECK(error_of("\xEF\xBB\xBF" + text).empty());
+    CHECK(parse_scenario_text("\xEF\xBB\xBF" + text, "t.json").name == "t");
+    // ... but only at the start.
+    CHECK(error_of(text.substr(0, 1) + "\xEF\xBB\xBF" + text.substr(1)).find("t.json:1:2: invalid JSON") == 0);
+}

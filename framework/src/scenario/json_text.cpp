@@ -126,6 +126,8 @@ private:
 }  // namespace
 
 json::value parse_json_text(std::string_view text, const std::filesystem::path& file_for_messages) {
+    // A UTF-8 byte order mark, which some editors write (RFC 8259 lets a parser ignore it).
+    if (text.starts_with("\xEF\xBB\xBF")) text.remove_prefix(3);
     const json::parse_options options = scenario_options();
     json::basic_parser<DuplicateKeyCheck> checker(options, file_for_messages);
     json::error_code ec;
