@@ -57,18 +57,17 @@ BoxSpec parse_box(const json::value& v, const JsonPlace& place) {
     if (auto mib = r.uint("memory_mib", 1, kMaxMib)) box.memory_bytes = *mib << 20;
     if (auto mib = r.uint("swap_mib", 0, kMaxMib)) box.swap_bytes = *mib << 20;
     if (const json::value* pin = r.find("pin")) {
-        const auto cpus = pin->is_string() ? cpuset_size(pin->get_string()) : std::nullopt;
-        if (!cpus) r.at("pin").fail("a CPU list such as \"0\", \"0-1\" or \"0,2\"", pin);
-        if (box.vcpu && *box.vcpu > static_cast<double>(*cpus))
-            r.at("vcpu").fail("at most the " + std::to_string(*cpus) + " CPUs of pin " + json_quote(pin->get_string()),
+        const auto cpus = pin->is_string() ? box::parse_cpu_list(pin->get_string()) : std::nullopt;
+        if (!cpus || cpus->empty()) r.at("pin").fail("a CPU list such as \"0\", \"0-1\" or \"0,2\"", pin);
+        if (box.vcpu && *box.vcpu > static_cast<double>(cpus->size()))
+            r.at("vcpu").fail("at most the " + std::to_string(cpus->size()) + " CPUs of pin " +
+                                  json_quote(pin->get_string()),
                               r.find("vcpu"));
         // The CPUs must exist here: writing one that does not to cpuset.cpus fails only when the box is made.
-        if (const auto online = box::online_cpus()) {
-            const auto asked = box::parse_cpu_list(pin->get_string());  // valid: cpuset_size() read it
-            for (unsigned cpu : *asked)
+        if (const auto online = box::online_cpus())
+            for (unsigned cpu : *cpus)
                 if (!online->contains(cpu))
                     r.at("pin").fail("CPUs this machine has (online: " + box::format_cpu_list(*online) + ")", pin);
-        }
         box.pin = std::string(pin->get_string());
     }
     if (const json::value* io = r.find("io")) box.io = parse_io(*io, r.at("io"));

@@ -1,6 +1,5 @@
 #include "scenario/value_syntax.hpp"
 
-#include "box/cpu_list.hpp"
 #include "loader/id_syntax.hpp"
 #include "text/number_format.hpp"
 
@@ -24,12 +23,6 @@ bool is_valid_name(std::string_view name) {
     for (char c : name)
         if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || is_digit(c) || c == '_' || c == '-')) return false;
     return true;
-}
-
-std::optional<std::size_t> cpuset_size(std::string_view list) {
-    const auto cpus = box::parse_cpu_list(list);
-    if (!cpus || cpus->empty()) return std::nullopt;
-    return cpus->size();
 }
 
 bool is_double_format(std::string_view format) {

@@ -12,10 +12,6 @@ namespace stand::scenario {
 // metrics, "<name>.rps", so it has no dot).
 bool is_valid_name(std::string_view name);
 
-// A non-empty cpuset list such as "0", "0-3", "0,2,4-5" (box/cpu_list.hpp);
-// returns how many CPUs it names, or nullopt.
-std::optional<std::size_t> cpuset_size(std::string_view list);
-
 // A table cell format: one printf conversion of a double, as the report
 // renders it (text/number_format.hpp): "%.2f", "%.1f ms", "%.0f%%".
 bool is_double_format(std::string_view format);
