@@ -74,7 +74,9 @@ const stand::cpp::ConfigSpec& config_spec() {
         s.string("host", "the address the panel, the subscription server and the inbound bind").by_default("127.0.0.1");
         s.integer("port", "the panel's HTTP port").range(1, 65535).by_default(2053);
         s.integer("sub_port", "the subscription server's port").range(1, 65535).by_default(2096);
-        s.string("web_base_path", "the panel's URL path (webBasePath)").by_default("/");
+        s.string("web_base_path", "the panel's URL path (webBasePath), a secret of the panel: never logged")
+            .by_default("/")
+            .secret();
         stand_panel_kit::declare_hysteria2_keys(
             s, "vless-reality",
             "the inbound users join; hysteria2: Xray's hysteria inbound (version 2), TLS with a self-signed "
@@ -109,6 +111,7 @@ public:
         base_path_ = cfg.string("web_base_path");
         if (base_path_.empty() || base_path_.front() != '/') base_path_ = "/" + base_path_;
         if (base_path_.back() != '/') base_path_ += "/";
+        if (base_path_ != "/") PanelLifecycle::host().mark_secret(base_path_);  // x-ui's secret web base path
         inbound_port_ = static_cast<int>(cfg.integer("inbound_port"));
         if (cfg.string("protocol") == "hysteria2") protocol_ = stand_3x_ui::Protocol::hysteria2;
         congestion_ = cfg.string("congestion");
@@ -344,7 +347,7 @@ private:
 
     std::string panel_url() const { return "http://" + host_name_ + ":" + std::to_string(port_); }
 
-    stand_panel_kit::Credentials credentials() const { return stand_panel_kit::load_or_create_credentials(credentials_file(), given_); }
+    stand_panel_kit::Credentials credentials() const { return stand_panel_kit::load_or_create_credentials(host(), credentials_file(), given_); }
 
     stand_3x_ui::XuiApi& session() {
         if (!api_) {

@@ -373,6 +373,14 @@ private:
         auto st = stand_mistgate::load_state(state_file());
         fn(st);
         stand_mistgate::save_state(state_file(), st);
+        mark_secrets(st);
+    }
+
+    // The setup token, the TOTP secret and the secret admin path: never written by the host.
+    void mark_secrets(const stand_mistgate::State& st) const {
+        host_.mark_secret(st.setup_token);
+        host_.mark_secret(st.totp_secret);
+        if (!st.admin_url.empty()) host_.mark_secret(stand_panel_kit::path_of(st.admin_url));
     }
 
     // Runs `mistgate setup` once per data dir.
@@ -419,6 +427,7 @@ private:
     // The state with the admin URL; without a setup command the serve process printed it.
     stand_mistgate::State admin_state() {
         auto st = stand_mistgate::load_state(state_file());
+        mark_secrets(st);
         if (!st.admin_url.empty()) return st;
         if (!setup_command_.empty())
             throw Error(STAND_E_BAD_STATE, "mistgate: bootstrap before start: the admin URL is not known yet");
@@ -440,7 +449,7 @@ private:
 
     stand_mistgate::Client& client(const stand_mistgate::State& st) {
         if (!client_) {
-            auto creds = stand_panel_kit::load_or_create_credentials(credentials_file(), given_);
+            auto creds = stand_panel_kit::load_or_create_credentials(host_, credentials_file(), given_);
             std::string admin = absolute(st.admin_url);
             if (admin.back() != '/') admin += '/';
             client_ = std::make_unique<stand_mistgate::Client>(host_, admin, creds.username, creds.password,

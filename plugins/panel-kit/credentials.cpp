@@ -53,8 +53,10 @@ Credentials read_given_credentials(stand::cpp::ConfigValues& cfg) {
     return given;
 }
 
-Credentials load_or_create_credentials(const std::filesystem::path& file, const Credentials& given,
-                                       const std::string& prefix, const std::string& suffix) {
+namespace {
+
+Credentials stored_or_new_credentials(const std::filesystem::path& file, const Credentials& given,
+                                      const std::string& prefix, const std::string& suffix) {
     if (!given.password.empty()) return given;
     if (std::ifstream in{file}) {
         std::stringstream ss;
@@ -68,6 +70,15 @@ Credentials load_or_create_credentials(const std::filesystem::path& file, const 
     Credentials c = given;
     c.password = prefix + random_hex(12) + suffix;
     write_private_file(file, json::serialize(json::object{{"username", c.username}, {"password", c.password}}));
+    return c;
+}
+
+}  // namespace
+
+Credentials load_or_create_credentials(const stand::cpp::Host& host, const std::filesystem::path& file,
+                                       const Credentials& given, const std::string& prefix, const std::string& suffix) {
+    Credentials c = stored_or_new_credentials(file, given, prefix, suffix);
+    host.mark_secret(c.password);
     return c;
 }
 

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <stand/cpp/config_spec.hpp>
+#include <stand/cpp/host.hpp>
 
 #include <filesystem>
 #include <string>
@@ -28,9 +29,11 @@ Credentials read_given_credentials(stand::cpp::ConfigValues& cfg);
 // one must fail, not be replaced). Otherwise `file` ({"username", "password"})
 // when it exists, else a password of `prefix` + 24 random hex digits +
 // `suffix` (panels with password rules get e.g. suffix "Aa1") is generated
-// and written there with mode 0600.
-Credentials load_or_create_credentials(const std::filesystem::path& file, const Credentials& given,
-                                       const std::string& prefix = "bn-", const std::string& suffix = "");
+// and written there with mode 0600. The password is marked a secret on
+// `host` (stand.secrets/1), so the host never writes it.
+Credentials load_or_create_credentials(const stand::cpp::Host& host, const std::filesystem::path& file,
+                                       const Credentials& given, const std::string& prefix = "bn-",
+                                       const std::string& suffix = "");
 
 // Writes `text` to `file` with mode 0600 (secrets: credentials, an API
 // token, a generated .env); the parent folder is created.

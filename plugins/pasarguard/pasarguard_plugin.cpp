@@ -301,7 +301,7 @@ private:
 
     stand_panel_kit::Credentials credentials() const {
         // Policy: >= 12 chars, >= 2 digits, >= 2 upper, >= 2 lower, >= 1 special.
-        return stand_panel_kit::load_or_create_credentials(credentials_file(), given_, "Bn-", "Aa19");
+        return stand_panel_kit::load_or_create_credentials(host(), credentials_file(), given_, "Bn-", "Aa19");
     }
 
     stand_panel_kit::AdminApi& api() {
@@ -329,6 +329,7 @@ private:
         if (!std::regex_search(out, m, std::regex(R"(Temp key: (\S+))")))
             throw Error(STAND_E_BAD_RESPONSE, "pasarguard: generate-temp-key printed no 'Temp key:' line: " +
                                                   stand_panel_kit::excerpt(out));
+        host().mark_secret(m[1].str());  // a one-time key, in the helper's 0600 log too
         auto c = credentials();
         auto r = api().call("setup owner",
                             {{"method", "POST"},

@@ -249,7 +249,7 @@ private:
     }
 
     stand_panel_kit::Credentials credentials() const {
-        return stand_panel_kit::load_or_create_credentials(credentials_file(), given_, "Bn-", "Aa1");
+        return stand_panel_kit::load_or_create_credentials(host(), credentials_file(), given_, "Bn-", "Aa1");
     }
 
     stand_panel_kit::AdminApi& api() {

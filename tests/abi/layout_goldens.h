@@ -17,7 +17,7 @@
 #define AT(type, member, n) \
     STAND_GOLDEN_ASSERT(offsetof(type, member) == (n), "offsetof(" #type ", " #member ") changed: ABI break")
 
-STAND_GOLDEN_ASSERT(STAND_ABI_MAJOR == 1 && STAND_ABI_MINOR == 0, "update the goldens with the ABI version");
+STAND_GOLDEN_ASSERT(STAND_ABI_MAJOR == 1 && STAND_ABI_MINOR == 1, "update the goldens with the ABI version");
 STAND_GOLDEN_ASSERT(sizeof(void *) == 8, "the goldens are for LP64 targets");
 
 SIZE(stand_abi_version, 4);
@@ -51,6 +51,9 @@ AT(stand_files_service, run_dir, 8); AT(stand_files_service, data_dir, 16);
 
 SIZE(stand_progress_service, 24);
 AT(stand_progress_service, report, 8); AT(stand_progress_service, cancelled, 16);
+
+SIZE(stand_secrets_service, 16);
+AT(stand_secrets_service, mark, 8);
 
 SIZE(stand_http_service, 32);
 AT(stand_http_service, session_open, 8); AT(stand_http_service, session_close, 16);

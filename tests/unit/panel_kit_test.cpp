@@ -41,16 +41,16 @@ TEST_CASE("panel kit: subscription URLs are made absolute") {
 TEST_CASE("panel kit: generated credentials are kept with mode 0600, given ones win") {
     auto dir = std::filesystem::temp_directory_path() / ("stand-cred-" + std::to_string(::getpid()));
     auto file = dir / "creds.json";
-    auto first = stand_panel_kit::load_or_create_credentials(file, {"admin", ""}, "Bn-", "Aa1");
+    auto first = stand_panel_kit::load_or_create_credentials(stand::cpp::Host(nullptr), file, {"admin", ""}, "Bn-", "Aa1");
     CHECK(first.username == "admin");
     CHECK(first.password.size() == 3 + 24 + 3);
     CHECK(first.password.rfind("Bn-", 0) == 0);
     struct stat st {};
     REQUIRE(::stat(file.c_str(), &st) == 0);
     CHECK((st.st_mode & 0777) == 0600);
-    auto again = stand_panel_kit::load_or_create_credentials(file, {"admin", ""});
+    auto again = stand_panel_kit::load_or_create_credentials(stand::cpp::Host(nullptr), file, {"admin", ""});
     CHECK(again.password == first.password);
-    auto given = stand_panel_kit::load_or_create_credentials(file, {"admin", "wrong"});
+    auto given = stand_panel_kit::load_or_create_credentials(stand::cpp::Host(nullptr), file, {"admin", "wrong"});
     CHECK(given.password == "wrong");  // a user's choice is never replaced
     std::filesystem::remove_all(dir);
 }

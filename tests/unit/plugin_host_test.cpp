@@ -1,4 +1,5 @@
 #include "host/plugin_host.hpp"
+#include "text/secrets.hpp"
 #include "temp_dir.hpp"
 
 #include <stand/cpp/host.hpp>
@@ -37,7 +38,7 @@ TEST_CASE("host table: identity, log with plugin id, services by id") {
     CHECK(lines[0] == "30 demo careful");
 
     for (const char* id : {STAND_CLOCK_SERVICE_ID, STAND_FILES_SERVICE_ID, STAND_HTTP_SERVICE_ID,
-                           STAND_PROCESS_SERVICE_ID, STAND_PROGRESS_SERVICE_ID}) {
+                           STAND_PROCESS_SERVICE_ID, STAND_PROGRESS_SERVICE_ID, STAND_SECRETS_SERVICE_ID}) {
         INFO(id);
         auto* table = static_cast<const uint32_t*>(h->get_service(h, id));
         REQUIRE(table != nullptr);
@@ -45,6 +46,25 @@ TEST_CASE("host table: identity, log with plugin id, services by id") {
     }
     CHECK(h->get_service(h, "stand.http/2") == nullptr);
     CHECK(h->get_service(h, "org.example.nothing/1") == nullptr);
+}
+
+TEST_CASE("secrets service: a marked value is scrubbed from the plugin's log lines and passed on") {
+    test::TempDir dir;
+    std::vector<std::string> lines, forwarded;
+    auto config = config_in(dir, &lines);
+    config.secret = [&forwarded](const std::string& s) { forwarded.push_back(s); };
+    host::PluginHost ph("demo", config);
+    text::secrets().clear();
+    cpp::Host h(ph.get());
+    h.mark_secret("one-time-key-5e1");
+    h.mark_secret("abc");  // too short to hide as a part of other text
+    h.info("setup with one-time-key-5e1 done (abc)");
+    CHECK(lines.back() == "20 demo setup with <redacted> done (abc)");
+    CHECK(forwarded == std::vector<std::string>{"one-time-key-5e1"});
+    const auto* t = static_cast<const stand_secrets_service*>(ph.get()->get_service(ph.get(), STAND_SECRETS_SERVICE_ID));
+    REQUIRE(t != nullptr);
+    t->mark(ph.get(), nullptr, 5);  // NULL: ignored, never a crash
+    text::secrets().clear();
 }
 
 TEST_CASE("files service: data dir is per plugin, private, under the run dir") {

@@ -56,12 +56,13 @@ TEST_CASE("scenario refusals: a label that cannot name files and cgroups") {
         return R"({"schema_version": 1, "name": "t", "plugins": [{"id": "p", "label": )" + label +
                R"(}], "phases": [{"name": "x", "steps": [{"step": "start"}]}]})";
     };
-    for (const char* label : {R"("a b")", R"("a/b")", R"("50%")", R"("../../../x/ESCAPED")", R"(".hidden")",
-                              R"("nul\u0000")"}) {
+    for (const char* label : {R"("a b")", R"("a/b")", R"("50%")", R"("../../../x/ESCAPED")", R"(".hidden")"}) {
         CAPTURE(std::string(label));
         CHECK(error_of(with_label(label)).find("t.json: $.plugins[0].label: expected a label of 1 to 64 letters, "
                                                "digits, '_', '-' and '.', not starting with '.'") == 0);
     }
+    CHECK(error_of(with_label(R"("nul\u0000")")) ==
+          "t.json: $.plugins[0].label: expected text without NUL characters (\\u0000), got a string holding one");
     CHECK(error_of(with_label(R"("")")) == "t.json: $.plugins[0].label: expected a non-empty string, got \"\"");
     CHECK_FALSE(error_of(with_label('"' + std::string(65, 'a') + '"')).empty());
     CHECK(error_of(with_label('"' + std::string(64, 'a') + '"')).empty());
@@ -139,4 +140,27 @@ TEST_CASE("scenario refusals: a UTF-8 byte order mark is not a syntax error") {
     CHECK(parse_scenario_text("\xEF\xBB\xBF" + text, "t.json").name == "t");
     // ... but only at the start.
     CHECK(error_of(text.substr(0, 1) + "\xEF\xBB\xBF" + text.substr(1)).find("t.json:1:2: invalid JSON") == 0);
+}
+
+// D10: a NUL in a string (a path, an argument) would end it early; a
+// subnormal duration (1e-320) is no duration; an integer beyond 64 bits was
+// read back as another integer ("got -9223372036854775808").
+TEST_CASE("scenario refusals: a NUL in a string or key, a subnormal number, an integer beyond 64 bits") {
+    CHECK(error_of(scenario(R"({"d": 1, "dir": "/var/tmp\u0000/x"})", "{}")) ==
+          "t.json: $.params.dir: expected text without NUL characters (\\u0000), got a string holding one");
+    CHECK(error_of(scenario(R"({"d": 1})", R"({"a\u0000b": 1})")).find("expected text without NUL characters") !=
+          std::string::npos);
+    CHECK(error_of(scenario(R"({"d": 1e-320})", "{}")) ==
+          "t.json: $.params.d: expected 0 or a number of magnitude at least about 2.2e-308 (a double's smallest "
+          "normal), got 1e-320");
+    CHECK(error_of(scenario(R"({"d": -9223372036854775809})", "{}")) ==
+          "t.json: $.params.d: expected an integer within -9223372036854775808..18446744073709551615, got "
+          "-9223372036854775809");
+    CHECK(error_of(scenario(R"({"d": 1})", "{}"), {{"d", "1e-320"}}) ==
+          "t.json: $.params: --param d=1e-320: expected 0 or a number of magnitude at least about 2.2e-308 (a "
+          "double's smallest normal)");
+    CHECK(error_of(scenario(R"({"d": 1})", "{}"), {{"d", "-9223372036854775809"}}) ==
+          "t.json: $.params: --param d=-9223372036854775809: expected an integer within "
+          "-9223372036854775808..18446744073709551615");
+    CHECK(error_of(scenario(R"({"d": 1, "e": -9223372036854775808, "f": 2.5e-308, "g": 0.0})", "{}")).empty());
 }

@@ -1,5 +1,7 @@
 #include "child/child_runner.hpp"
 
+#include "child/process_tree.hpp"
+
 #include <cerrno>
 #include <csignal>
 #include <cstring>
@@ -7,6 +9,7 @@
 #include <poll.h>
 #include <sys/mman.h>
 #include <sys/resource.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -52,6 +55,27 @@ std::string stderr_tail(int fd, std::size_t max_lines = 3) {
     return tail;
 }
 
+// The child's side: runs `body`, writes its result, leaves nothing running.
+[[noreturn]] void child_side(const std::function<ChildResult()>& body, int read_fd, int write_fd, int err_fd) {
+    ::close(read_fd);
+    // What the body's processes leave behind (a shell's orphaned child)
+    // stays below this child, to be killed with the rest at the end.
+    ::prctl(PR_SET_CHILD_SUBREAPER, 1);
+    rlimit no_core{0, 0};
+    ::setrlimit(RLIMIT_CORE, &no_core);
+    if (err_fd >= 0) ::dup2(err_fd, STDERR_FILENO);
+    ChildResult r;
+    try {
+        r = body();
+    } catch (const std::exception& e) {
+        r = {false, false, std::string("uncaught C++ exception (plugins must not throw through the C ABI): ") + e.what(), 0};
+    }
+    write_all(write_fd, std::string(r.skipped ? "S" : r.passed ? "P" : "F") + r.message);
+    kill_descendants(::getpid());  // nothing the body started outlives it, whatever failed
+    ::close(write_fd);
+    ::_exit(0);
+}
+
 }  // namespace
 
 ChildResult run_in_child(const std::function<ChildResult()>& body, std::chrono::milliseconds timeout) {
@@ -66,21 +90,7 @@ ChildResult run_in_child(const std::function<ChildResult()>& body, std::chrono::
         if (err_fd >= 0) ::close(err_fd);
         return {false, false, std::string("fork failed: ") + std::strerror(errno), 0};
     }
-    if (pid == 0) {
-        ::close(fds[0]);
-        rlimit no_core{0, 0};
-        ::setrlimit(RLIMIT_CORE, &no_core);
-        if (err_fd >= 0) ::dup2(err_fd, STDERR_FILENO);
-        ChildResult r;
-        try {
-            r = body();
-        } catch (const std::exception& e) {
-            r = {false, false, std::string("uncaught C++ exception (plugins must not throw through the C ABI): ") + e.what(), 0};
-        }
-        write_all(fds[1], std::string(r.skipped ? "S" : r.passed ? "P" : "F") + r.message);
-        ::close(fds[1]);
-        ::_exit(0);
-    }
+    if (pid == 0) child_side(body, fds[0], fds[1], err_fd);
     ::close(fds[1]);
 
     std::string message;
@@ -106,7 +116,10 @@ ChildResult run_in_child(const std::function<ChildResult()>& body, std::chrono::
         message.append(buffer, static_cast<std::size_t>(n));
     }
     ::close(fds[0]);
-    if (timed_out) ::kill(pid, SIGKILL);
+    if (timed_out) {
+        kill_descendants(pid);
+        ::kill(pid, SIGKILL);
+    }
     int status = 0;
     while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
     }

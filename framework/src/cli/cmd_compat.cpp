@@ -3,6 +3,8 @@
 #include "compat/compat_output.hpp"
 #include "compat/compat_suite.hpp"
 #include "compat/recording_file.hpp"
+#include "loader/config_secrets.hpp"
+#include "text/secrets.hpp"
 
 #include <boost/json.hpp>
 
@@ -96,17 +98,26 @@ bool write_recording(const compat::CompatReport& report, const compat::CompatOpt
     return !passed_without_part;
 }
 
+// The config's secrets (by the plugin's schema) are hidden in every line and file.
+void register_secrets(const loader::LoadedPlugin& plugin, const compat::CompatOptions& options) {
+    boost::system::error_code ec;
+    auto config = boost::json::parse(options.config_json, ec);
+    if (!ec && config.is_object()) loader::register_config_secrets(config.as_object(), plugin.config_schema);
+    if (options.panel_target)
+        loader::register_config_secrets(options.panel_target->wrong_credentials, plugin.config_schema);
+}
+
 int finish(const compat::CompatReport& report, const Args& args) {
     if (auto junit = args.value("junit")) {
         std::ofstream out(*junit);
-        out << compat::to_junit_xml(report);
+        out << text::secrets().scrub(compat::to_junit_xml(report));
         if (!out) {
             std::cerr << "stand: cannot write JUnit XML to " << *junit << "\n";
             return kExitFailed;
         }
     }
-    if (args.flag("json")) std::cout << boost::json::serialize(compat::to_json(report)) << "\n";
-    else std::cout << compat::format_summary(report) << "\n";
+    if (args.flag("json")) std::cout << boost::json::serialize(text::secrets().scrub_json(compat::to_json(report))) << "\n";
+    else std::cout << text::secrets().scrub(compat::format_summary(report)) << "\n";
     return report.failed() == 0 ? kExitOk : kExitFailed;
 }
 
@@ -152,9 +163,10 @@ int run_compat(const std::vector<std::string>& argv) {
     int code = kExitOk;
     try {
         auto plugin = plugin_search(args).resolve(args.positionals()[0]);
+        register_secrets(*plugin, options);
         if (!json) std::cout << "stand compat " << plugin->id << " (" << plugin->file.string() << ")\n";
         report = compat::run_compat(plugin, options, [&](const compat::CheckOutcome& o) {
-            if (!json) std::cout << compat::format_check_line(o) << std::endl;
+            if (!json) std::cout << text::secrets().scrub(compat::format_check_line(o)) << std::endl;
         });
         code = finish(report, args);
         if (record && !write_recording(report, options, *record)) code = kExitFailed;

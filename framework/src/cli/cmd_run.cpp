@@ -3,11 +3,16 @@
 #include "report/run_report.hpp"
 #include "scenario/engine.hpp"
 #include "scenario/plugin_overrides.hpp"
+#include "scenario/probe_params_check.hpp"
+#include "scenario/run_plan.hpp"
 #include "rundir/run_directory.hpp"
 #include "scenario/scenario_parser.hpp"
 #include "scenario/steps/step_listing.hpp"
+#include "text/secrets.hpp"
 
 #include <atomic>
+#include <cstdlib>
+#include <filesystem>
 #include <csignal>
 #include <iostream>
 #include <unistd.h>
@@ -17,6 +22,7 @@ namespace {
 
 const char* kHelp = R"(usage: stand run SCENARIO [options]
        stand run --resume RUN_DIR [options]
+       stand run --check SCENARIO [--plugin ...] [--param ...]
        stand run --list-steps [--json | --markdown]
 
 Runs a scenario file (scenarios/README.md): every repetition of every plugin
@@ -30,6 +36,9 @@ finishes an interrupted run, skipping the repetitions that finished.
                         (repeatable; VALUE is JSON, else a string)
   --run-dir DIR         where to write (default: runs/<scenario>-<time>)
   --resume RUN_DIR      finish an earlier run in RUN_DIR
+  --check               validate everything a run would (the scenario, its params, the
+                        plugins, every probe step's job and params, pins against this
+                        machine) and exit 0 or 2 without measuring, as `nginx -t` does
   --allow-drift         measure although the box's effective settings differ from the plan
   --plugin-path DIR     extra plugin directory (repeatable)
   --list-steps          the step kinds: keys, defaults, metrics, timeouts (--json: as JSON;
@@ -54,14 +63,18 @@ void install_signal_handlers() {
 // The scenario of an earlier run, with the parameters and plugins it started with.
 scenario::Scenario resumed_scenario(const Args& args, const std::string& resume) {
     args.expect_positionals(0, 0, "no scenario with --resume (it is in RUN_DIR/run.json)");
-    auto info = rundir::RunDirectory(resume).read_run_info();
+    rundir::RunDirectory dir(resume);
+    auto info = dir.read_run_info();
     if (!info) throw UsageError("--resume " + resume + ": no run.json there");
+    // The params and plugin configs as given (run.json has their secrets redacted).
+    auto given = dir.read_secrets();
+    if (!given) throw UsageError("--resume " + resume + ": no secrets.json there (the plugin configs as given)");
     scenario::ParamOverrides params;  // the values the run started with
-    if (auto* p = info->if_contains("params"); p && p->is_object())
+    if (auto* p = given->if_contains("params"); p && p->is_object())
         for (const auto& [k, v] : p->as_object()) params[std::string(k)] = boost::json::serialize(v);
     auto scen = scenario::parse_scenario_file(std::string(info->at("scenario_file").as_string()), params);
     scen.plugins.clear();
-    for (const auto& p : info->at("plugins").as_array())
+    for (const auto& p : given->at("plugins").as_array())
         scen.plugins.push_back({std::string(p.at("id").as_string()), p.at("config").as_object(),
                                 std::string(p.at("label").as_string())});
     return scen;
@@ -95,6 +108,38 @@ void resolve_plugins(const Args& args, const scenario::Scenario& scen, const loa
     }
 }
 
+// Every run_probe step's job and params, asked of the probe plugins
+// themselves (their workers run in a scratch directory).
+void check_probe_steps(const scenario::Scenario& scen, const loader::PluginSearch& search) {
+    std::string pattern = (std::filesystem::temp_directory_path() / "stand-check-XXXXXX").string();
+    if (::mkdtemp(pattern.data()) == nullptr) throw std::runtime_error("cannot create a temporary directory");
+    struct Remove {
+        std::filesystem::path dir;
+        ~Remove() {
+            std::error_code ec;
+            std::filesystem::remove_all(dir, ec);
+        }
+    } scratch{pattern};
+    scenario::check_probe_params(scen, search, scratch.dir);
+}
+
+// --check: what a run would refuse, refused now; nothing measured.
+int checked_scenario(const Args& args, const scenario::Scenario& scen, const loader::PluginSearch& search) {
+    try {
+        resolve_plugins(args, scen, search);
+    } catch (const loader::LoadError& e) {
+        std::cerr << "stand: refused " << text::secrets().scrub(e.what()) << "\n";
+        return kExitUsage;
+    }
+    check_probe_steps(scen, search);
+    const auto plan = scenario::make_run_plan(scen);
+    std::size_t steps = 0;
+    for (const auto& phase : scen.phases) steps += phase.steps.size();
+    std::cout << scen.file.string() << ": ok (" << scen.plugins.size() << " plugin(s), " << steps << " step(s), "
+              << plan.size() << " repetition(s) planned)\n";
+    return kExitOk;
+}
+
 int reported_outcome(const std::filesystem::path& run_dir, const scenario::EngineOutcome& outcome) {
     auto files = report::write_run_report(run_dir);
     std::cout << "summary: " << files.summary_md.string() << "\n"
@@ -118,7 +163,7 @@ int reported_outcome(const std::filesystem::path& run_dir, const scenario::Engin
 int run_run(const std::vector<std::string>& argv) {
     Args args("run", argv,
               {{"help"}, {"plugin", true, true}, {"param", true, true}, {"run-dir", true}, {"resume", true}, {"allow-drift"},
-               {"list-steps"}, {"json"}, {"markdown"}, plugin_path_option()});
+               {"list-steps"}, {"json"}, {"markdown"}, {"check"}, plugin_path_option()});
     if (args.flag("help")) {
         std::cout << kHelp;
         return kExitOk;
@@ -141,7 +186,12 @@ int run_run(const std::vector<std::string>& argv) {
     if (scen.plugins.empty()) throw UsageError("the scenario names no plugin; pass --plugin ID");
     scenario::check_step_plugins(scen);
     auto search = plugin_search(args);
+    if (args.flag("check")) {
+        if (resume) throw UsageError("--check validates a scenario file, not --resume");
+        return checked_scenario(args, scen, search);
+    }
     resolve_plugins(args, scen, search);
+    check_probe_steps(scen, search);
 
     install_signal_handlers();
     const bool tty = ::isatty(STDERR_FILENO);
@@ -152,10 +202,12 @@ int run_run(const std::vector<std::string>& argv) {
     options.search = &search;
     options.interrupted = &g_interrupted;
     options.progress = [tty](const std::string& line) {
-        if (tty) std::cerr << "\r\033[K" << line << std::flush;
-        else std::cerr << line << "\n";
+        if (tty) std::cerr << "\r\033[K" << text::secrets().scrub(line) << std::flush;
+        else std::cerr << text::secrets().scrub(line) << "\n";
     };
-    options.log = [tty](const std::string& line) { std::cerr << (tty ? "\r\033[K" : "") << line << "\n"; };
+    options.log = [tty](const std::string& line) {
+        std::cerr << (tty ? "\r\033[K" : "") << text::secrets().scrub(line) << "\n";
+    };
     std::cerr << "stand run " << scen.name << " -> " << run_dir.string() << "\n";
     auto outcome = scenario::run_scenario(scen, options);
     if (tty) std::cerr << "\r\033[K";

@@ -6,6 +6,7 @@
 #include "loader/plugin_loader.hpp"
 #include "scenario/plugin_overrides.hpp"
 #include "scenario/scenario_error.hpp"
+#include "text/secrets.hpp"
 
 #include <stand/version.h>
 
@@ -81,19 +82,19 @@ int main(int argc, char** argv) {
         if (command == "__worker") return stand::isolation::run_worker_main();  // internal: see isolation/
         throw UsageError("unknown command '" + command + "' (see stand --help)");
     } catch (const UsageError& e) {
-        std::cerr << "stand: " << e.what() << "\n";
+        std::cerr << "stand: " << stand::text::secrets().scrub(e.what()) << "\n";
         return kExitUsage;
     } catch (const stand::scenario::ScenarioError& e) {
-        std::cerr << "stand: " << e.what() << "\n";
+        std::cerr << "stand: " << stand::text::secrets().scrub(e.what()) << "\n";
         return kExitUsage;
     } catch (const stand::scenario::PluginOverrideError& e) {
-        std::cerr << "stand: " << e.what() << "\n";
+        std::cerr << "stand: " << stand::text::secrets().scrub(e.what()) << "\n";
         return kExitUsage;
     } catch (const stand::loader::LoadError& e) {
-        std::cerr << "stand: refused " << e.what() << "\n";
+        std::cerr << "stand: refused " << stand::text::secrets().scrub(e.what()) << "\n";
         return kExitPluginRefused;
     } catch (const std::exception& e) {
-        std::cerr << "stand: internal error: " << e.what() << "\n";
+        std::cerr << "stand: internal error: " << stand::text::secrets().scrub(e.what()) << "\n";
         return kExitInternal;
     }
 }

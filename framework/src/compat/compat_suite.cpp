@@ -4,6 +4,7 @@
 #include "compat/proxy_checks.hpp"
 
 #include "host/plugin_host.hpp"
+#include "loader/config_secrets.hpp"
 #include "loader/interface_catalog.hpp"
 
 #include <stand/stand.h>
@@ -55,7 +56,10 @@ ChildResult check_create_destroy(const Plugin& p, const CompatOptions& o) {
     stand_instance* instance = nullptr;
     if (auto e = create_once(*p, host, o.config_json, &instance); !e.empty()) return fail(e);
     p->entry.destroy(instance);
-    return pass("config " + o.config_json);
+    boost::system::error_code ec;
+    auto config = boost::json::parse(o.config_json, ec);
+    if (ec || !config.is_object()) return pass("config " + o.config_json);
+    return pass("config " + boost::json::serialize(loader::redacted_config(config.as_object(), p->config_schema)));
 }
 
 ChildResult check_create_destroy_rss(const Plugin& p, const CompatOptions& o) {
@@ -105,7 +109,11 @@ ChildResult check_unknown_interface(const Plugin& p, const CompatOptions& o) {
     const void* table = p->entry.get_interface(instance, kUnknownInterface);
     const void* null_id = p->entry.get_interface(instance, "");
     p->entry.destroy(instance);
-    if (table != nullptr) return fail(std::string("get_interface(\"") + kUnknownInterface + "\") returned non-NULL");
+    if (table != nullptr) {
+        std::string message = "get_interface(\"";  // appended, not added: GCC 12's -Warray-bounds misfires on the sum
+        message.append(kUnknownInterface).append("\") returned non-NULL");
+        return fail(message);
+    }
     if (null_id != nullptr) return fail("get_interface(\"\") returned non-NULL");
     return pass("unknown ids return NULL");
 }

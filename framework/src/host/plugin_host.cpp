@@ -1,5 +1,7 @@
 #include "host/plugin_host.hpp"
 
+#include "text/secrets.hpp"
+
 #include <stand/cpp/error.hpp>
 
 #include <iostream>
@@ -78,11 +80,18 @@ std::filesystem::path PluginHost::data_dir() const {
 }
 
 void PluginHost::log(int level, const std::string& message) const {
+    const std::string line = text::secrets().scrub(message);
     if (config_.log) {
-        config_.log(level, plugin_id_, message);
+        config_.log(level, plugin_id_, line);
         return;
     }
-    std::cerr << "[" << plugin_id_ << "] " << level_name(level) << ": " << message << "\n";
+    std::cerr << "[" << plugin_id_ << "] " << level_name(level) << ": " << line << "\n";
+}
+
+void PluginHost::mark_secret(std::string_view value) const {
+    if (value.size() < text::Secrets::kMinLength) return;
+    text::secrets().add(value);
+    if (config_.secret) config_.secret(std::string(value));
 }
 
 void PluginHost::report_progress(double fraction, const std::string& message) const {

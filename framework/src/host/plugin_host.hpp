@@ -20,6 +20,7 @@ namespace stand::host {
 
 using LogFunction = std::function<void(int level, const std::string& plugin_id, const std::string& message)>;
 using ProgressFunction = std::function<void(const std::string& plugin_id, double fraction, const std::string& message)>;
+using SecretFunction = std::function<void(const std::string& secret)>;
 
 struct HostConfig {
     std::filesystem::path run_dir;  // created on first use
@@ -27,6 +28,7 @@ struct HostConfig {
     bool record_http_exchanges = false;  // see HttpPolicy::record_exchanges
     LogFunction log;                // default: stderr
     ProgressFunction progress;      // default: ignore
+    SecretFunction secret;          // told each value a plugin marks (stand.secrets/1); default: ignore
     // Named groups ("measured", "client") -> cgroup directories to join.
     std::map<std::string, std::vector<std::filesystem::path>> boxes;
 };
@@ -46,7 +48,10 @@ public:
     std::filesystem::path run_dir() const;   // creates it
     std::filesystem::path data_dir() const;  // <run_dir>/data/<plugin id>, mode 0700, creates it
 
+    // The message with every known secret scrubbed (text/secrets.hpp).
     void log(int level, const std::string& message) const;
+    // Adds `value` to the process's secrets and tells config().secret.
+    void mark_secret(std::string_view value) const;
     void report_progress(double fraction, const std::string& message) const;
     void cancel() noexcept { cancelled_.store(true); }
     bool cancelled() const noexcept { return cancelled_.load(); }

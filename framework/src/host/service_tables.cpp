@@ -144,6 +144,15 @@ stand_result STAND_ABI output_path(const stand_host* host, stand_process process
 }
 constexpr stand_process_service kProcess{sizeof(stand_process_service), &spawn, &signal, &wait, &release, &output_path};
 
+// ---- stand.secrets/1
+void STAND_ABI mark(const stand_host* host, const char* value, size_t len) {
+    guarded(nullptr, [&] {
+        if (value != nullptr) plugin(host).mark_secret(std::string_view(value, len));
+        return STAND_OK;
+    });
+}
+constexpr stand_secrets_service kSecrets{sizeof(stand_secrets_service), &mark};
+
 }  // namespace
 
 const void* find_service(const char* id) {
@@ -152,6 +161,7 @@ const void* find_service(const char* id) {
     if (std::strcmp(id, STAND_PROGRESS_SERVICE_ID) == 0) return &kProgress;
     if (std::strcmp(id, STAND_HTTP_SERVICE_ID) == 0) return &kHttp;
     if (std::strcmp(id, STAND_PROCESS_SERVICE_ID) == 0) return &kProcess;
+    if (std::strcmp(id, STAND_SECRETS_SERVICE_ID) == 0) return &kSecrets;
     return nullptr;
 }
 

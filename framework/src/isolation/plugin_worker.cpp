@@ -2,6 +2,7 @@
 
 #include "isolation/line_channel.hpp"
 #include "isolation/worker_main.hpp"
+#include "text/secrets.hpp"
 
 #include <cerrno>
 #include <csignal>
@@ -40,7 +41,7 @@ PluginWorker::PluginWorker(WorkerOptions options) : options_(std::move(options))
     auto log_dir = options_.host.run_dir / "logs";
     std::filesystem::create_directories(log_dir, ec);
     stderr_log_ = log_dir / ("worker-" + options_.plugin_id + ".log");
-    int err_fd = ::open(stderr_log_.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+    int err_fd = ::open(stderr_log_.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0600);
     if (err_fd < 0) throw std::runtime_error("cannot open " + stderr_log_.string() + ": " + std::strerror(errno));
 
     int sv[2];
@@ -141,6 +142,10 @@ WorkerReply PluginWorker::round_trip(boost::json::object request, const std::str
             if (options_.host.log)
                 options_.host.log(static_cast<int>(m.at("level").to_number<double>()), options_.plugin_id,
                                   std::string(m.at("message").as_string()));
+            continue;
+        }
+        if (type && *type == "secret") {
+            if (const auto* v = m.if_contains("value"); v && v->is_string()) text::secrets().add(v->get_string());
             continue;
         }
         if (type && *type == "progress") {

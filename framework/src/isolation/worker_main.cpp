@@ -4,6 +4,7 @@
 #include "isolation/interface_calls.hpp"
 #include "isolation/line_channel.hpp"
 #include "loader/plugin_loader.hpp"
+#include "text/secrets.hpp"
 
 #include <atomic>
 #include <csignal>
@@ -29,8 +30,9 @@ host::HostConfig host_config_from(const boost::json::object& m, LineChannel& cha
         channel.send({{"type", "log"}, {"level", level}, {"message", message}});
     };
     config.progress = [&channel](const std::string&, double fraction, const std::string& message) {
-        channel.send({{"type", "progress"}, {"fraction", fraction}, {"message", message}});
+        channel.send({{"type", "progress"}, {"fraction", fraction}, {"message", text::secrets().scrub(message)}});
     };
+    config.secret = [&channel](const std::string& secret) { channel.send({{"type", "secret"}, {"value", secret}}); };
     return config;
 }
 
@@ -44,7 +46,7 @@ boost::json::value output_value(const std::string& text) {
 boost::json::array http_calls(host::PluginHost& h) {
     boost::json::array calls;
     for (const auto& c : h.http().calls())
-        calls.push_back({{"label", c.label}, {"method", c.method}, {"url", c.url}, {"status", c.status},
+        calls.push_back({{"label", c.label}, {"method", c.method}, {"url", text::secrets().scrub(c.url)}, {"status", c.status},
                          {"error", c.error}, {"elapsed_ms", c.elapsed_ms}, {"retry_waits", c.retry_waits},
                          {"waited_ms", c.waited_ms}});
     return calls;

@@ -55,6 +55,12 @@ std::vector<std::filesystem::path> PluginSearch::default_path(const std::vector<
 }
 
 ScanResult PluginSearch::scan() const {
+    std::lock_guard lock(mutex_);
+    if (!scanned_) scanned_ = scan_files();
+    return *scanned_;
+}
+
+ScanResult PluginSearch::scan_files() const {
     ScanResult result;
     std::map<std::string, std::vector<std::shared_ptr<LoadedPlugin>>> by_id;
     for (const auto& file : plugin_files(dirs_)) {
@@ -80,7 +86,12 @@ ScanResult PluginSearch::scan() const {
 std::shared_ptr<LoadedPlugin> PluginSearch::resolve(const std::string& name_or_path) const {
     bool is_path = name_or_path.find('/') != std::string::npos ||
                    (name_or_path.size() > 3 && name_or_path.compare(name_or_path.size() - 3, 3, ".so") == 0);
-    if (is_path) return load_plugin_isolated(name_or_path);
+    if (is_path) {
+        std::lock_guard lock(mutex_);
+        auto& loaded = by_path_[name_or_path];
+        if (!loaded) loaded = load_plugin_isolated(name_or_path);
+        return loaded;
+    }
 
     if (!is_valid_plugin_id(name_or_path))
         throw LoadError(name_or_path, "is neither a file path nor a well-formed plugin id");

@@ -4,7 +4,10 @@
 #include "loader/plugin_loader.hpp"
 
 #include <filesystem>
+#include <map>
 #include <memory>
+#include <mutex>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -30,7 +33,9 @@ public:
     explicit PluginSearch(std::vector<std::filesystem::path> dirs) : dirs_(std::move(dirs)) {}
     const std::vector<std::filesystem::path>& dirs() const noexcept { return dirs_; }
 
-    // Loads every *.so in the path. A duplicate id is refused for both files.
+    // Loads every *.so in the path (each in a forked child first), once per
+    // PluginSearch: later calls return the same result. A duplicate id is
+    // refused for both files.
     ScanResult scan() const;
 
     // `name_or_path` containing '/' or ending in ".so" is a file; otherwise a
@@ -39,7 +44,12 @@ public:
     std::shared_ptr<LoadedPlugin> resolve(const std::string& name_or_path) const;
 
 private:
+    ScanResult scan_files() const;
+
     std::vector<std::filesystem::path> dirs_;
+    mutable std::mutex mutex_;
+    mutable std::optional<ScanResult> scanned_;  // the first scan()
+    mutable std::map<std::filesystem::path, std::shared_ptr<LoadedPlugin>> by_path_;  // resolve() of a file
 };
 
 }  // namespace stand::loader

@@ -1,8 +1,13 @@
 #include "rundir/run_directory.hpp"
 
 #include "rundir/run_files.hpp"
+#include "text/secrets.hpp"
 
 #include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <fcntl.h>
+#include <sys/stat.h>
 #include <chrono>
 #include <ctime>
 #include <fstream>
@@ -39,6 +44,28 @@ boost::json::object checked_rep(boost::json::object rep, const std::filesystem::
     return rep;
 }
 
+// Written whole then renamed, so that a reader never sees half a file.
+void write_file(const std::filesystem::path& file, const std::string& text, mode_t mode) {
+    auto tmp = file;
+    tmp += ".tmp" + std::to_string(::getpid());
+    const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode);
+    if (fd < 0) throw std::runtime_error("cannot write " + tmp.string() + ": " + std::strerror(errno));
+    ::fchmod(fd, mode);  // whatever the umask
+    std::size_t done = 0;
+    while (done < text.size()) {
+        const ssize_t n = ::write(fd, text.data() + done, text.size() - done);
+        if (n < 0 && errno == EINTR) continue;
+        if (n <= 0) {
+            const int err = errno;
+            ::close(fd);
+            throw std::runtime_error("cannot write " + tmp.string() + ": " + std::strerror(err));
+        }
+        done += static_cast<std::size_t>(n);
+    }
+    if (::close(fd) != 0) throw std::runtime_error("cannot write " + tmp.string() + ": " + std::strerror(errno));
+    std::filesystem::rename(tmp, file);
+}
+
 }  // namespace
 
 RunDirectory::RunDirectory(std::filesystem::path root) : root_(std::move(root)) {
@@ -59,20 +86,18 @@ std::filesystem::path RunDirectory::fresh_path(const std::filesystem::path& pare
 }
 
 void RunDirectory::write_atomically(const std::filesystem::path& file, const std::string& text) {
-    auto tmp = file;
-    tmp += ".tmp" + std::to_string(::getpid());
-    {
-        std::ofstream out(tmp, std::ios::trunc);
-        out << text;
-        out.flush();
-        if (!out) throw std::runtime_error("cannot write " + tmp.string());
-    }
-    std::filesystem::rename(tmp, file);
+    write_file(file, text::secrets().scrub(text), 0644);
 }
 
 void RunDirectory::write_run_info(const boost::json::object& info) const {
-    write_atomically(root_ / "run.json", boost::json::serialize(info) + "\n");
+    write_atomically(root_ / "run.json", boost::json::serialize(text::secrets().scrub_json(info)) + "\n");
 }
+
+void RunDirectory::write_secrets(const boost::json::object& secrets) const {
+    write_file(root_ / "secrets.json", boost::json::serialize(secrets) + "\n", 0600);
+}
+
+std::optional<boost::json::object> RunDirectory::read_secrets() const { return read_object(root_ / "secrets.json"); }
 
 std::optional<boost::json::object> RunDirectory::read_run_info() const { return read_object(root_ / "run.json"); }
 
@@ -82,7 +107,7 @@ void RunDirectory::write_rep(const std::string& key, const boost::json::object& 
     if (auto problems = rep_problems(doc); !problems.empty())
         throw std::logic_error("internal error: reps/" + key + ".json would break its schema (docs/run-files.md): " +
                                joined(problems));
-    write_atomically(root_ / "reps" / (key + ".json"), boost::json::serialize(doc) + "\n");
+    write_atomically(root_ / "reps" / (key + ".json"), boost::json::serialize(text::secrets().scrub_json(doc)) + "\n");
 }
 
 std::optional<boost::json::object> RunDirectory::read_rep(const std::string& key) const {

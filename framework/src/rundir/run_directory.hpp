@@ -2,6 +2,7 @@
 // a crash or Ctrl-C loses nothing already measured.
 //
 //   RUN_DIR/run.json            what was asked: scenario path and copy, plan, host, start time
+//   RUN_DIR/secrets.json        mode 0600: the plugin configs and params as given, for --resume
 //   RUN_DIR/reps/<key>.json     one repetition, rewritten after every step ("status": running|ok|failed)
 //   RUN_DIR/samples/<key>.csv   the sampler's rows of that repetition
 //   RUN_DIR/logs/               plugin worker and process logs
@@ -27,6 +28,9 @@ public:
 
     void write_run_info(const boost::json::object& info) const;
     std::optional<boost::json::object> read_run_info() const;
+    // The one file written as given, secrets included: mode 0600.
+    void write_secrets(const boost::json::object& secrets) const;
+    std::optional<boost::json::object> read_secrets() const;
 
     // Atomic (write + rename), so a reader never sees half a file. Adds
     // schema_version; a document that breaks the schema (run_files.hpp) is
@@ -39,6 +43,8 @@ public:
     std::filesystem::path samples_file(const std::string& key) const;
     std::filesystem::path logs_dir() const;
 
+    // Every file of the run directory but secrets.json is written through
+    // here: the text with every known secret scrubbed (text/secrets.hpp).
     static void write_atomically(const std::filesystem::path& file, const std::string& text);
 
 private:

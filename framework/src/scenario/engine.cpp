@@ -2,6 +2,7 @@
 
 #include "box/stale_cleanup.hpp"
 #include "detect/machine_busy.hpp"
+#include "loader/config_secrets.hpp"
 #include "rundir/run_directory.hpp"
 #include "scenario/adaptive_reps.hpp"
 #include "scenario/rep_resources.hpp"
@@ -43,11 +44,19 @@ public:
     Run(const Scenario& scenario, const EngineOptions& options)
         : scenario_(scenario), options_(options), dir_(options.run_dir), plan_(make_run_plan(scenario)),
           adaptive_(scenario), interrupted_(options.interrupted ? *options.interrupted : never_) {
-        for (const auto& p : scenario.plugins) plugin_files_.push_back(options.search->resolve(p.id)->file);
+        for (const auto& p : scenario.plugins) {
+            auto plugin = options.search->resolve(p.id);
+            plugin_files_.push_back(plugin->file);
+            plugin_schemas_.push_back(plugin->config_schema);
+            loader::register_config_secrets(p.config, plugin->config_schema);
+        }
     }
 
     EngineOutcome run() {
-        if (!options_.resume) dir_.write_run_info(make_run_info(scenario_, plan_, adaptive_));
+        if (!options_.resume) {
+            dir_.write_secrets(make_run_secrets(scenario_));
+            dir_.write_run_info(make_run_info(scenario_, plan_, adaptive_, plugin_schemas_));
+        }
         try {
             boxes_ = plan_run_boxes(scenario_);
         } catch (const RepSetupError& e) {
@@ -178,6 +187,7 @@ private:
     const EngineOptions& options_;
     rundir::RunDirectory dir_;
     std::vector<std::filesystem::path> plugin_files_;
+    std::vector<std::string> plugin_schemas_;  // each plugin's config schema (its secrets)
     std::vector<PlannedRep> plan_;
     AdaptiveReps adaptive_;
     const std::atomic<bool>& interrupted_;

@@ -7,6 +7,7 @@
 #include "scenario/step_metrics.hpp"
 #include "scenario/steps/rep_context.hpp"
 #include "scenario/steps/step_kind.hpp"
+#include "text/secrets.hpp"
 
 #include <optional>
 #include <set>
@@ -97,7 +98,10 @@ void run_phases(RepContext& ctx, std::optional<detect::GoProcessScanner>& go_pro
     if (facts.ok()) {
         ctx.record.doc[rundir::rep_key::kFacts] = facts.output;
         // a panel's secret path prefix (ext/lifecycle.h): for recordings only, never for a report
-        if (auto* f = ctx.record.doc[rundir::rep_key::kFacts].if_object()) f->erase("secret_path_prefix");
+        if (auto* f = ctx.record.doc[rundir::rep_key::kFacts].if_object()) {
+            if (const auto* secret = f->if_contains("secret_path_prefix")) text::secrets().add_all(*secret);
+            f->erase("secret_path_prefix");
+        }
     }
 }
 

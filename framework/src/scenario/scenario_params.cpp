@@ -1,6 +1,7 @@
 #include "scenario/scenario_params.hpp"
 
 #include "scenario/json_reader.hpp"
+#include "scenario/json_text.hpp"
 #include "scenario/scenario_error.hpp"
 #include "scenario/value_syntax.hpp"
 
@@ -61,9 +62,9 @@ json::object apply_scenario_params(json::value& root, const ParamOverrides& over
         if (v.is_object() || v.is_array() || v.is_null())
             throw ScenarioError(file, "$.params", "--param " + name + "=" + text +
                                                       ": expected a number, string or boolean, as the file's params are");
-        if (v.is_double() && !std::isfinite(v.get_double()))
-            throw ScenarioError(file, "$.params", "--param " + name + "=" + text +
-                                                      ": expected a number within a double's range (at most about 1.8e308)");
+        if (v.is_double())
+            if (std::string why = number_refusal(v.get_double(), text); !why.empty())
+                throw ScenarioError(file, "$.params", "--param " + name + "=" + text + ": " + why.substr(0, why.rfind(", got ")));
         params[name] = v;
     }
     substitute(root, params, top);

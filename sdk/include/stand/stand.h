@@ -13,6 +13,7 @@
 #include "service/http.h"
 #include "service/process.h"
 #include "service/progress.h"
+#include "service/secrets.h"
 #include "ext/lifecycle.h"
 #include "ext/panel.h"
 #include "ext/probe.h"

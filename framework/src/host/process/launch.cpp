@@ -55,7 +55,8 @@ Fd high_fd(int fd) {
     return Fd(moved);
 }
 
-Fd open_high(const char* path, int flags) { return high_fd(::open(path, flags | O_CLOEXEC, 0644)); }
+// Mode 0600: a program's output may hold what it prints once (a setup key, a token).
+Fd open_high(const char* path, int flags) { return high_fd(::open(path, flags | O_CLOEXEC, 0600)); }
 
 // Async-signal-safe decimal formatting (no snprintf after fork).
 int format_pid(pid_t pid, char* buf) {

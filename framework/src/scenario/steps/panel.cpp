@@ -7,6 +7,7 @@
 #include "scenario/steps/step_keys.hpp"
 #include "scenario/steps/step_kind.hpp"
 #include "scenario/value_syntax.hpp"
+#include "text/secrets.hpp"
 
 #include <algorithm>
 #include <filesystem>
@@ -37,13 +38,29 @@ std::pair<double, double> waits_so_far(RepContext& ctx) {
     return {count, ms / 1000.0};
 }
 
+// A subscription URL's path and query are its bearer token, as are its
+// headers' values: hidden wherever the host writes them.
+void mark_subscription_secrets(const json::object& subscription) {
+    if (const auto* url = subscription.if_contains("url"); url && url->is_string()) {
+        const std::string_view u = url->get_string();
+        const auto scheme_end = u.find("://");
+        const auto path = u.find('/', scheme_end == std::string_view::npos ? 0 : scheme_end + 3);
+        if (path != std::string_view::npos && u.size() - path > 1) text::secrets().add(u.substr(path));
+    }
+    if (const auto* headers = subscription.if_contains("headers"); headers && headers->is_object())
+        for (const auto& [name, value] : headers->get_object())
+            if (value.is_string()) text::secrets().add(value.get_string());
+}
+
 RepUser create_user(RepContext& ctx, const Step& s, const std::string& name) {
     auto out = ctx.call("panel.create_user", {{"name", name}}, s.timeout);
     const auto* o = out.if_object();
     if (o == nullptr || !o->contains("id") || !o->at("id").is_string() || !o->contains("subscription") ||
         !o->at("subscription").is_object())
         throw StepFailure("panel.create_user(" + name + ") returned no {id, subscription}: " + json::serialize(out));
-    return {std::string(o->at("id").as_string()), o->at("subscription").as_object()};
+    const auto& subscription = o->at("subscription").as_object();
+    mark_subscription_secrets(subscription);
+    return {std::string(o->at("id").as_string()), subscription};
 }
 
 void run_create_users(RepContext& ctx, const Step& s, Deadline deadline) {

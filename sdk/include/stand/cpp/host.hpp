@@ -8,6 +8,7 @@
 #include <stand/service/http.h>
 #include <stand/service/process.h>
 #include <stand/service/progress.h>
+#include <stand/service/secrets.h>
 
 #include <boost/json.hpp>
 
@@ -53,6 +54,13 @@ public:
     void report_progress(double fraction, const char* message) const {
         const auto* p = find_service<stand_progress_service>(STAND_PROGRESS_SERVICE_ID);
         if (p != nullptr && p->report != nullptr) p->report(host_, fraction, message);
+    }
+
+    // stand.secrets/1: `value` is a secret; the host hides it wherever it
+    // writes or prints text. Does nothing on a host without the service.
+    void mark_secret(std::string_view value) const {
+        const auto* s = find_service<stand_secrets_service>(STAND_SECRETS_SERVICE_ID);
+        if (s != nullptr && s->mark != nullptr) s->mark(host_, value.data(), value.size());
     }
 
     std::uint64_t monotonic_ns() const {

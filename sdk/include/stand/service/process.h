@@ -12,7 +12,8 @@
  *    "cwd": "/path",              working directory (default: the host's)
  *    "box": "measured",           a named group of the run ("measured", "client");
  *                                 absent: not placed in any group
- *    "output": "/path/log",       stdout+stderr appended to this file;
+ *    "output": "/path/log",       stdout+stderr appended to this file (created
+ *                                 with mode 0600: output may hold secrets);
  *                                 absent: a file in the run dir, see status
  *    "new_process_group": true}   signal() reaches the whole group
  *

@@ -1,0 +1,141 @@
+#include "loader/schema_check.hpp"
+
+#include <boost/json.hpp>
+
+#include <charconv>
+#include <regex>
+
+namespace stand::loader {
+
+namespace json = boost::json;
+
+namespace {
+
+// JSON text, with doubles as written by people (2.5, not 2.5E0).
+std::string value_text(const json::value& v) {
+    if (!v.is_double()) return json::serialize(v);
+    char buf[32];
+    auto r = std::to_chars(buf, buf + sizeof(buf), v.get_double());
+    return std::string(buf, r.ptr);
+}
+
+bool has_type(const json::value& v, std::string_view type) {
+    if (type == "string") return v.is_string();
+    if (type == "integer") return v.is_int64() || v.is_uint64();
+    if (type == "number") return v.is_number();
+    if (type == "boolean") return v.is_bool();
+    if (type == "array") return v.is_array();
+    if (type == "object") return v.is_object();
+    if (type == "null") return v.is_null();
+    return true;  // an unknown type word: not ours to judge
+}
+
+std::string types_text(const json::value& type) {
+    if (type.is_string()) return std::string(type.get_string());
+    std::string out;
+    if (type.is_array())
+        for (const auto& t : type.get_array())
+            if (t.is_string()) out += (out.empty() ? "" : " or ") + std::string(t.get_string());
+    return out;
+}
+
+// What `value` breaks in one schema object (not its properties), or "".
+std::string value_problem(const json::value& value, const json::object& s);
+
+bool fits(const json::value& value, const json::value& schema) {
+    return !schema.is_object() || value_problem(value, schema.get_object()).empty();
+}
+
+// "a number 1..64", "a number at least 1", or "" for no bounds.
+std::string range_text(const json::object& s) {
+    const json::value* min = s.if_contains("minimum");
+    const json::value* max = s.if_contains("maximum");
+    if (min && max) return "a number " + json::serialize(*min) + ".." + json::serialize(*max);
+    if (min) return "a number at least " + json::serialize(*min);
+    if (max) return "a number at most " + json::serialize(*max);
+    return {};
+}
+
+std::string bounds_problem(const json::value& value, const json::object& s) {
+    if (!value.is_number()) return {};
+    const double v = value.to_number<double>();
+    const json::value* min = s.if_contains("minimum");
+    const json::value* max = s.if_contains("maximum");
+    const bool low = min && min->is_number() && v < min->to_number<double>();
+    const bool high = max && max->is_number() && v > max->to_number<double>();
+    return low || high ? range_text(s) : std::string();
+}
+
+std::string value_problem(const json::value& value, const json::object& s) {
+    if (const json::value* c = s.if_contains("const"); c && value != *c) return json::serialize(*c);
+    if (const json::value* t = s.if_contains("type")) {
+        bool any = t->is_string() && has_type(value, t->get_string());
+        if (t->is_array())
+            for (const auto& one : t->get_array()) any |= one.is_string() && has_type(value, one.get_string());
+        if (!any) return types_text(*t);
+    }
+    if (const json::value* e = s.if_contains("enum"); e && e->is_array()) {
+        bool listed = false;
+        for (const auto& one : e->get_array()) listed |= one == value;
+        if (!listed) return "one of " + json::serialize(*e);
+    }
+    if (const json::value* p = s.if_contains("pattern"); p && p->is_string() && value.is_string()) {
+        try {
+            if (!std::regex_search(std::string(value.get_string()), std::regex(std::string(p->get_string()))))
+                return "text matching " + json::serialize(*p);
+        } catch (const std::regex_error&) {
+        }
+    }
+    if (std::string b = bounds_problem(value, s); !b.empty()) return b;
+    if (const json::value* one_of = s.if_contains("oneOf"); one_of && one_of->is_array()) {
+        bool any = false;
+        std::string what;
+        for (const auto& branch : one_of->get_array()) {
+            any |= fits(value, branch);
+            if (branch.is_object())
+                what += (what.empty() ? "" : ", or ") + (branch.get_object().contains("const")
+                                                             ? json::serialize(branch.at("const"))
+                                                             : range_text(branch.get_object()));
+        }
+        if (!any) return what;
+    }
+    if (const json::value* items = s.if_contains("items"); items && value.is_array())
+        for (const auto& item : value.get_array())
+            if (!fits(item, *items)) return "an array of " + types_text(items->at("type"));
+    return {};
+}
+
+void check(const json::value& value, const json::value& schema, const std::string& key, std::vector<std::string>& out) {
+    if (!schema.is_object()) return;
+    const json::object& s = schema.get_object();
+    if (std::string why = value_problem(value, s); !why.empty()) {
+        out.push_back((key.empty() ? "" : key + ": ") + "expected " + why + ", got " + value_text(value));
+        return;
+    }
+    if (!value.is_object()) return;
+    const json::value* props = s.if_contains("properties");
+    const json::value* extra = s.if_contains("additionalProperties");
+    for (const auto& [name, v] : value.get_object()) {
+        const std::string at = key.empty() ? std::string(name) : key + "." + std::string(name);
+        const json::value* prop = props && props->is_object() ? props->get_object().if_contains(name) : nullptr;
+        if (prop) check(v, *prop, at, out);
+        else if (extra && extra->is_bool() && !extra->get_bool()) {
+            std::string known;
+            if (props && props->is_object())
+                for (const auto& [k, _] : props->get_object()) known += (known.empty() ? "" : ", ") + std::string(k);
+            out.push_back(at + ": unknown key (known: " + (known.empty() ? "none" : known) + ")");
+        } else if (extra && extra->is_object()) {
+            check(v, *extra, at, out);
+        }
+    }
+}
+
+}  // namespace
+
+std::vector<std::string> schema_problems(const json::value& value, const json::value& schema) {
+    std::vector<std::string> out;
+    check(value, schema, "", out);
+    return out;
+}
+
+}  // namespace stand::loader

@@ -1,0 +1,51 @@
+// The process's secrets: every value the host learns is a secret (a config
+// field its plugin's schema marks "writeOnly", a value a plugin marks through
+// stand.secrets/1, a subscription link's token) is added here, and whatever
+// the host writes or prints (stdout, logs, JUnit, run files, reports) passes
+// through scrub() first. One registry for the process, because a secret
+// learnt in one place (a worker's reply) must be hidden in every other (a
+// log line of the same run).
+#pragma once
+
+#include <stand/service/secrets.h>
+
+#include <boost/json/value.hpp>
+
+#include <cstddef>
+#include <mutex>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace stand::text {
+
+// What stands where a secret was.
+inline constexpr std::string_view kRedacted = "<redacted>";
+
+class Secrets {
+public:
+    // Shorter values are not scrubbed as substrings (they would cut words
+    // apart); a schema-marked config field is still redacted as a whole.
+    static constexpr std::size_t kMinLength = STAND_SECRET_MIN_LENGTH;
+
+    // Thread-safe; a value already known or shorter than kMinLength is ignored.
+    void add(std::string_view secret);
+    // Every string of `value` (an array's, an object's values), at any depth.
+    void add_all(const boost::json::value& value);
+    // `text` with every known secret replaced by kRedacted (longest first).
+    std::string scrub(std::string_view text) const;
+    // The same over every string (and object key) of a JSON value.
+    boost::json::value scrub_json(const boost::json::value& value) const;
+    bool empty() const;
+    // Forgets every secret (tests only).
+    void clear();
+
+private:
+    mutable std::mutex mutex_;
+    std::vector<std::string> secrets_;  // longest first
+};
+
+// The process's registry.
+Secrets& secrets();
+
+}  // namespace stand::text
