@@ -69,7 +69,8 @@ public:
         const std::int64_t limit = worker_.shared().timeout_ns;
         for (auto it = inflight_.begin(); it != inflight_.end();) {
             if (now - it->second.start_ns > limit) {
-                worker_.stats().record_error(ErrorKind::timeout, "no response within the timeout", worker_.second_of(now));
+                worker_.stats().record_error(ErrorKind::timeout, "no response within the timeout",
+                                             worker_.second_of(now));
                 if (conn_) conn_->shutdown_stream(it->first, NGHTTP3_H3_REQUEST_CANCELLED);
                 it = inflight_.erase(it);
             } else {
@@ -124,7 +125,8 @@ public:
         auto& stats = worker_.stats();
         if (!inflight_.empty()) {
             const Http3Error e = error_of(info);
-            for (std::size_t i = 0; i < inflight_.size(); ++i) stats.record_error(e.kind, e.reason, worker_.second_of(now));
+            for (std::size_t i = 0; i < inflight_.size(); ++i)
+                stats.record_error(e.kind, e.reason, worker_.second_of(now));
             inflight_.clear();
         } else if (!info.handshake_done && info.cause != quic::CloseCause::local) {
             // No request was sent yet: the failed handshake itself is the error.

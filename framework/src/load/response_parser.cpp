@@ -64,6 +64,8 @@ ResponseParser::Result ResponseParser::fail(const char* why, ErrorKind kind) noe
 namespace {
 
 constexpr const char* kNoStatusLine = "no HTTP/1.x status line";
+static_assert(kMaxLineBytes == 8192 && kMaxHeaderBytes == 256 * 1024 && kMaxInterim == 16,
+              "the failure reasons name these bounds");
 
 }  // namespace
 
@@ -164,24 +166,25 @@ void ResponseParser::end_of_headers() noexcept {
 }
 
 // One complete line of the status, headers or trailers (`len` without its
-// line end, `wire` with it); false when it failed.
-inline bool ResponseParser::on_line(const char* line, std::size_t len, std::size_t wire) noexcept {
-    if (const char* why = partial_line(line, wire)) return fail(why), false;
+// line end, `wire` with it): error when it failed, else need_more.
+inline ResponseParser::Result ResponseParser::on_line(const char* line, std::size_t len, std::size_t wire) noexcept {
+    if (const char* why = partial_line(line, wire)) return fail(why);
     header_bytes_ += wire;
     if (state_ == State::status_line) {
-        if (const char* why = status_line(line, len)) return fail(why), false;
-        if (status_ == 101) return fail("101 Switching Protocols: the connection left HTTP/1.1", ErrorKind::protocol), false;
+        if (const char* why = status_line(line, len)) return fail(why);
+        if (status_ == 101)
+            return fail("101 Switching Protocols: the connection left HTTP/1.1", ErrorKind::protocol);
         if (status_ < 200 && interim_ >= kMaxInterim)
-            return fail("more than 16 interim (1xx) answers", ErrorKind::protocol), false;
+            return fail("more than 16 interim (1xx) answers", ErrorKind::protocol);
         state_ = State::header_line;
     } else if (state_ == State::trailer_line) {
         if (len == 0) state_ = State::done;
     } else if (len == 0) {
         end_of_headers();
     } else if (!header_line(line, len)) {
-        return fail("malformed header"), false;
+        return fail("malformed header");
     }
-    return true;
+    return Result::need_more;
 }
 
 // Counts what of `avail` bytes belongs to the body part still expected; how many that is.
@@ -262,7 +265,7 @@ ResponseParser::Result ResponseParser::feed(const char* data, std::size_t n, std
             if (len > 0 && data[pos + len - 1] == '\r') --len;
             const char* line = data + pos;
             pos = end + 1;
-            if (!on_line(line, len, wire)) {
+            if (on_line(line, len, wire) == Result::error) {
                 consumed = pos;
                 return Result::error;
             }

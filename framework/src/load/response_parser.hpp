@@ -81,7 +81,7 @@ private:
     bool header_line(const char* line, std::size_t n) noexcept;
     void end_of_headers() noexcept;
     // feed()'s steps, inline in it (defined in response_parser.cpp, used nowhere else).
-    inline bool on_line(const char* line, std::size_t len, std::size_t wire) noexcept;
+    inline Result on_line(const char* line, std::size_t len, std::size_t wire) noexcept;
     inline std::size_t take_body(std::size_t avail) noexcept;
     inline const char* on_chunk_framing(char c) noexcept;
 
