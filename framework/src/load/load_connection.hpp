@@ -78,6 +78,7 @@ private:
     std::int64_t started_ = 0;
     std::int64_t connect_started_ = 0;
     std::int64_t deadline_ = INT64_MAX;
+    std::int64_t idle_since_ = 0;  // the last response completed
     std::uint32_t route_ = UINT32_MAX;  // of the open connection
     bool open_ = false;
     bool connecting_ = false; // connect (and TLS handshake) under way
