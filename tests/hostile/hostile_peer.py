@@ -3,9 +3,9 @@
 
 Stdlib only (Python 3.11). It stands in for the broken and malicious servers a
 load generator meets (issue 18, the break-it probe's 49 hostile peers); the
-modes are the wire bytes themselves, so no real server is imitated, and
-`control` / `interim` serve answers as nginx 1.22 (Debian 12) would frame
-them.
+modes are the wire bytes themselves, so no real server is imitated;
+`control` and `interim` answer correctly (a Content-Length body, as nginx
+1.22 frames a fixed one; `interim` adds 100, 102 and 103 before it).
 
     python3 hostile_peer.py --mode MODE --port PORT   (127.0.0.1 only)
 
@@ -48,61 +48,30 @@ class Client:
             yield
 
 
-def control(c):
-    for _ in c.requests():
-        c.send(OK)
+def answer_each(data):
+    """A mode that answers every request with `data` on a kept-alive connection."""
+    def mode(c):
+        for _ in c.requests():
+            c.send(data)
+    return mode
 
 
-def interim(c):
-    # 100, 102 and 103 (Early Hints) before each answer: all skipped, as RFC 9110 15.2 says.
-    for _ in c.requests():
-        c.send(b"HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 102 Processing\r\n\r\n"
-               b"HTTP/1.1 103 Early Hints\r\nLink: </a.css>; rel=preload\r\n\r\n" + OK)
+def answer_once(data):
+    """A mode that answers the first request with `data`, then closes."""
+    def mode(c):
+        if c.request() is not None:
+            c.send(data)
+    return mode
 
 
-def garbage(c):
-    if c.request() is not None:
-        c.send(bytes(range(256)) * 4)
-
-
-def truncated_headers(c):
-    if c.request() is not None:
-        c.send(b"HTTP/1.1 200 OK\r\nServer: hostile\r\nContent-Ty")
-
-
-def huge_content_length(c):
-    if c.request() is not None:
-        c.send(b"HTTP/1.1 200 OK\r\nContent-Length: 999999999999999999\r\n\r\n" + b"x" * 65536)
-
-
-def bad_chunk_size(c):
-    for _ in c.requests():
-        c.send(b"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\nFFFFFFFFFFFFFFFFFFFF\r\n")
-
-
-def malformed_header(c):
-    for _ in c.requests():
-        c.send(b"HTTP/1.1 200 OK\r\nthis line has no colon\r\nContent-Length: 2\r\n\r\nok")
-
-
-def interim_flood(c):
-    # 1xx answers without end, as fast as the client reads them.
-    flood = b"HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 102 Processing\r\n\r\nHTTP/1.1 103 Early Hints\r\n\r\n" * 512
-    if c.request() is not None:
-        while True:
-            c.send(flood)
-
-
-def switching_protocols(c):
-    # Any further bytes on the connection are not HTTP any more; a client
-    # that sends another request on it gets a WebSocket-ish frame back.
-    for _ in c.requests():
-        c.send(b"HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n\r\n")
-
-
-def status_999(c):
-    for _ in c.requests():
-        c.send(b"HTTP/1.1 999 Weird\r\nContent-Length: 0\r\n\r\n")
+def flood(head, chunk):
+    """A mode that answers the first request with `head`, then `chunk` without end."""
+    def mode(c):
+        if c.request() is not None:
+            c.send(head)
+            while True:
+                c.send(chunk)
+    return mode
 
 
 def slowloris(c):
@@ -120,31 +89,6 @@ def reset(c):
         c.sock.close()
 
 
-def http09(c):
-    if c.request() is not None:
-        c.send(b"<html><body>an HTTP/0.9 body, no status line</body></html>")
-
-
-def enormous_header(c):
-    if c.request() is not None:
-        c.send(b"HTTP/1.1 200 OK\r\nX-Big: " + b"a" * (1 << 20) + b"\r\nContent-Length: 2\r\n\r\nok")
-
-
-def header_flood(c):
-    # Short header lines without end (1 MiB of them per write).
-    lines = b"".join(b"X-Flood-%d: yes\r\n" % i for i in range(50000))
-    if c.request() is not None:
-        c.send(b"HTTP/1.1 200 OK\r\n")
-        while True:
-            c.send(lines)
-
-
-def unsolicited(c):
-    # Two answers per request, in one write.
-    for _ in c.requests():
-        c.send(OK + OK)
-
-
 def unsolicited_late(c):
     # The answer, then 100 ms later a second one while the connection idles.
     for _ in c.requests():
@@ -153,23 +97,31 @@ def unsolicited_late(c):
         c.send(b"HTTP/1.1 200 OK\r\nContent-Length: 9\r\n\r\nunsolicit")
 
 
+# 100, 102 and 103 (Early Hints) before each answer: all skipped, as RFC 9110 15.2 says.
+INTERIM = (b"HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 102 Processing\r\n\r\n"
+           b"HTTP/1.1 103 Early Hints\r\nLink: </a.css>; rel=preload\r\n\r\n")
+
 MODES = {
-    "control": control,
-    "interim": interim,
-    "garbage": garbage,
-    "truncated-headers": truncated_headers,
-    "huge-content-length": huge_content_length,
-    "bad-chunk-size": bad_chunk_size,
-    "malformed-header": malformed_header,
-    "1xx-flood": interim_flood,
-    "101": switching_protocols,
-    "status-999": status_999,
+    "control": answer_each(OK),
+    "interim": answer_each(INTERIM + OK),
+    "garbage": answer_once(bytes(range(256)) * 4),
+    "truncated-headers": answer_once(b"HTTP/1.1 200 OK\r\nServer: hostile\r\nContent-Ty"),
+    "huge-content-length": answer_once(b"HTTP/1.1 200 OK\r\nContent-Length: 999999999999999999\r\n\r\n" + b"x" * 65536),
+    "bad-chunk-size": answer_each(b"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\nFFFFFFFFFFFFFFFFFFFF\r\n"),
+    "malformed-header": answer_each(b"HTTP/1.1 200 OK\r\nthis line has no colon\r\nContent-Length: 2\r\n\r\nok"),
+    # 1xx answers without end, as fast as the client reads them.
+    "1xx-flood": flood(b"", b"HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 102 Processing\r\n\r\n"
+                            b"HTTP/1.1 103 Early Hints\r\n\r\n" * 512),
+    # Answered again with a 101 should the client send another request on it.
+    "101": answer_each(b"HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n\r\n"),
+    "status-999": answer_each(b"HTTP/1.1 999 Weird\r\nContent-Length: 0\r\n\r\n"),
     "slowloris": slowloris,
     "reset": reset,
-    "http09": http09,
-    "enormous-header": enormous_header,
-    "header-flood": header_flood,
-    "unsolicited": unsolicited,
+    "http09": answer_once(b"<html><body>an HTTP/0.9 body, no status line</body></html>"),
+    "enormous-header": answer_once(b"HTTP/1.1 200 OK\r\nX-Big: " + b"a" * (1 << 20) + b"\r\nContent-Length: 2\r\n\r\nok"),
+    # Short header lines without end (about 1 MiB per write).
+    "header-flood": flood(b"HTTP/1.1 200 OK\r\n", b"".join(b"X-Flood-%d: yes\r\n" % i for i in range(50000))),
+    "unsolicited": answer_each(OK + OK),  # two answers per request, in one write
     "unsolicited-late": unsolicited_late,
 }
 
