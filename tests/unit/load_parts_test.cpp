@@ -1,9 +1,12 @@
-// Pure parts of the load generator: the response parser, link patterns,
-// durations, request serialisation, bind addresses, spec checks.
+// Pure parts of the load generator: the response parser and the error
+// reasons, link patterns, durations, request serialisation, bind addresses,
+// spec checks.
 #include "load/duration.hpp"
 #include "load/link_pattern.hpp"
 #include "load/load_plan.hpp"
+#include "load/load_report.hpp"
 #include "load/load_spec.hpp"
+#include "load/load_stats.hpp"
 #include "load/response_parser.hpp"
 
 #include <doctest/doctest.h>
@@ -22,6 +25,9 @@ struct Parsed {
     std::uint64_t body = 0;
     bool keep_alive = false;
     std::string leftover;
+    std::string error;  // the failure's reason
+    ErrorKind kind = ErrorKind::parse;
+    Phase phase = Phase::headers;
 };
 
 // Feeds `wire` in pieces of `step` bytes, keeping unconsumed bytes as a connection does.
@@ -46,6 +52,9 @@ Parsed parse(const std::string& wire, std::size_t step, bool head = false, bool 
     out.body = p.body_bytes();
     out.keep_alive = p.keep_alive();
     out.leftover = buffer + wire.substr(pos);
+    if (p.error() != nullptr) out.error = p.error();
+    out.kind = p.error_kind();
+    out.phase = p.phase();
     return out;
 }
 
@@ -134,6 +143,99 @@ TEST_CASE("load parser: keep-alive rules and malformed input") {
     const std::string part = "HTTP/1.1 200 OK\r\nContent-Le";
     CHECK(p.feed(part.data(), part.size(), consumed) == kMore);
     CHECK(consumed == 17);
+}
+
+TEST_CASE("load parser: every failure has a reason, a kind and where it happened") {
+    struct Case {
+        std::string wire;
+        const char* reason;
+        ErrorKind kind;
+        Phase phase;
+    };
+    const std::string chunked = "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n";
+    const std::vector<Case> cases = {
+        {"HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\n\r\n",
+         "101 Switching Protocols: the connection left HTTP/1.1", ErrorKind::protocol, Phase::headers},
+        {"HTTP/1.1 999 Weird\r\nContent-Length: 0\r\n\r\n", "status code outside 100..599", ErrorKind::parse,
+         Phase::headers},
+        {"HTTP/1.1 600 Six\r\n\r\n", "status code outside 100..599", ErrorKind::parse, Phase::headers},
+        {"HTTP/1.1 099 Low\r\n\r\n", "status code outside 100..599", ErrorKind::parse, Phase::headers},
+        {"HTTP/1.1 2x0 OK\r\n\r\n", "malformed status line", ErrorKind::parse, Phase::headers},
+        {"<html>HTTP/0.9 has no status line</html>", "no HTTP/1.x status line", ErrorKind::parse, Phase::headers},
+        {"HTTP/2 200\r\n\r\n", "no HTTP/1.x status line", ErrorKind::parse, Phase::headers},
+        {"HTTP/1.1 200 OK\r\nno colon\r\n\r\n", "malformed header", ErrorKind::parse, Phase::headers},
+        {"HTTP/1.1 200 OK\r\nX-Big: " + std::string(kMaxLineBytes, 'a'), "header line longer than 8 KiB",
+         ErrorKind::parse, Phase::headers},
+        {chunked + "FFFFFFFFFFFFFFFFFF\r\n", "chunk size too large", ErrorKind::parse, Phase::body},
+        {chunked + "zz\r\n", "malformed chunk size", ErrorKind::parse, Phase::body},
+        {chunked + "3\r\nabcX", "missing CRLF after chunk data", ErrorKind::parse, Phase::body},
+    };
+    for (const auto& c : cases) {
+        for (std::size_t step : {c.wire.size(), std::size_t{1}, std::size_t{5}}) {
+            INFO(c.wire.substr(0, 60) << " in pieces of " << step);
+            const Parsed r = parse(c.wire, step);
+            CHECK(r.result == kError);
+            CHECK(r.error == c.reason);
+            CHECK(r.kind == c.kind);
+            CHECK(r.phase == c.phase);
+        }
+    }
+    // Not HTTP fails at its first byte, without waiting for a line end.
+    CHECK(parse("\x15\x03\x01\x00\x02\x02\x50", 1).result == kError);
+    CHECK(parse("HTTP/1.", 64).result == kMore);
+}
+
+TEST_CASE("load parser: interim answers are skipped up to a bound, headers are bounded") {
+    std::string interim;
+    for (unsigned i = 0; i < kMaxInterim; ++i)
+        interim += i % 3 == 0 ? "HTTP/1.1 100 Continue\r\n\r\n"
+                   : i % 3 == 1 ? "HTTP/1.1 102 Processing\r\n\r\n"
+                                : "HTTP/1.1 103 Early Hints\r\nLink: </a.css>; rel=preload\r\n\r\n";
+    const std::string ok = "HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok";
+    const Parsed skipped = parse(interim + ok, 7);
+    CHECK(skipped.result == kDone);
+    CHECK(skipped.status == 200);
+    CHECK(skipped.body == 2);
+    const Parsed flood = parse(interim + "HTTP/1.1 100 Continue\r\n\r\n" + ok, 64);
+    CHECK(flood.result == kError);
+    CHECK(flood.error == "more than 16 interim (1xx) answers");
+    CHECK(flood.kind == ErrorKind::protocol);
+
+    std::string many = "HTTP/1.1 200 OK\r\n";
+    while (many.size() <= kMaxHeaderBytes) many += "X-Flood: " + std::string(100, 'v') + "\r\n";
+    const Parsed big = parse(many + "Content-Length: 0\r\n\r\n", 4096);
+    CHECK(big.result == kError);
+    CHECK(big.error == "headers longer than 256 KiB");
+    // Just under the bound is fine.
+    std::string fits = "HTTP/1.1 200 OK\r\n";
+    while (fits.size() + 200 < kMaxHeaderBytes) fits += "X-Fits: " + std::string(100, 'v') + "\r\n";
+    CHECK(parse(fits + "Content-Length: 0\r\n\r\n", 4096).result == kDone);
+}
+
+TEST_CASE("load error reasons: by phase, and counted per kind and reason") {
+    CHECK(std::string(phase_reason(ErrorKind::timeout, Phase::headers)) == "headers incomplete at the timeout");
+    CHECK(std::string(phase_reason(ErrorKind::closed, Phase::body)) == "closed in the body");
+    CHECK(std::string(phase_reason(ErrorKind::reset, Phase::wait)) == "reset before any byte of the response");
+    CHECK(std::string(default_reason(ErrorKind::connect_refused)) == "connection refused");
+    ThreadStats stats(1, 2, 1000, false);
+    stats.record_error(ErrorKind::parse, "chunk size too large", 0);
+    const std::string same_text = "chunk size too large";  // another pointer, the same reason
+    stats.record_error(ErrorKind::parse, same_text.c_str(), 1);
+    stats.record_error(ErrorKind::protocol, "bytes after the response that no request asked for", 1);
+    LoadResult r;
+    merge_stats(r, stats, false);
+    finish_result(r);
+    CHECK(r.errors == 3);
+    CHECK(r.error_count(ErrorKind::parse) == 2);
+    CHECK(r.error_counts.by_reason[static_cast<std::size_t>(ErrorKind::parse)].at("chunk size too large") == 2);
+    const auto json = r.to_json();
+    CHECK(json.at("errors").at("protocol").as_uint64() == 1);
+    CHECK(json.at("error_reasons").at("parse").at("chunk size too large").as_uint64() == 2);
+    CHECK(json.at("per_second").at("errors").as_array().size() == 2);
+    const std::string report = format_report(r);
+    CHECK(report.find("  Errors: parse 2 protocol 1\n") != std::string::npos);
+    CHECK(report.find("\n    2 parse: chunk size too large\n") != std::string::npos);
+    CHECK(report.find("\n    1 protocol: bytes after the response that no request asked for\n") != std::string::npos);
 }
 
 TEST_CASE("load link pattern: the seed's XFF and expressions") {

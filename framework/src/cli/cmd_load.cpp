@@ -89,6 +89,15 @@ Output
   --allow-remote           allow targets that are not on this machine
   -h, --help               this text
 
+Errors: a request that got no usable answer counts once, under a kind
+(JSON "errors") and a reason (JSON "error_reasons", a report line each):
+connect_refused, connect, bind, reset/closed/timeout (where: before any
+byte, in the headers, in the body), tls, parse (not HTTP/1.x: no status
+line, a status outside 100..599, a malformed header or chunk size, a line
+over 8 KiB, headers over 256 KiB), protocol (a 101, more than 16 interim
+1xx answers, bytes no request asked for; 100, 102, 103 are skipped), other.
+A connection that erred is closed, never reused.
+
 A line per second goes to stderr while it runs when stderr is a terminal.
 The generator measures its own CPU; the result warns (and JSON says
 "generator_saturated": true) when it used more than 90 % of its threads.

@@ -17,16 +17,26 @@ namespace asio = boost::asio;
 
 namespace {
 
-ErrorKind error_kind_of(const quic::CloseInfo& info) {
+struct Http3Error {
+    ErrorKind kind;
+    const char* reason;
+};
+
+// The requests in flight when a QUIC connection closed, or its failed handshake.
+Http3Error error_of(const quic::CloseInfo& info) {
     switch (info.cause) {
-    case quic::CloseCause::refused: return ErrorKind::connect_refused;
-    case quic::CloseCause::tls: return ErrorKind::tls;
-    case quic::CloseCause::handshake_timeout:
-    case quic::CloseCause::idle_timeout: return ErrorKind::timeout;
-    case quic::CloseCause::peer: return info.handshake_done ? ErrorKind::closed : ErrorKind::connect;
-    case quic::CloseCause::local: return info.handshake_done ? ErrorKind::other : ErrorKind::connect;
+    case quic::CloseCause::refused: return {ErrorKind::connect_refused, "ICMP port unreachable"};
+    case quic::CloseCause::tls: return {ErrorKind::tls, "QUIC TLS handshake failed"};
+    case quic::CloseCause::handshake_timeout: return {ErrorKind::timeout, "no QUIC handshake within the timeout"};
+    case quic::CloseCause::idle_timeout: return {ErrorKind::timeout, "QUIC idle timeout"};
+    case quic::CloseCause::peer:
+        return info.handshake_done ? Http3Error{ErrorKind::closed, "the peer closed the QUIC connection"}
+                                   : Http3Error{ErrorKind::connect, "the peer closed the QUIC handshake"};
+    case quic::CloseCause::local:
+        return info.handshake_done ? Http3Error{ErrorKind::other, "QUIC connection closed after a local error"}
+                                   : Http3Error{ErrorKind::connect, "QUIC handshake ended by a local error"};
     }
-    return ErrorKind::other;
+    return {ErrorKind::other, "QUIC connection closed"};
 }
 
 }  // namespace
@@ -47,7 +57,7 @@ public:
             conn_->start();
         } catch (const quic::QuicSetupError&) {
             // A socket that cannot even be opened: count it and stop this client.
-            worker_.stats().record_error(ErrorKind::connect, worker_.second_of(now_ns()));
+            worker_.stats().record_error(ErrorKind::connect, "cannot open a UDP socket", worker_.second_of(now_ns()));
             drop_connection();
             failed_ = true;
         }
@@ -59,7 +69,8 @@ public:
         const std::int64_t limit = worker_.shared().timeout_ns;
         for (auto it = inflight_.begin(); it != inflight_.end();) {
             if (now - it->second.start_ns > limit) {
-                worker_.stats().record_error(ErrorKind::timeout, worker_.second_of(now));
+                worker_.stats().record_error(ErrorKind::timeout, "no response within the timeout",
+                                             worker_.second_of(now));
                 if (conn_) conn_->shutdown_stream(it->first, NGHTTP3_H3_REQUEST_CANCELLED);
                 it = inflight_.erase(it);
             } else {
@@ -113,11 +124,14 @@ public:
         const std::int64_t now = now_ns();
         auto& stats = worker_.stats();
         if (!inflight_.empty()) {
-            for (std::size_t i = 0; i < inflight_.size(); ++i) stats.record_error(error_kind_of(info), worker_.second_of(now));
+            const Http3Error e = error_of(info);
+            for (std::size_t i = 0; i < inflight_.size(); ++i)
+                stats.record_error(e.kind, e.reason, worker_.second_of(now));
             inflight_.clear();
         } else if (!info.handshake_done && info.cause != quic::CloseCause::local) {
             // No request was sent yet: the failed handshake itself is the error.
-            stats.record_error(error_kind_of(info), worker_.second_of(now));
+            const Http3Error e = error_of(info);
+            stats.record_error(e.kind, e.reason, worker_.second_of(now));
         }
         if (info.cause != quic::CloseCause::local) worker_.note_failure(info.reason);
         // Reconnect from a fresh stack frame: this one is inside the old connection.
@@ -160,7 +174,8 @@ public:
         auto it = inflight_.find(id);
         if (it == inflight_.end()) return;
         // Closed without a complete response: reset by the server.
-        worker_.stats().record_error(ErrorKind::reset, worker_.second_of(now_ns()));
+        worker_.stats().record_error(ErrorKind::reset, "stream closed before the response was complete",
+                                     worker_.second_of(now_ns()));
         inflight_.erase(it);
         asio::post(worker_.io(), [this, c = conn_] {
             if (c == conn_) after_response();
@@ -202,7 +217,8 @@ private:
             const auto& shared = worker_.shared();
             const std::int64_t id = h3_->submit(shared.fields[link], &shared.plan->links[link].link->body);
             if (id < 0) {
-                worker_.stats().record_error(ErrorKind::other, worker_.second_of(now_ns()));
+                worker_.stats().record_error(ErrorKind::other, "nghttp3 refused the request fields",
+                                             worker_.second_of(now_ns()));
                 worker_.note_failure("nghttp3 refused the request fields of link " + std::to_string(link));
                 return;
             }

@@ -19,8 +19,13 @@ using boost::system::error_code;
 
 namespace {
 
-// 16 KiB per connection, as big as a TLS record: one read per record.
+// 16 KiB per connection, as big as a TLS record: one read per record. The
+// parser keeps at most one line of it (kMaxLineBytes) between reads.
 constexpr std::size_t kBufferSize = 16384;
+static_assert(kMaxLineBytes < kBufferSize);
+constexpr const char* kUnsolicited = "bytes after the response that no request asked for";
+constexpr std::int64_t kIdleCheckNs = 1'000'000;
+constexpr const char* kUnsolicitedIdle = "bytes on an idle kept-alive connection that no request asked for";
 
 }  // namespace
 
@@ -46,6 +51,14 @@ void Connection::attempt() {
     parser_.reset(link_->head);
     if (open_ && route_ == link_->route) {
         reused_ = true;
+        // An answer the server sent while the connection idled would be
+        // taken for this request's. Checked (one ioctl) only after an idle
+        // spell: the closed model reuses a connection at once. (TLS: bytes in
+        // the socket may be a close_notify; only decrypted leftovers are
+        // checked, in on_read.)
+        error_code ec;
+        if (!tls_ && started_ - idle_since_ >= kIdleCheckNs && socket_.available(ec) > 0 && !ec)
+            return defer_fail(ErrorKind::protocol, kUnsolicitedIdle);
         send();
         return;
     }
@@ -55,12 +68,13 @@ void Connection::attempt() {
 
 void Connection::connect() {
     reused_ = false;
+    connecting_ = true;
     connect_started_ = now_ns();
     if (link_->tls) tls_.emplace(worker_.io(), worker_.shared().tls->context());
     Socket& s = socket();
     error_code ec;
     s.open(link_->endpoint.protocol(), ec);
-    if (ec) return defer_fail(ErrorKind::other);
+    if (ec) return defer_fail(ErrorKind::other, "cannot open a socket");
     s.set_option(asio::ip::tcp::no_delay(true), ec);
     if (link_->source) {
         // Let connect() pick the port per destination, so that one source
@@ -68,17 +82,17 @@ void Connection::connect() {
         const int one = 1;
         ::setsockopt(s.native_handle(), IPPROTO_IP, IP_BIND_ADDRESS_NO_PORT, &one, sizeof one);
         s.bind(asio::ip::tcp::endpoint(*link_->source, 0), ec);
-        if (ec) return defer_fail(ErrorKind::bind);
+        if (ec) return defer_fail(ErrorKind::bind, default_reason(ErrorKind::bind));
     }
     s.async_connect(link_->endpoint, [this](const error_code& e) { on_connect(e); });
 }
 
 void Connection::on_connect(const error_code& ec) {
-    if (pending_) return fail(*pending_);
+    if (pending_) return fail_in_phase(*pending_);
     if (ec) {
-        if (ec == asio::error::connection_refused) return fail(ErrorKind::connect_refused);
-        if (ec == asio::error::timed_out) return fail(ErrorKind::timeout);
-        return fail(ErrorKind::connect);
+        if (ec == asio::error::connection_refused) return fail_in_phase(ErrorKind::connect_refused);
+        if (ec == asio::error::timed_out) return fail_in_phase(ErrorKind::timeout);
+        return fail_in_phase(ErrorKind::connect);
     }
     ++worker_.stats().connections_opened;
     if (tls_) {
@@ -90,8 +104,8 @@ void Connection::on_connect(const error_code& ec) {
 }
 
 void Connection::on_handshake(const error_code& ec) {
-    if (pending_) return fail(*pending_);
-    if (ec) return fail(ErrorKind::tls);
+    if (pending_) return fail_in_phase(*pending_);
+    if (ec) return fail_in_phase(ErrorKind::tls);
     ++worker_.stats().tls_handshakes;
     if (SSL_session_reused(tls_->native_handle()) != 0) ++worker_.stats().tls_resumed;
     connected();
@@ -100,6 +114,7 @@ void Connection::on_handshake(const error_code& ec) {
 void Connection::connected() {
     worker_.stats().connect.record(ns_to_us(now_ns() - connect_started_));
     open_ = true;
+    connecting_ = false;
     route_ = link_->route;
     send();
 }
@@ -112,7 +127,7 @@ void Connection::send() {
 }
 
 void Connection::on_write(const error_code& ec) {
-    if (pending_) return fail(*pending_);
+    if (pending_) return fail_in_phase(*pending_);
     if (ec) return io_error(ec);
     read();
 }
@@ -125,7 +140,7 @@ void Connection::read() {
 }
 
 void Connection::on_read(const error_code& ec, std::size_t n) {
-    if (pending_) return fail(*pending_);
+    if (pending_) return fail_in_phase(*pending_);
     if (ec) return io_error(ec);
     got_bytes_ = true;
     worker_.stats().bytes_received += n;
@@ -133,10 +148,13 @@ void Connection::on_read(const error_code& ec, std::size_t n) {
     std::size_t consumed = 0;
     switch (parser_.feed(buffer_.get(), used_, consumed)) {
     case ResponseParser::Result::done:
-        used_ = 0;  // anything after the response answers no request of ours
+        // Anything after the response answers no request of ours: the
+        // exchange is out of step, and this connection is done with.
+        if (consumed != used_) return fail(ErrorKind::protocol, kUnsolicited);
+        used_ = 0;
         return complete();
     case ResponseParser::Result::error:
-        return fail(ErrorKind::parse);
+        return fail(parser_.error_kind(), parser_.error());
     case ResponseParser::Result::need_more:
         break;
     }
@@ -145,8 +163,6 @@ void Connection::on_read(const error_code& ec, std::size_t n) {
     } else if (consumed > 0) {
         std::memmove(buffer_.get(), buffer_.get() + consumed, used_ - consumed);
         used_ -= consumed;
-    } else if (used_ == kBufferSize) {
-        return fail(ErrorKind::parse);  // a header line longer than the buffer
     }
     read();
 }
@@ -163,16 +179,17 @@ void Connection::io_error(const error_code& ec) {
         release();
         return attempt();
     }
-    if (eof) return fail(ErrorKind::closed);
-    if (reset) return fail(ErrorKind::reset);
-    if (ec == asio::error::timed_out) return fail(ErrorKind::timeout);
+    if (eof) return fail_in_phase(ErrorKind::closed);
+    if (reset) return fail_in_phase(ErrorKind::reset);
+    if (ec == asio::error::timed_out) return fail_in_phase(ErrorKind::timeout);
     if (ec.category() == asio::error::get_ssl_category() || ec.category() == asio::ssl::error::get_stream_category())
-        return fail(ErrorKind::tls);
-    fail(ErrorKind::other);
+        return fail_in_phase(ErrorKind::tls);
+    fail_in_phase(ErrorKind::other);
 }
 
 void Connection::complete() {
     const std::int64_t now = now_ns();
+    idle_since_ = now;
     if (!parser_.keep_alive() || !worker_.shared().spec->keepalive) release(true);
     worker_.stats().record_response(parser_.status(), now - intended_, now - started_, parser_.body_bytes(),
                                     worker_.second_of(now));
@@ -181,19 +198,26 @@ void Connection::complete() {
     worker_.on_idle(*this, now);
 }
 
-void Connection::fail(ErrorKind kind) {
+Phase Connection::phase() const noexcept {
+    if (connecting_) return Phase::connect;
+    return got_bytes_ ? parser_.phase() : Phase::wait;
+}
+
+void Connection::fail_in_phase(ErrorKind kind) { fail(kind, phase_reason(kind, phase())); }
+
+void Connection::fail(ErrorKind kind, const char* reason) {
     const std::int64_t now = now_ns();
     release();
-    worker_.stats().record_error(kind, worker_.second_of(now));
+    worker_.stats().record_error(kind, reason, worker_.second_of(now));
     busy_ = false;
     deadline_ = INT64_MAX;
     pending_.reset();
     worker_.on_idle(*this, now);
 }
 
-void Connection::defer_fail(ErrorKind kind) {
+void Connection::defer_fail(ErrorKind kind, const char* reason) {
     // Never complete inside start(): the worker is not ready for re-entry.
-    asio::post(worker_.io(), [this, kind] { fail(kind); });
+    asio::post(worker_.io(), [this, kind, reason] { fail(kind, reason); });
 }
 
 void Connection::expire() noexcept {
@@ -208,6 +232,7 @@ void Connection::close() noexcept { release(!busy_); }
 
 void Connection::release(bool clean) noexcept {
     open_ = false;
+    connecting_ = false;
     error_code ec;
     if (tls_) {
         if (clean) SSL_set_shutdown(tls_->native_handle(), SSL_SENT_SHUTDOWN | SSL_RECEIVED_SHUTDOWN);

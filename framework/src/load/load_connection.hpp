@@ -1,7 +1,9 @@
 // One client connection of the load generator: a callback-driven state
 // machine (connect, TLS handshake, write the prepared request, read and
 // parse the response) that lives on its worker's thread. A kept-alive
-// connection is reused while the next link has the same route. It allocates
+// connection is reused while the next link has the same route and the
+// exchange stayed in step (a 101, a parse error or bytes that answer no
+// request close it, each counted as an error with its reason). It allocates
 // nothing per request: the request bytes are the link's, the receive buffer
 // is its own, and Asio recycles the handler memory.
 #pragma once
@@ -54,8 +56,11 @@ private:
     void on_read(const boost::system::error_code& ec, std::size_t n);
     void io_error(const boost::system::error_code& ec);
     void complete();
-    void fail(ErrorKind kind);
-    void defer_fail(ErrorKind kind);
+    Phase phase() const noexcept;
+    // Ends the request as an error of `kind` with the reason for where it was.
+    void fail_in_phase(ErrorKind kind);
+    void fail(ErrorKind kind, const char* reason);
+    void defer_fail(ErrorKind kind, const char* reason);
     // Closes the connection; `clean` after a complete exchange keeps its TLS
     // session resumable (OpenSSL drops sessions of connections that were not
     // shut down; we close without sending close_notify).
@@ -73,8 +78,10 @@ private:
     std::int64_t started_ = 0;
     std::int64_t connect_started_ = 0;
     std::int64_t deadline_ = INT64_MAX;
+    std::int64_t idle_since_ = 0;  // the last response completed
     std::uint32_t route_ = UINT32_MAX;  // of the open connection
     bool open_ = false;
+    bool connecting_ = false; // connect (and TLS handshake) under way
     bool busy_ = false;
     bool reused_ = false;     // this attempt runs on a kept-alive connection
     bool retried_ = false;    // a stale kept-alive connection was already retried

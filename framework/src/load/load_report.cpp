@@ -56,6 +56,20 @@ std::string format_bytes(double bytes) {
 
 namespace {
 
+// " parse 3 timeout 1": the kinds that occurred, each after `separator`.
+void error_kinds(std::ostringstream& out, const ErrorCounts& counts, const char* separator) {
+    for (std::size_t i = 0; i < kErrorKinds; ++i)
+        if (counts.by_kind[i] != 0)
+            out << separator << error_kind_name(static_cast<ErrorKind>(i)) << " " << counts.by_kind[i];
+}
+
+// One line per reason: "    3 parse: chunk size too large".
+void error_reasons(std::ostringstream& out, const ErrorCounts& counts) {
+    for (std::size_t i = 0; i < kErrorKinds; ++i)
+        for (const auto& [reason, n] : counts.by_reason[i])
+            out << "    " << n << " " << error_kind_name(static_cast<ErrorKind>(i)) << ": " << reason << "\n";
+}
+
 // The pieces of format_report, in the order they are printed.
 
 void run_description(std::ostringstream& out, const LoadResult& r) {
@@ -74,9 +88,9 @@ void run_description(std::ostringstream& out, const LoadResult& r) {
     if (r.has_warmup) {
         out << "  Warm-up: " << r.warmup.requests << " requests in " << fmt("%.2f", r.warmup.elapsed_s) << "s, status";
         for (const auto& [code, n] : r.warmup.status_counts) out << " " << code << ":" << n;
-        for (std::size_t i = 0; i < kErrorKinds; ++i)
-            if (r.warmup.errors[i] != 0) out << ", " << error_kind_name(static_cast<ErrorKind>(i)) << " " << r.warmup.errors[i];
+        error_kinds(out, r.warmup.errors, ", ");
         out << "\n";
+        error_reasons(out, r.warmup.errors);
     }
 }
 
@@ -144,9 +158,9 @@ void statuses_and_errors(std::ostringstream& out, const LoadResult& r) {
     out << "\n";
     if (r.errors > 0) {
         out << "  Errors:";
-        for (std::size_t i = 0; i < kErrorKinds; ++i)
-            if (r.error_counts[i] != 0) out << " " << error_kind_name(static_cast<ErrorKind>(i)) << " " << r.error_counts[i];
+        error_kinds(out, r.error_counts, " ");
         out << "\n";
+        error_reasons(out, r.error_counts);
     }
     if (r.slow_seconds > 0) {
         std::uint64_t slow = 0;

@@ -8,21 +8,6 @@ namespace stand::load {
 
 namespace json = boost::json;
 
-const char* error_kind_name(ErrorKind kind) noexcept {
-    switch (kind) {
-    case ErrorKind::connect_refused: return "connect_refused";
-    case ErrorKind::connect: return "connect";
-    case ErrorKind::bind: return "bind";
-    case ErrorKind::reset: return "reset";
-    case ErrorKind::closed: return "closed";
-    case ErrorKind::timeout: return "timeout";
-    case ErrorKind::tls: return "tls";
-    case ErrorKind::parse: return "parse";
-    case ErrorKind::other: return "other";
-    }
-    return "other";
-}
-
 const char* status_class_name(std::size_t cls) noexcept {
     static const char* const names[kStatusClasses] = {"1xx", "2xx", "3xx", "4xx", "5xx", "other"};
     return cls < kStatusClasses ? names[cls] : "other";
@@ -104,10 +89,22 @@ json::object status_counts_json(const std::map<int, std::uint64_t>& counts) {
 }
 
 // Every kind when `all`, else only the kinds that occurred.
-json::object error_counts_json(const std::array<std::uint64_t, kErrorKinds>& counts, bool all) {
+json::object error_counts_json(const ErrorCounts& counts, bool all) {
     json::object out;
     for (std::size_t i = 0; i < kErrorKinds; ++i)
-        if (all || counts[i] != 0) out[error_kind_name(static_cast<ErrorKind>(i))] = counts[i];
+        if (all || counts.by_kind[i] != 0) out[error_kind_name(static_cast<ErrorKind>(i))] = counts.by_kind[i];
+    return out;
+}
+
+// kind -> reason -> count, for the kinds that occurred.
+json::object error_reasons_json(const ErrorCounts& counts) {
+    json::object out;
+    for (std::size_t i = 0; i < kErrorKinds; ++i) {
+        if (counts.by_reason[i].empty()) continue;
+        json::object reasons;
+        for (const auto& [reason, n] : counts.by_reason[i]) reasons[reason] = n;
+        out[error_kind_name(static_cast<ErrorKind>(i))] = std::move(reasons);
+    }
     return out;
 }
 
@@ -158,7 +155,8 @@ json::object warmup_json(const WarmupResult& warmup) {
             {"completed", warmup.completed},
             {"elapsed_s", round3(warmup.elapsed_s)},
             {"status_counts", status_counts_json(warmup.status_counts)},
-            {"errors", error_counts_json(warmup.errors, false)}};
+            {"errors", error_counts_json(warmup.errors, false)},
+            {"error_reasons", error_reasons_json(warmup.errors)}};
 }
 
 }  // namespace
@@ -172,6 +170,7 @@ json::object LoadResult::to_json() const {
     put_counts_and_latency(o, *this);
     o["status_counts"] = status_counts_json(status_counts);
     o["errors"] = error_counts_json(error_counts, true);
+    o["error_reasons"] = error_reasons_json(error_counts);
     o["per_second"] = per_second_json(*this);
     o["slow_threshold_ms"] = slow_threshold_ms;
     o["slow_seconds"] = slow_seconds;

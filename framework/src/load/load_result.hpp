@@ -2,6 +2,7 @@
 // that the scenario engine can merge runs; to_json() summarises them.
 #pragma once
 
+#include "load/error_kind.hpp"
 #include "load/hdr_histogram.hpp"
 #include "load/load_spec.hpp"
 
@@ -15,20 +16,17 @@
 
 namespace stand::load {
 
-// Transport errors: a request that got no complete HTTP response.
-enum class ErrorKind : std::uint8_t {
-    connect_refused,  // nobody listens (ECONNREFUSED)
-    connect,          // any other connect failure (unreachable, address in use, ...)
-    bind,             // the --bind-prefix source address could not be bound
-    reset,            // the peer reset the connection (ECONNRESET, EPIPE)
-    closed,           // the peer closed the connection before the response was complete
-    timeout,          // no complete response within the timeout
-    tls,              // handshake or certificate failure, or a TLS record error
-    parse,            // the response is not valid HTTP/1.x
-    other,
+// Errors by kind, and by kind and reason: every error has one reason
+// (error_kind.hpp), so the reasons of a kind add up to its count.
+struct ErrorCounts {
+    std::array<std::uint64_t, kErrorKinds> by_kind{};
+    std::array<std::map<std::string, std::uint64_t>, kErrorKinds> by_reason;
+    std::uint64_t operator[](ErrorKind k) const noexcept { return by_kind[static_cast<std::size_t>(k)]; }
+    void add(ErrorKind kind, const std::string& reason, std::uint64_t n) {
+        by_kind[static_cast<std::size_t>(kind)] += n;
+        by_reason[static_cast<std::size_t>(kind)][reason] += n;
+    }
 };
-inline constexpr std::size_t kErrorKinds = 9;
-const char* error_kind_name(ErrorKind kind) noexcept;
 
 // Status classes: "1xx" (a final 101), "2xx" .. "5xx", "other".
 inline constexpr std::size_t kStatusClasses = 6;
@@ -74,7 +72,7 @@ struct WarmupResult {
     std::uint64_t completed = 0;
     double elapsed_s = 0;
     std::map<int, std::uint64_t> status_counts;
-    std::array<std::uint64_t, kErrorKinds> errors{};
+    ErrorCounts errors;
 };
 
 struct CpuUsage {
@@ -133,7 +131,7 @@ struct LoadResult {
     BodyStats body;
 
     std::map<int, std::uint64_t> status_counts;
-    std::array<std::uint64_t, kErrorKinds> error_counts{};
+    ErrorCounts error_counts;
     std::vector<std::uint64_t> requests_per_link;  // started, by link index
 
     // Latency in µs. `latency` is from the intended send time (open model:
@@ -158,7 +156,7 @@ struct LoadResult {
 
     double requests_per_s() const noexcept { return elapsed_s > 0 ? static_cast<double>(completed) / elapsed_s : 0; }
     double sent_per_s() const noexcept { return window_s > 0 ? static_cast<double>(sent) / window_s : 0; }
-    std::uint64_t error_count(ErrorKind k) const noexcept { return error_counts[static_cast<std::size_t>(k)]; }
+    std::uint64_t error_count(ErrorKind k) const noexcept { return error_counts[k]; }
     // Schema "stand.load/1": the fields above, histograms summarised by
     // summarize_us (count, min, mean, stdev, p50 .. p99_99, max in µs).
     boost::json::object to_json() const;

@@ -1,10 +1,14 @@
 #include "load/load_stats.hpp"
 
+#include <algorithm>
+#include <cstring>
+
 namespace stand::load {
 
 ThreadStats::ThreadStats(std::size_t links, std::size_t seconds_hint, std::uint64_t slow, bool open)
     : per_link(links, 0), slow_us(slow), open_model(open) {
     seconds.reserve(seconds_hint);
+    reasons.reserve(32);  // more than there are reasons: counting one never allocates
 }
 
 void ThreadStats::record_response(int code, std::int64_t latency_ns, std::int64_t service_ns,
@@ -27,8 +31,12 @@ void ThreadStats::record_response(int code, std::int64_t latency_ns, std::int64_
     if (us > slow_us) ++s.slow;
 }
 
-void ThreadStats::record_error(ErrorKind kind, std::size_t sec) {
-    ++errors[static_cast<std::size_t>(kind)];
+void ThreadStats::record_error(ErrorKind kind, const char* reason, std::size_t sec) {
+    auto same = [&](const ReasonCount& r) {
+        return r.kind == kind && (r.reason == reason || std::strcmp(r.reason, reason) == 0);
+    };
+    if (auto it = std::find_if(reasons.begin(), reasons.end(), same); it != reasons.end()) ++it->count;
+    else reasons.push_back({kind, reason, 1});
     ++error_total;
     ++second(sec).errors;
 }
@@ -55,7 +63,7 @@ void merge_stats(LoadResult& out, const ThreadStats& s, bool open_model) {
     out.connect.merge(s.connect);
     for (std::size_t code = 0; code < s.status.size(); ++code)
         if (s.status[code] != 0) out.status_counts[static_cast<int>(code)] += s.status[code];
-    for (std::size_t k = 0; k < kErrorKinds; ++k) out.error_counts[k] += s.errors[k];
+    for (const auto& r : s.reasons) out.error_counts.add(r.kind, r.reason, r.count);
     if (out.per_second.size() < s.seconds.size()) out.per_second.resize(s.seconds.size());
     for (std::size_t i = 0; i < s.seconds.size(); ++i) {
         out.per_second[i].completed += s.seconds[i].completed;

@@ -21,7 +21,9 @@ struct ThreadStats {
     // A whole response arrived. Times in ns; `second` is since the window start.
     void record_response(int status, std::int64_t latency_ns, std::int64_t service_ns, std::uint64_t body_bytes,
                          std::size_t second);
-    void record_error(ErrorKind kind, std::size_t second);
+    // A request ended without a usable response; `reason` is static text
+    // (error_kind.hpp).
+    void record_error(ErrorKind kind, const char* reason, std::size_t second);
     SecondStats& second(std::size_t index) {
         if (index >= seconds.size()) seconds.resize(index + 1);
         return seconds[index];
@@ -35,7 +37,12 @@ struct ThreadStats {
     HdrHistogram send_lag{kHighestUs};
     HdrHistogram connect{kHighestUs};
     std::array<std::uint64_t, 1000> status{};  // by code; >= 999 counted at 999
-    std::array<std::uint64_t, kErrorKinds> errors{};
+    struct ReasonCount {
+        ErrorKind kind;
+        const char* reason;
+        std::uint64_t count;
+    };
+    std::vector<ReasonCount> reasons;  // the few distinct reasons seen, in order of first sight
     std::vector<SecondStats> seconds;
     std::vector<std::uint64_t> per_link;
     BodyStats body;

@@ -53,27 +53,45 @@ void ResponseParser::reset(bool head_request) noexcept {
     head_ = head_request;
 }
 
-ResponseParser::Result ResponseParser::fail(const char* why) noexcept {
+ResponseParser::Result ResponseParser::fail(const char* why, ErrorKind kind) noexcept {
+    failed_in_ = phase();
     state_ = State::error;
     error_ = why;
+    error_kind_ = kind;
     return Result::error;
 }
 
-bool ResponseParser::status_line(const char* line, std::size_t n) noexcept {
+namespace {
+
+constexpr const char* kNoStatusLine = "no HTTP/1.x status line";
+static_assert(kMaxLineBytes == 8192 && kMaxHeaderBytes == 256 * 1024 && kMaxInterim == 16,
+              "the failure reasons name these bounds");
+
+}  // namespace
+
+const char* ResponseParser::status_line(const char* line, std::size_t n) noexcept {
     // "HTTP/1.x SSS[ reason]"
-    if (n < 12 || std::memcmp(line, "HTTP/1.", 7) != 0 || (line[7] != '0' && line[7] != '1') ||
-        line[8] != ' ')
-        return false;
+    if (n < 7 || std::memcmp(line, "HTTP/1.", 7) != 0) return kNoStatusLine;
+    if (n < 12 || (line[7] != '0' && line[7] != '1') || line[8] != ' ') return "malformed status line";
     int code = 0;
     for (int i = 9; i < 12; ++i) {
-        if (line[i] < '0' || line[i] > '9') return false;
+        if (line[i] < '0' || line[i] > '9') return "malformed status line";
         code = code * 10 + (line[i] - '0');
     }
-    if (n > 12 && line[12] != ' ') return false;
-    if (code < 100) return false;
+    if (n > 12 && line[12] != ' ') return "malformed status line";
+    if (code < 100 || code > 599) return "status code outside 100..599";
     status_ = code;
     http11_ = line[7] == '1';
-    return true;
+    return nullptr;
+}
+
+// The start of a line that has no end yet: whether it can still become one.
+const char* ResponseParser::partial_line(const char* line, std::size_t n) const noexcept {
+    if (n > kMaxLineBytes) return "header line longer than 8 KiB";
+    if (header_bytes_ + n > kMaxHeaderBytes) return "headers longer than 256 KiB";
+    // Not HTTP at all (HTTP/0.9, another protocol): say so now, not at the timeout.
+    if (state_ == State::status_line && std::memcmp(line, "HTTP/1.", n < 7 ? n : 7) != 0) return kNoStatusLine;
+    return nullptr;
 }
 
 bool ResponseParser::header_line(const char* line, std::size_t n) noexcept {
@@ -122,15 +140,17 @@ bool ResponseParser::header_line(const char* line, std::size_t n) noexcept {
     return true;
 }
 
-// Decides how the body is framed; false for a 1xx that is followed by the real response.
-bool ResponseParser::end_of_headers() noexcept {
-    if (status_ < 200 && status_ != 101) {
+// Decides how the body is framed; after an interim 1xx, waits for the real response.
+void ResponseParser::end_of_headers() noexcept {
+    if (status_ < 200) {
         const bool head = head_;
+        const unsigned interim = interim_ + 1;
         reset(head);
-        return false;
+        interim_ = interim;
+        return;
     }
     keep_alive_ = http11_ ? !conn_close_ : (conn_keep_alive_ && !conn_close_);
-    if (head_ || status_ == 204 || status_ == 304 || status_ < 200) {
+    if (head_ || status_ == 204 || status_ == 304) {
         state_ = State::done;
     } else if (chunked_) {
         state_ = State::chunk_size;
@@ -143,22 +163,28 @@ bool ResponseParser::end_of_headers() noexcept {
         remaining_ = length_;
         state_ = State::body_length;
     }
-    return true;
 }
 
-// One complete line of the status, headers or trailers; the failure, or nullptr.
-inline const char* ResponseParser::on_line(const char* line, std::size_t len) noexcept {
+// One complete line of the status, headers or trailers (`len` without its
+// line end, `wire` with it): error when it failed, else need_more.
+inline ResponseParser::Result ResponseParser::on_line(const char* line, std::size_t len, std::size_t wire) noexcept {
+    if (const char* why = partial_line(line, wire)) return fail(why);
+    header_bytes_ += wire;
     if (state_ == State::status_line) {
-        if (!status_line(line, len)) return "malformed status line";
+        if (const char* why = status_line(line, len)) return fail(why);
+        if (status_ == 101)
+            return fail("101 Switching Protocols: the connection left HTTP/1.1", ErrorKind::protocol);
+        if (status_ < 200 && interim_ >= kMaxInterim)
+            return fail("more than 16 interim (1xx) answers", ErrorKind::protocol);
         state_ = State::header_line;
     } else if (state_ == State::trailer_line) {
         if (len == 0) state_ = State::done;
     } else if (len == 0) {
         end_of_headers();
     } else if (!header_line(line, len)) {
-        return "malformed header";
+        return fail("malformed header");
     }
-    return nullptr;
+    return Result::need_more;
 }
 
 // Counts what of `avail` bytes belongs to the body part still expected; how many that is.
@@ -230,16 +256,18 @@ ResponseParser::Result ResponseParser::feed(const char* data, std::size_t n, std
             const void* nl = std::memchr(data + pos, '\n', n - pos);
             if (nl == nullptr) {
                 consumed = pos;
+                if (const char* why = partial_line(data + pos, n - pos)) return fail(why);
                 return Result::need_more;
             }
             const auto end = static_cast<std::size_t>(static_cast<const char*>(nl) - data);
             std::size_t len = end - pos;
+            const std::size_t wire = len + 1;
             if (len > 0 && data[pos + len - 1] == '\r') --len;
             const char* line = data + pos;
             pos = end + 1;
-            if (const char* why = on_line(line, len)) {
+            if (on_line(line, len, wire) == Result::error) {
                 consumed = pos;
-                return fail(why);
+                return Result::error;
             }
             break;
         }
