@@ -28,6 +28,15 @@ isolation::WorkerOptions options_for(const std::filesystem::path& plugin, const 
     return o;
 }
 
+// The same, with the run's interrupt flag and a 300 ms interrupt grace.
+isolation::WorkerOptions interruptible(const std::filesystem::path& plugin, const test::TempDir& dir,
+                                       const std::atomic<bool>& interrupted) {
+    auto o = options_for(plugin, dir);
+    o.interrupted = &interrupted;
+    o.interrupt_grace = 300ms;
+    return o;
+}
+
 }  // namespace
 
 TEST_CASE("plugin worker: the hello probe runs in a child process") {
@@ -92,12 +101,8 @@ TEST_CASE("plugin worker: a hang is cancelled, then killed, within the timeout a
 TEST_CASE("plugin worker: an interrupt cancels a call at once and kills a deaf plugin after the interrupt grace") {
     test::TempDir dir;
     std::atomic<bool> interrupted{false};
-    auto options = options_for(test::bad_plugin("bad-hang"), dir);
-    options.interrupted = &interrupted;
-    options.interrupt_grace = 300ms;
-    isolation::PluginWorker worker(options);
+    isolation::PluginWorker worker(interruptible(test::bad_plugin("bad-hang"), dir, interrupted));
     pid_t pid = worker.pid();
-    CHECK(::getsid(pid) == pid);  // a session of its own: what the plugin starts is found by it
     std::thread signal([&interrupted] {
         std::this_thread::sleep_for(200ms);
         interrupted = true;
@@ -116,11 +121,9 @@ TEST_CASE("plugin worker: an interrupt cancels a call at once and kills a deaf p
 TEST_CASE("plugin worker: after an interrupt every later call shares the one grace") {
     test::TempDir dir;
     std::atomic<bool> interrupted{false};
-    auto options = options_for(test::hello_plugin(), dir);
-    options.interrupted = &interrupted;
-    options.interrupt_grace = 300ms;
-    isolation::PluginWorker worker(options);
+    isolation::PluginWorker worker(interruptible(test::hello_plugin(), dir, interrupted));
     REQUIRE(worker.create(R"({"sleeps": 1, "sleep_us": 100})", 10s).ok());
+    CHECK(::getsid(worker.pid()) == worker.pid());  // a session of its own: what the plugin starts is found by it
     interrupted = true;
     // Quick calls still answer within the grace; the worker is not killed for nothing.
     CHECK(worker.http_calls(10s).ok());

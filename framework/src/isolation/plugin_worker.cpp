@@ -114,6 +114,14 @@ WorkerReply PluginWorker::died(const std::string& what) {
     return reply;
 }
 
+WorkerReply PluginWorker::killed(WorkerReply::Failure failure, std::string error) {
+    kill_and_reap();
+    WorkerReply r;
+    r.failure = failure;
+    r.error = std::move(error);
+    return r;
+}
+
 bool PluginWorker::poll_interrupt() {
     if (interrupted_at_) return true;
     if (options_.interrupted == nullptr || !options_.interrupted->load()) return false;
@@ -141,23 +149,15 @@ WorkerReply PluginWorker::round_trip(boost::json::object request, const std::str
         const auto until = interrupted ? std::min(deadline, *interrupted_at_ + options_.interrupt_grace) : deadline;
         auto left = std::chrono::duration_cast<std::chrono::milliseconds>(until - now);
         if (left.count() <= 0) {
-            if (interrupted) {
-                kill_and_reap();
-                WorkerReply r;
-                r.failure = WorkerReply::Failure::kInterrupted;
-                r.error = "interrupted: " + what + " did not return within " +
-                          std::to_string(options_.interrupt_grace.count()) +
-                          " ms of the interrupt (the worker and its processes were killed)";
-                return r;
-            }
-            if (cancel_sent) {
-                kill_and_reap();
-                WorkerReply r;
-                r.failure = WorkerReply::Failure::kHung;
-                r.error = what + " did not return within " + std::to_string(timeout.count()) + " ms, nor " +
-                          std::to_string(options_.cancel_grace.count()) + " ms after cancellation (worker killed)";
-                return r;
-            }
+            if (interrupted)
+                return killed(WorkerReply::Failure::kInterrupted,
+                              "interrupted: " + what + " did not return within " +
+                                  std::to_string(options_.interrupt_grace.count()) +
+                                  " ms of the interrupt (the worker and its processes were killed)");
+            if (cancel_sent)
+                return killed(WorkerReply::Failure::kHung,
+                              what + " did not return within " + std::to_string(timeout.count()) + " ms, nor " +
+                                  std::to_string(options_.cancel_grace.count()) + " ms after cancellation (worker killed)");
             ::kill(pid_, SIGUSR1);  // ask the plugin to stop (stand.progress/1 cancelled())
             cancel_sent = true;
             deadline = now + options_.cancel_grace;

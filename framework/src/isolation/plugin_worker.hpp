@@ -68,6 +68,8 @@ private:
     WorkerReply round_trip(boost::json::object request, const std::string& what, std::chrono::milliseconds timeout);
     WorkerReply died(const std::string& what);
     void kill_and_reap();
+    // kill_and_reap(), then a failed reply saying why.
+    WorkerReply killed(WorkerReply::Failure failure, std::string error);
     // True once the run is interrupted; the first time, asks the plugin to stop (SIGUSR1).
     bool poll_interrupt();
 
