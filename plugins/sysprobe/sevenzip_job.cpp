@@ -43,6 +43,17 @@ std::string joined(const std::vector<std::string>& argv, std::size_t from) {
     return text;
 }
 
+// Up to 100 ms; false when 7z still runs or the host cancelled the wait
+// (stand.process/1 wait() answers STAND_E_CANCELLED then).
+bool wait_unless_cancelled(stand::cpp::Process& process, stand_process_status& status) {
+    try {
+        return process.wait(100, status);
+    } catch (const Error& e) {
+        if (e.code() != STAND_E_CANCELLED) throw;
+        return false;
+    }
+}
+
 }  // namespace
 
 JobOutput run_sevenzip_job(const std::string& job_id, const SevenZipSettings& s, const stand::cpp::Host& host,
@@ -67,7 +78,11 @@ JobOutput run_sevenzip_job(const std::string& job_id, const SevenZipSettings& s,
     fs::remove(output);
     boost::json::array args;
     for (const auto& a : argv) args.emplace_back(a);
-    boost::json::object spec{{"argv", std::move(args)}, {"output", output.string()}, {"env", {{"LC_ALL", "C"}}}};
+    // A group of its own: release() kills 7z with whatever it started.
+    boost::json::object spec{{"argv", std::move(args)},
+                             {"output", output.string()},
+                             {"env", {{"LC_ALL", "C"}}},
+                             {"new_process_group", true}};
     if (!s.box.empty()) spec["box"] = s.box;
 
     const auto t0 = std::chrono::steady_clock::now();
@@ -75,7 +90,7 @@ JobOutput run_sevenzip_job(const std::string& job_id, const SevenZipSettings& s,
     stand_process_status status{};
     {
         stand::cpp::Process process(host, spec);  // released (killed if running) when leaving this scope
-        while (!process.wait(100, status)) {
+        while (!wait_unless_cancelled(process, status)) {
             if (control.cancelled && control.cancelled()) throw Error(STAND_E_CANCELLED, "sysprobe: " + job_id + " cancelled");
             if (std::chrono::steady_clock::now() > deadline)
                 throw Error(STAND_E_TIMEOUT, "sysprobe: " + job_id + ": `" + joined(argv, 0) + "` did not finish in " +

@@ -9,6 +9,9 @@
 
 #include <sys/stat.h>
 
+#include <chrono>
+#include <thread>
+
 using namespace stand;
 
 namespace {
@@ -97,6 +100,31 @@ TEST_CASE("clock service: monotonic, and sleep is cut short by cancellation") {
     uint64_t c = clock.monotonic_ns(ph.get());
     CHECK(clock.sleep_ns(ph.get(), 10'000'000'000ull) == STAND_E_CANCELLED);
     CHECK(clock.monotonic_ns(ph.get()) - c < 1'000'000'000ull);
+}
+
+TEST_CASE("process service: a wait ends with STAND_E_CANCELLED once the host cancels, a poll does not") {
+    test::TempDir dir;
+    host::PluginHost ph("demo", config_in(dir));
+    const auto& proc = *static_cast<const stand_process_service*>(ph.get()->get_service(ph.get(), STAND_PROCESS_SERVICE_ID));
+    stand_process child = 0;
+    char message[256] = {0};
+    stand_error err{sizeof(stand_error), sizeof(message), message};
+    REQUIRE(proc.spawn(ph.get(), R"({"argv": ["sleep", "30"]})", &child, &err) == STAND_OK);
+    stand_process_status status{sizeof(stand_process_status), 0, 0, 0, 0};
+    CHECK(proc.wait(ph.get(), child, 50, &status, &err) == STAND_E_TIMEOUT);
+
+    std::thread canceller([&ph] {
+        std::this_thread::sleep_for(std::chrono::milliseconds(100));
+        ph.cancel();
+    });
+    const auto t0 = std::chrono::steady_clock::now();
+    CHECK(proc.wait(ph.get(), child, -1, &status, &err) == STAND_E_CANCELLED);
+    canceller.join();
+    CHECK(std::chrono::steady_clock::now() - t0 < std::chrono::seconds(1));
+    CHECK(std::string(message).rfind("cancelled while waiting for process ", 0) == 0);
+    CHECK(status.state == STAND_PROCESS_RUNNING);
+    CHECK(proc.wait(ph.get(), child, 0, &status, &err) == STAND_E_TIMEOUT);  // a poll still answers
+    proc.release(ph.get(), child);
 }
 
 TEST_CASE("service thunks turn bad arguments into codes and messages, never exceptions") {

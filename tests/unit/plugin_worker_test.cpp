@@ -1,4 +1,5 @@
 #include "isolation/plugin_worker.hpp"
+#include "isolation/session_kill.hpp"
 #include "temp_dir.hpp"
 #include "test_paths.hpp"
 
@@ -6,7 +7,11 @@
 
 #include <doctest/doctest.h>
 
+#include <atomic>
 #include <csignal>
+#include <sys/wait.h>
+#include <thread>
+#include <unistd.h>
 
 using namespace stand;
 using namespace std::chrono_literals;
@@ -20,6 +25,15 @@ isolation::WorkerOptions options_for(const std::filesystem::path& plugin, const 
     o.host.run_dir = dir.path();
     o.stand_binary = test::stand_binary();
     o.cancel_grace = 200ms;
+    return o;
+}
+
+// The same, with the run's interrupt flag and a 300 ms interrupt grace.
+isolation::WorkerOptions interruptible(const std::filesystem::path& plugin, const test::TempDir& dir,
+                                       const std::atomic<bool>& interrupted) {
+    auto o = options_for(plugin, dir);
+    o.interrupted = &interrupted;
+    o.interrupt_grace = 300ms;
     return o;
 }
 
@@ -82,6 +96,61 @@ TEST_CASE("plugin worker: a hang is cancelled, then killed, within the timeout a
     CHECK(created.failure == isolation::WorkerReply::Failure::kHung);
     CHECK(created.error == "create did not return within 300 ms, nor 200 ms after cancellation (worker killed)");
     CHECK(::kill(pid, 0) != 0);  // reaped
+}
+
+TEST_CASE("plugin worker: an interrupt cancels a call at once and kills a deaf plugin after the interrupt grace") {
+    test::TempDir dir;
+    std::atomic<bool> interrupted{false};
+    isolation::PluginWorker worker(interruptible(test::bad_plugin("bad-hang"), dir, interrupted));
+    pid_t pid = worker.pid();
+    std::thread signal([&interrupted] {
+        std::this_thread::sleep_for(200ms);
+        interrupted = true;
+    });
+    auto t0 = std::chrono::steady_clock::now();
+    auto created = worker.create("{}", 30s);
+    const auto took = std::chrono::steady_clock::now() - t0;
+    signal.join();
+    CHECK(took < 1s);
+    CHECK(took >= 500ms);
+    CHECK(created.failure == isolation::WorkerReply::Failure::kInterrupted);
+    CHECK(created.error == "interrupted: create did not return within 300 ms of the interrupt (the worker and its processes were killed)");
+    CHECK(::kill(pid, 0) != 0);  // reaped
+}
+
+TEST_CASE("plugin worker: after an interrupt every later call shares the one grace") {
+    test::TempDir dir;
+    std::atomic<bool> interrupted{false};
+    isolation::PluginWorker worker(interruptible(test::hello_plugin(), dir, interrupted));
+    REQUIRE(worker.create(R"({"sleeps": 1, "sleep_us": 100})", 10s).ok());
+    CHECK(::getsid(worker.pid()) == worker.pid());  // a session of its own: what the plugin starts is found by it
+    interrupted = true;
+    // Quick calls still answer within the grace; the worker is not killed for nothing.
+    CHECK(worker.http_calls(10s).ok());
+    CHECK(worker.shutdown(5s).ok());
+    CHECK_FALSE(worker.alive());
+}
+
+TEST_CASE("session kill: every process of the session goes, a process group of its own included") {
+    const pid_t leader = ::fork();
+    REQUIRE(leader >= 0);
+    if (leader == 0) {
+        ::setsid();
+        if (::fork() == 0) {
+            ::setpgid(0, 0);
+            ::execlp("sleep", "sleep", "600", nullptr);
+            ::_exit(127);
+        }
+        ::execlp("sleep", "sleep", "600", nullptr);
+        ::_exit(127);
+    }
+    for (int i = 0; i < 200 && isolation::session_members(leader).size() < 2; ++i) std::this_thread::sleep_for(5ms);
+    REQUIRE(isolation::session_members(leader).size() == 2);
+    CHECK(isolation::kill_session(leader) == 2);
+    int status = 0;
+    CHECK(::waitpid(leader, &status, 0) == leader);
+    CHECK(WIFSIGNALED(status));
+    CHECK(isolation::session_members(leader).empty());
 }
 
 TEST_CASE("plugin worker: a plugin the loader refuses is an error reply, not a crash") {

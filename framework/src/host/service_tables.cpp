@@ -9,6 +9,7 @@
 
 #include <boost/json.hpp>
 
+#include <algorithm>
 #include <chrono>
 #include <cstring>
 #include <thread>
@@ -42,6 +43,9 @@ uint64_t clock_ns(clockid_t id) {
     return static_cast<uint64_t>(ts.tv_sec) * 1000000000ull + static_cast<uint64_t>(ts.tv_nsec);
 }
 
+// How often a blocking host call looks at the instance's cancellation.
+constexpr int64_t kCancelPollMs = 20;
+
 // ---- stand.clock/1
 uint64_t STAND_ABI monotonic_ns(const stand_host*) { return clock_ns(CLOCK_MONOTONIC); }
 uint64_t STAND_ABI wall_ns(const stand_host*) { return clock_ns(CLOCK_REALTIME); }
@@ -53,7 +57,7 @@ stand_result STAND_ABI sleep_ns(const stand_host* host, uint64_t duration_ns) {
             if (p.cancelled()) return STAND_E_CANCELLED;
             auto now = std::chrono::steady_clock::now();
             if (now >= deadline) return STAND_OK;
-            std::this_thread::sleep_for(std::min<std::chrono::nanoseconds>(deadline - now, std::chrono::milliseconds(20)));
+            std::this_thread::sleep_for(std::min<std::chrono::nanoseconds>(deadline - now, std::chrono::milliseconds(kCancelPollMs)));
         }
     });
 }
@@ -124,10 +128,20 @@ stand_result STAND_ABI wait(const stand_host* host, stand_process process, int64
     return guarded(err, [&] {
         if (status == nullptr || status->struct_size < sizeof(stand_process_status))
             throw cpp::Error(STAND_E_INVALID_ARGUMENT, "status is NULL or its struct_size is too small");
+        PluginHost& p = plugin(host);
         stand_process_status s{sizeof(stand_process_status), STAND_PROCESS_RUNNING, 0, 0, 0};
-        bool ended = plugin(host).processes().wait(process, timeout_ms, s);
-        *status = s;
-        return ended ? STAND_OK : STAND_E_TIMEOUT;
+        // In slices, so that cancellation ends a long wait (process.h: STAND_E_CANCELLED).
+        const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(std::max<int64_t>(timeout_ms, 0));
+        while (true) {
+            const auto left = std::chrono::ceil<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now()).count();
+            const int64_t slice = timeout_ms < 0 ? kCancelPollMs : std::clamp<int64_t>(left, 0, kCancelPollMs);
+            const bool ended = p.processes().wait(process, slice, s);
+            *status = s;
+            if (ended) return STAND_OK;
+            if (timeout_ms >= 0 && left <= slice) return STAND_E_TIMEOUT;
+            if (p.cancelled())
+                throw cpp::Error(STAND_E_CANCELLED, "cancelled while waiting for process " + std::to_string(s.pid));
+        }
     });
 }
 void STAND_ABI release(const stand_host* host, stand_process process) {

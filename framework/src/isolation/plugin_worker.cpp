@@ -1,6 +1,7 @@
 #include "isolation/plugin_worker.hpp"
 
 #include "isolation/line_channel.hpp"
+#include "isolation/session_kill.hpp"
 #include "isolation/worker_main.hpp"
 #include "text/secrets.hpp"
 
@@ -34,6 +35,9 @@ std::string last_lines(const std::filesystem::path& file, std::size_t max_lines 
     return out;
 }
 
+// How often a call looks at the run's interrupt flag.
+constexpr std::chrono::milliseconds kInterruptPoll{50};
+
 }  // namespace
 
 PluginWorker::PluginWorker(WorkerOptions options) : options_(std::move(options)) {
@@ -62,7 +66,9 @@ PluginWorker::PluginWorker(WorkerOptions options) : options_(std::move(options))
         throw std::runtime_error(std::string("fork: ") + std::strerror(errno));
     }
     if (pid_ == 0) {
-        ::setpgid(0, 0);  // a terminal's Ctrl-C reaches the host only; the host decides
+        // A session of its own: a terminal's Ctrl-C reaches the host only (the
+        // host decides), and what the plugin starts can be found and killed.
+        ::setsid();
         ::prctl(PR_SET_PDEATHSIG, SIGKILL);
         if (::getppid() != parent) ::_exit(127);
         int null_fd = ::open("/dev/null", O_RDONLY);
@@ -82,6 +88,7 @@ PluginWorker::~PluginWorker() { kill_and_reap(); }
 
 void PluginWorker::kill_and_reap() {
     if (pid_ <= 0 || dead_) return;
+    kill_session(pid_);  // before the reap: the unreaped worker keeps its session id from being reused
     ::kill(pid_, SIGKILL);
     while (::waitpid(pid_, &exit_status_, 0) < 0 && errno == EINTR) {
     }
@@ -92,6 +99,11 @@ WorkerReply PluginWorker::died(const std::string& what) {
     WorkerReply reply;
     reply.failure = WorkerReply::Failure::kCrashed;
     if (!dead_) {
+        // Whatever the plugin started goes with it; the exit status is the worker's own.
+        siginfo_t info{};
+        while (::waitid(P_PID, static_cast<id_t>(pid_), &info, WEXITED | WNOWAIT) < 0 && errno == EINTR) {
+        }
+        kill_session(pid_);
         while (::waitpid(pid_, &exit_status_, 0) < 0 && errno == EINTR) {
         }
         dead_ = true;
@@ -101,6 +113,22 @@ WorkerReply PluginWorker::died(const std::string& what) {
     reply.error += " during " + what;
     if (auto tail = last_lines(stderr_log_); !tail.empty()) reply.error += "; stderr: " + tail;
     return reply;
+}
+
+WorkerReply PluginWorker::killed(WorkerReply::Failure failure, std::string error) {
+    kill_and_reap();
+    WorkerReply r;
+    r.failure = failure;
+    r.error = std::move(error);
+    return r;
+}
+
+bool PluginWorker::poll_interrupt() {
+    if (interrupted_at_) return true;
+    if (options_.interrupted == nullptr || !options_.interrupted->load()) return false;
+    interrupted_at_ = std::chrono::steady_clock::now();
+    ::kill(pid_, SIGUSR1);  // stand.progress/1 cancelled() answers 1 from now on
+    return true;
 }
 
 WorkerReply PluginWorker::round_trip(boost::json::object request, const std::string& what,
@@ -115,24 +143,28 @@ WorkerReply PluginWorker::round_trip(boost::json::object request, const std::str
     request["id"] = id;
     if (!channel_->send(request)) return died(what);
     auto deadline = std::chrono::steady_clock::now() + timeout;
-    bool cancel_sent = false;
+    bool cancel_sent = false;  // after the call's timeout
     while (true) {
         auto now = std::chrono::steady_clock::now();
-        auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - now);
+        const bool interrupted = poll_interrupt();
+        const auto until = interrupted ? std::min(deadline, *interrupted_at_ + options_.interrupt_grace) : deadline;
+        auto left = std::chrono::duration_cast<std::chrono::milliseconds>(until - now);
         if (left.count() <= 0) {
-            if (cancel_sent) {
-                kill_and_reap();
-                WorkerReply r;
-                r.failure = WorkerReply::Failure::kHung;
-                r.error = what + " did not return within " + std::to_string(timeout.count()) + " ms, nor " +
-                          std::to_string(options_.cancel_grace.count()) + " ms after cancellation (worker killed)";
-                return r;
-            }
+            if (interrupted)
+                return killed(WorkerReply::Failure::kInterrupted,
+                              "interrupted: " + what + " did not return within " +
+                                  std::to_string(options_.interrupt_grace.count()) +
+                                  " ms of the interrupt (the worker and its processes were killed)");
+            if (cancel_sent)
+                return killed(WorkerReply::Failure::kHung,
+                              what + " did not return within " + std::to_string(timeout.count()) + " ms, nor " +
+                                  std::to_string(options_.cancel_grace.count()) + " ms after cancellation (worker killed)");
             ::kill(pid_, SIGUSR1);  // ask the plugin to stop (stand.progress/1 cancelled())
             cancel_sent = true;
             deadline = now + options_.cancel_grace;
             continue;
         }
+        if (options_.interrupted != nullptr && !interrupted) left = std::min(left, kInterruptPoll);
         boost::json::object m;
         auto status = channel_->receive(m, left);
         if (status == LineChannel::Status::kClosed) return died(what);
@@ -205,13 +237,13 @@ WorkerReply PluginWorker::ended_processes(std::chrono::milliseconds timeout) {
 WorkerReply PluginWorker::shutdown(std::chrono::milliseconds timeout) {
     WorkerReply r = round_trip({{"op", "destroy"}}, "destroy", timeout);
     if (!dead_) {
+        // Until it exits (not reaped yet), then its session goes with it.
         auto deadline = std::chrono::steady_clock::now() + timeout;
+        if (interrupted_at_) deadline = std::min(deadline, *interrupted_at_ + options_.interrupt_grace);
         while (std::chrono::steady_clock::now() < deadline) {
-            pid_t done = ::waitpid(pid_, &exit_status_, WNOHANG);
-            if (done == pid_) {
-                dead_ = true;
+            siginfo_t info{};
+            if (::waitid(P_PID, static_cast<id_t>(pid_), &info, WEXITED | WNOHANG | WNOWAIT) == 0 && info.si_pid == pid_)
                 break;
-            }
             ::usleep(10000);
         }
         kill_and_reap();

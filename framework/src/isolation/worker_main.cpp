@@ -14,9 +14,11 @@ namespace stand::isolation {
 namespace {
 
 std::atomic<host::PluginHost*> g_cancel_target{nullptr};
+std::atomic<bool> g_cancel_early{false};  // SIGUSR1 before the instance's host existed (an interrupt during load)
 
 void on_cancel_signal(int) {
     if (auto* h = g_cancel_target.load()) h->cancel();
+    else g_cancel_early.store(true);
 }
 
 host::HostConfig host_config_from(const boost::json::object& m, LineChannel& channel) {
@@ -71,6 +73,7 @@ int run_worker_main() {
                 plugin = loader::load_plugin(std::string(m.at("plugin").as_string()));
                 host_ptr = std::make_unique<host::PluginHost>(plugin->id, host_config_from(m, channel));
                 g_cancel_target.store(host_ptr.get());
+                if (g_cancel_early.load()) host_ptr->cancel();
                 std::string config(m.at("config").as_string());
                 char message[2048] = {0};
                 stand_error err{sizeof(stand_error), sizeof(message), message};

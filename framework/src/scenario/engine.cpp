@@ -82,6 +82,7 @@ public:
                                        planned.key;
             if (!run_one(planned, prefix)) break;
         }
+        if (interrupted_.load()) outcome_.interrupted = true;  // a signal after the last repetition's steps
         return outcome_;
     }
 

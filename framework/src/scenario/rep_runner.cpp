@@ -94,6 +94,8 @@ void run_phases(RepContext& ctx, std::optional<detect::GoProcessScanner>& go_pro
                           {"host_cpu_s", host_cpu_seconds() - host_before}});
         ctx.record.doc[rundir::rep_key::kPhases] = phases;
     }
+    // A signal during the last step or the facts: the repetition is not whole, --resume redoes it.
+    ctx.throw_if_interrupted();
     auto facts = ctx.worker.call("lifecycle.facts", {}, std::chrono::seconds(30));
     if (facts.ok()) {
         ctx.record.doc[rundir::rep_key::kFacts] = facts.output;
@@ -103,6 +105,7 @@ void run_phases(RepContext& ctx, std::optional<detect::GoProcessScanner>& go_pro
             f->erase("secret_path_prefix");
         }
     }
+    ctx.throw_if_interrupted();
 }
 
 json::object preface_of(const RepEnvironment& env, const isolation::PluginWorker& worker) {
@@ -124,6 +127,7 @@ json::object run_repetition(RepEnvironment& env) {
     options.plugin_file = env.plugin_file;
     options.plugin_id = plugin.label;
     options.host = env.host;
+    options.interrupted = &env.interrupted;  // every call, teardown included, ends within 1 s of a signal
     isolation::PluginWorker worker(options);
     RepContext ctx(env, worker, [&ctx](const Step& s) { run_step(ctx, s); });
     ctx.record.doc = preface_of(env, worker);

@@ -2,7 +2,11 @@
  *
  * Plugins never fork on their own: the host puts a child into the measured
  * box (cgroup) when asked, tracks it, and kills what is left when the
- * instance is destroyed or the run is interrupted.
+ * instance is destroyed or the run is interrupted. Every child stays in the
+ * session of the instance's worker process, in a process group of its own
+ * or not, so a worker the host kills (a call that ignored cancellation)
+ * takes them all with it; a program that calls setsid() itself leaves that
+ * session and is only caught by its box.
  *
  * Spawn spec (JSON):
  *   {"argv": ["/usr/sbin/nginx", "-g", "daemon off;"],  required, argv[0] is
@@ -72,7 +76,10 @@ typedef struct stand_process_service {
     /* Waits up to `timeout_ms` (0: just poll, -1: forever) for the process to
      * end and fills *status. [control] Returns STAND_OK when it ended,
      * STAND_E_TIMEOUT when still running (status->state RUNNING),
-     * STAND_E_NOT_FOUND for an unknown handle, STAND_E_CANCELLED. */
+     * STAND_E_NOT_FOUND for an unknown handle, STAND_E_CANCELLED when the host
+     * cancelled the current call (stand.progress/1) while the process still
+     * ran (status->state RUNNING; a poll, timeout 0, answers TIMEOUT): stop
+     * waiting, release() kills it. */
     stand_result(STAND_ABI *wait)(const stand_host *host, stand_process process, int64_t timeout_ms,
                                   stand_process_status *status, stand_error *err);
 
