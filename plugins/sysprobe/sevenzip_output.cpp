@@ -1,6 +1,7 @@
 #include "sevenzip_output.hpp"
 
 #include <cctype>
+#include <cmath>
 #include <charconv>
 #include <stdexcept>
 #include <vector>
@@ -84,7 +85,9 @@ SevenZipBench parse_sevenzip_bench(std::string_view output) {
             if (w.size() >= 3 && is_version(w[2])) r.p7zip_version = std::string(w[2]);
         } else if (auto at = line.find("# Benchmark threads:"); at != std::string_view::npos) {
             auto n = numbers_of(line.substr(at + 20));
-            if (!n.empty()) r.benchmark_threads = static_cast<int>(n.front());
+            // A thread count; anything else (1e60, nan) leaves "not printed" rather than an int overflow.
+            if (!n.empty() && n.front() >= 1 && n.front() <= 65536 && n.front() == std::floor(n.front()))
+                r.benchmark_threads = static_cast<int>(n.front());
         } else if (line.starts_with("Tot:")) {
             tot = line.substr(4);  // the last one wins: `7z b` may print several passes
         } else if (line.starts_with("Avr:")) {

@@ -137,6 +137,8 @@ TEST_CASE("probe result: the host computes latency percentiles from the probe's 
         return std::string();
     };
     CHECK(error(R"({"metrics": {"iops": "fast"}})") == R"(metrics.iops: expected a finite number, got "fast")");
+    // found by tests/fuzz (probe_result): accepted before, as the metric "<step>."
+    CHECK(error(R"({"metrics": {"": 7046}})") == "metrics: a metric with an empty name");
     CHECK(error(R"({"latency_histogram_ns": [[1, 2, 3]]})") == "latency_histogram_ns[0]: expected [value_ns, count], got [1,2,3]");
     CHECK(error(R"({"latency_histogram_ns": [[-1, 2]]})") == "latency_histogram_ns[0][0]: expected a non-negative integer, got -1");
     CHECK(error(R"({"metrics": {"lat_p99_us": 1}, "latency_histogram_ns": [[1, 1]]})").find("the host computes it") != std::string::npos);

@@ -168,6 +168,11 @@ TEST_CASE("sysprobe: 7z banners and CRLF output and output without a rating") {
     CHECK(crlf.benchmark_threads == 4);
     CHECK(crlf.version == "23.01");
 
+    // found by tests/fuzz (sysprobe_output): the count was cast to int whatever it was (UBSan: 2.7e60 outside int)
+    for (const char* threads : {"2666666666666666666666666666666666666666666666666666666666666", "nan", "-1", "2.5"})
+        CHECK(parse_sevenzip_bench(std::string("RAM usage: 1 MB, # Benchmark threads: ") + threads + "\nTot: 100 2400 2300\n")
+                  .benchmark_threads == 0);
+
     CHECK_THROWS_WITH_AS(parse_sevenzip_bench("7-Zip 23.01\nSystem ERROR:\nE_OUTOFMEMORY\n"), doctest::Contains("no \"Tot:\" line"),
                          std::runtime_error);
     CHECK_THROWS_WITH_AS(parse_sevenzip_bench("Tot:  99  2144\n"), doctest::Contains("has 2 numbers"), std::runtime_error);

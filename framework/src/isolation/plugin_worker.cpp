@@ -3,6 +3,7 @@
 #include "isolation/line_channel.hpp"
 #include "isolation/session_kill.hpp"
 #include "isolation/worker_main.hpp"
+#include "isolation/worker_message.hpp"
 #include "text/secrets.hpp"
 
 #include <cerrno>
@@ -169,28 +170,24 @@ WorkerReply PluginWorker::round_trip(boost::json::object request, const std::str
         auto status = channel_->receive(m, left);
         if (status == LineChannel::Status::kClosed) return died(what);
         if (status == LineChannel::Status::kTimeout) continue;
-        auto type = m.if_contains("type");
-        if (type && *type == "log") {
-            if (options_.host.log)
-                options_.host.log(static_cast<int>(m.at("level").to_number<double>()), options_.plugin_id,
-                                  std::string(m.at("message").as_string()));
+        auto message = read_worker_message(m, id);
+        if (message.kind == WorkerMessage::Kind::log) {
+            if (options_.host.log) options_.host.log(message.level, options_.plugin_id, message.message);
             continue;
         }
-        if (type && *type == "secret") {
-            if (const auto* v = m.if_contains("value"); v && v->is_string()) text::secrets().add(v->get_string());
+        if (message.kind == WorkerMessage::Kind::secret) {
+            text::secrets().add(message.message);
             continue;
         }
-        if (type && *type == "progress") {
-            if (options_.host.progress)
-                options_.host.progress(options_.plugin_id, m.at("fraction").to_number<double>(),
-                                       std::string(m.at("message").as_string()));
+        if (message.kind == WorkerMessage::Kind::progress) {
+            if (options_.host.progress) options_.host.progress(options_.plugin_id, message.fraction, message.message);
             continue;
         }
-        if (type && *type == "reply" && m.at("id") == id) {
+        if (message.kind == WorkerMessage::Kind::reply) {
             WorkerReply r;
-            r.code = static_cast<int32_t>(m.at("result").to_number<double>());
-            if (auto* e = m.if_contains("error")) r.error = std::string(e->as_string());
-            if (auto* o = m.if_contains("output")) r.output = *o;
+            r.code = message.code;
+            r.error = std::move(message.error);
+            r.output = std::move(message.output);
             if (cancel_sent && r.code >= 0) {
                 r.code = STAND_E_TIMEOUT;
                 r.error = what + " finished only after the timeout (cancelled)";
@@ -200,7 +197,8 @@ WorkerReply PluginWorker::round_trip(boost::json::object request, const std::str
         kill_and_reap();
         WorkerReply r;
         r.failure = WorkerReply::Failure::kProtocol;
-        r.error = "worker sent an unexpected message during " + what + ": " + boost::json::serialize(m).substr(0, 200);
+        r.error = "worker sent an unexpected message during " + what + " (" + message.problem +
+                  "): " + boost::json::serialize(m).substr(0, 200);
         return r;
     }
 }

@@ -1,6 +1,7 @@
 // The /proc fallback for a process tree without a cgroup (sample_source.hpp).
 #include "box/cgroup_fs.hpp"
 #include "box/cgroup_text.hpp"
+#include "sampler/proc_text.hpp"
 #include "sampler/sample_source.hpp"
 
 #include <dirent.h>
@@ -14,40 +15,10 @@ namespace {
 using box::parse_u64;
 using box::read_text;
 
-struct ProcStat {
-    pid_t ppid = 0;
-    std::uint64_t cpu_ticks = 0;  // utime + stime + cutime + cstime
-};
-
 std::optional<ProcStat> read_proc_stat(pid_t pid) {
     auto text = read_text("/proc/" + std::to_string(pid) + "/stat");
     if (!text) return std::nullopt;
-    auto close = text->rfind(')');
-    if (close == std::string::npos) return std::nullopt;
-    std::string_view rest = std::string_view(*text).substr(close + 1);
-    // After "(comm)" token 0 is field 3 (state): ppid is field 4, utime..cstime are 14..17.
-    std::uint64_t values[18] = {};
-    for (int field = 3; field <= 17 && !rest.empty(); ++field) {
-        rest = box::trim(rest);
-        auto end = rest.find(' ');
-        if (field >= 4) values[field] = parse_u64(rest.substr(0, end)).value_or(0);
-        if (end == std::string_view::npos) break;
-        rest.remove_prefix(end);
-    }
-    return ProcStat{static_cast<pid_t>(values[4]), values[14] + values[15] + values[16] + values[17]};
-}
-
-// "VmRSS:\t   1234 kB" -> bytes.
-std::optional<std::uint64_t> status_kb(std::string_view text, std::string_view key) {
-    auto at = text.find(key);
-    while (at != std::string_view::npos && at != 0 && text[at - 1] != '\n') at = text.find(key, at + 1);
-    if (at == std::string_view::npos) return std::nullopt;
-    auto value = text.substr(at + key.size());
-    value = value.substr(0, value.find('\n'));
-    auto unit = value.find("kB");
-    auto n = parse_u64(value.substr(0, unit));
-    if (!n) return std::nullopt;
-    return unit == std::string_view::npos ? *n : *n * 1024;
+    return parse_proc_stat(*text);
 }
 
 std::vector<pid_t> all_pids() {

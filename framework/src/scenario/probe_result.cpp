@@ -59,6 +59,8 @@ ProbeResult read_probe_result(const json::value& output) {
         if (key == "metrics") {
             if (!value.is_object()) throw std::invalid_argument("metrics: expected an object of numbers");
             for (const auto& [name, v] : value.get_object()) {
+                // "" would become the metric "<step>." of every table and file
+                if (name.empty()) throw std::invalid_argument("metrics: a metric with an empty name");
                 if (!v.is_number() || !std::isfinite(v.to_number<double>()))
                     throw std::invalid_argument("metrics." + std::string(name) + ": expected a finite number, got " +
                                                 json::serialize(v));
