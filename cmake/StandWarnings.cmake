@@ -4,7 +4,7 @@ function(stand_target_warnings target)
                          -Wno-sign-conversion)
   if(STAND_WERROR)
     # GCC 12's -Warray-bounds misfires on std::string concatenation once
-    # inlining reaches libstdc++'s memcpy (GCC PR 105651; more often with the
+    # inlining reaches libstdc++'s memcpy (a known GCC 12 false positive, more often with the
     # precompiled headers): shown, not fatal.
     target_compile_options(${target} PRIVATE -Werror
                            $<$<AND:$<CXX_COMPILER_ID:GNU>,$<VERSION_LESS:$<CXX_COMPILER_VERSION>,13>>:-Wno-error=array-bounds>)
