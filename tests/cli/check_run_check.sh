@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# `stand run --check` validates everything a run would and measures nothing
+# (exit 0 or 2, as `nginx -t`); a probe step's job and params are checked
+# against the probe plugin's own list of jobs before anything runs, in a
+# normal run too (issue 18: probe params were checked only when their step
+# ran, after the earlier steps had run).
+#   check_run_check.sh STAND SCENARIOS_DIR PLUGINS
+set -uo pipefail
+stand=$1 scenarios=$2 plugins=$3
+dir=$(mktemp -d /tmp/stand-run-check.XXXXXX)
+trap 'rm -rf "$dir"' EXIT
+cd "$dir"
+fail() { echo "FAIL: $*"; cat out err 2>/dev/null; exit 1; }
+expect() {  # expect CODE STDERR_TEXT -- ARGS...
+  local code=$1 text=$2; shift 3
+  "$stand" run "$@" --plugin-path "$plugins" >out 2>err
+  local rc=$?
+  [[ $rc == "$code" ]] || fail "stand run $*: exit $rc, expected $code"
+  [[ -z $text ]] || grep -qF -- "$text" err || fail "stand run $*: stderr lacks: $text"
+}
+expect 0 "" -- --check "$scenarios/disk-quick.json"
+grep -qF "disk-quick.json: ok (1 plugin(s), 8 step(s), 1 repetition(s) planned)" out || fail "no ok line: $(cat out)"
+expect 2 "\$.phases[0].steps[0].params: disk's job 'seq1m-q8t1-read' refuses these params: duration_s: expected a number 1.." \
+  -- --check "$scenarios/disk-quick.json" --param duration_s=0
+sed 's/"job": "rnd4k-q1t1-write"/"job": "rnd4k-q1t1-writ"/' "$scenarios/disk-quick.json" >typo.json
+expect 2 "\$.phases[0].steps[7].job: disk has no probe job 'rnd4k-q1t1-writ' (it has: " -- --check typo.json
+expect 2 "no plugin with this id" -- --check "$scenarios/disk-quick.json" --plugin no-such-plugin
+# A normal run makes the same check before its first step: nothing measured, no run directory.
+expect 2 "refuses these params: duration_s" -- "$scenarios/disk-quick.json" --param duration_s=0 --run-dir "$dir/run"
+[[ ! -e $dir/run ]] || fail "a refused run wrote $dir/run"
+[[ ! -e runs ]] || fail "--check wrote a run directory"
+echo "ok: --check passes a good scenario and refuses a bad param, a misspelt job and an unknown plugin (exit 2), before measuring"
