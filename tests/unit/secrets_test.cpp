@@ -108,3 +108,22 @@ TEST_CASE("run directory: repetitions and run.json are written scrubbed; secrets
     stand::rundir::RunDirectory::write_atomically(tmp.path() / "run" / "summary.md", "| pass | Seeded-Pass-1 |\n");
     CHECK(slurp(tmp.path() / "run" / "summary.md") == "| pass | <redacted> |\n");
 }
+
+TEST_CASE("secrets: a thousand subscription tokens scrub a large document in one pass") {
+    FreshSecrets fresh;
+    std::string doc;
+    for (int i = 0; i < 1000; ++i) {
+        const std::string token = "/sub/tok" + std::to_string(100000 + i);
+        secrets().add(token);
+        doc += "http://127.0.0.1:2096" + token + "\n";
+    }
+    const std::string out = secrets().scrub(doc);
+    CHECK(out.find("/sub/tok") == std::string::npos);
+    CHECK(out.substr(0, 33) == "http://127.0.0.1:2096<redacted>\nh");
+    // The value a caller passed is copied: its buffer may go away.
+    {
+        std::string temporary = "short-lived-secret";
+        secrets().add(temporary);
+    }
+    CHECK(secrets().scrub("a short-lived-secret here") == "a <redacted> here");
+}

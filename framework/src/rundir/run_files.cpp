@@ -91,7 +91,8 @@ const std::vector<FieldSpec>& rep_fields() {
         {kMetrics, K::object, false, "`\"<step>.<metric>\"` -> number"},
         {kSteps, K::array, false, "each step run: {path, kind, name, seconds}"},
         {kPhases, K::array, false, "each phase: {name, seconds, host_cpu_s}"},
-        {kLoads, K::object, false, "step name -> what its generator measured (histograms, per-second series)"},
+        {kLoads, K::object, false, "step name -> what its generator measured (`stand load --json`'s stand.load/1: histograms, per-second series, "
+                                          "`errors` by kind and `error_reasons` by kind and reason)"},
         {kWindows, K::object, false, "step name -> the sampler's window over the step"},
         {kFindings, K::array, false, "the detectors that fired: {id, scope, message}"},
         {kProbeFacts, K::object, false, "run_probe step name -> the probe's facts"},

@@ -3,6 +3,9 @@
 #include <boost/json.hpp>
 
 #include <algorithm>
+#include <functional>
+#include <map>
+#include <unordered_set>
 
 namespace stand::text {
 
@@ -10,29 +13,46 @@ namespace json = boost::json;
 
 namespace {
 
-std::string scrub_locked(std::string_view text, const std::vector<std::string>& secrets) {
-    std::string out(text);
-    for (const auto& s : secrets) {
-        for (std::size_t at = out.find(s); at != std::string::npos; at = out.find(s, at + kRedacted.size()))
-            out.replace(at, s.size(), kRedacted);
+using ByPrefix = std::unordered_map<std::string_view, std::map<std::size_t, std::unordered_set<std::string_view>, std::greater<>>>;
+
+std::string scrub_locked(std::string_view text, const ByPrefix& by_prefix) {
+    std::string out;
+    out.reserve(text.size());
+    std::size_t i = 0;
+    while (i < text.size()) {
+        std::size_t hit = 0;  // the length of the longest secret starting here
+        if (text.size() - i >= Secrets::kMinLength) {
+            if (auto it = by_prefix.find(text.substr(i, Secrets::kMinLength)); it != by_prefix.end())
+                for (const auto& [length, same] : it->second)
+                    if (length <= text.size() - i && same.contains(text.substr(i, length))) {
+                        hit = length;
+                        break;
+                    }
+        }
+        if (hit != 0) {
+            out += kRedacted;
+            i += hit;
+        } else {
+            out += text[i++];
+        }
     }
     return out;
 }
 
-json::value scrub_value(const json::value& v, const std::vector<std::string>& secrets) {
+json::value scrub_value(const json::value& v, const ByPrefix& by_prefix) {
     switch (v.kind()) {
     case json::kind::string:
-        return json::value(scrub_locked(v.get_string(), secrets));
+        return json::value(scrub_locked(v.get_string(), by_prefix));
     case json::kind::array: {
         json::array out;
         out.reserve(v.get_array().size());
-        for (const auto& e : v.get_array()) out.push_back(scrub_value(e, secrets));
+        for (const auto& e : v.get_array()) out.push_back(scrub_value(e, by_prefix));
         return out;
     }
     case json::kind::object: {
         json::object out;
         out.reserve(v.get_object().size());
-        for (const auto& [k, e] : v.get_object()) out[scrub_locked(k, secrets)] = scrub_value(e, secrets);
+        for (const auto& [k, e] : v.get_object()) out[scrub_locked(k, by_prefix)] = scrub_value(e, by_prefix);
         return out;
     }
     default:
@@ -45,9 +65,11 @@ json::value scrub_value(const json::value& v, const std::vector<std::string>& se
 void Secrets::add(std::string_view secret) {
     if (secret.size() < kMinLength) return;
     std::lock_guard lock(mutex_);
-    if (std::find(secrets_.begin(), secrets_.end(), secret) != secrets_.end()) return;
-    auto at = std::find_if(secrets_.begin(), secrets_.end(), [&](const std::string& s) { return s.size() < secret.size(); });
-    secrets_.insert(at, std::string(secret));
+    if (auto it = by_prefix_.find(secret.substr(0, kMinLength)); it != by_prefix_.end())
+        if (auto same = it->second.find(secret.size()); same != it->second.end() && same->second.contains(secret)) return;
+    secrets_.push_back(std::make_unique<const std::string>(secret));
+    const std::string_view added = *secrets_.back();
+    by_prefix_[added.substr(0, kMinLength)][added.size()].insert(added);
 }
 
 void Secrets::add_all(const json::value& value) {
@@ -59,13 +81,13 @@ void Secrets::add_all(const json::value& value) {
 std::string Secrets::scrub(std::string_view text) const {
     std::lock_guard lock(mutex_);
     if (secrets_.empty()) return std::string(text);
-    return scrub_locked(text, secrets_);
+    return scrub_locked(text, by_prefix_);
 }
 
 json::value Secrets::scrub_json(const json::value& value) const {
     std::lock_guard lock(mutex_);
     if (secrets_.empty()) return value;
-    return scrub_value(value, secrets_);
+    return scrub_value(value, by_prefix_);
 }
 
 bool Secrets::empty() const {
@@ -75,6 +97,7 @@ bool Secrets::empty() const {
 
 void Secrets::clear() {
     std::lock_guard lock(mutex_);
+    by_prefix_.clear();
     secrets_.clear();
 }
 

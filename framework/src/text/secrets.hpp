@@ -12,9 +12,14 @@
 #include <boost/json/value.hpp>
 
 #include <cstddef>
+#include <functional>
+#include <map>
+#include <memory>
 #include <mutex>
 #include <string>
 #include <string_view>
+#include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 namespace stand::text {
@@ -32,7 +37,8 @@ public:
     void add(std::string_view secret);
     // Every string of `value` (an array's, an object's values), at any depth.
     void add_all(const boost::json::value& value);
-    // `text` with every known secret replaced by kRedacted (longest first).
+    // `text` with every known secret replaced by kRedacted, in one pass from
+    // the left; where several start at one place, the longest wins.
     std::string scrub(std::string_view text) const;
     // The same over every string (and object key) of a JSON value.
     boost::json::value scrub_json(const boost::json::value& value) const;
@@ -41,8 +47,15 @@ public:
     void clear();
 
 private:
+    // The secrets by their first kMinLength bytes, then by length (longest
+    // first), then as a set: a scrub costs a few lookups per byte of text
+    // however many secrets share a prefix (a storm's thousand "/sub/..."
+    // tokens). Every view points into secrets_, whose strings never move.
+    using SameLength = std::unordered_set<std::string_view>;
+    using Bucket = std::map<std::size_t, SameLength, std::greater<>>;
     mutable std::mutex mutex_;
-    std::vector<std::string> secrets_;  // longest first
+    std::vector<std::unique_ptr<const std::string>> secrets_;
+    std::unordered_map<std::string_view, Bucket> by_prefix_;
 };
 
 // The process's registry.

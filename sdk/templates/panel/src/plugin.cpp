@@ -121,7 +121,7 @@ private:
     std::string url(const std::string& path) const { return "http://" + listen_ + ":" + std::to_string(port_) + path; }
 
     stand_panel_kit::Credentials credentials() const {
-        return stand_panel_kit::load_or_create_credentials(credentials_file(), given_);
+        return stand_panel_kit::load_or_create_credentials(host(), credentials_file(), given_);
     }
 
     stand_panel_kit::AdminApi& api() {
