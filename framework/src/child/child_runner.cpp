@@ -1,6 +1,7 @@
 #include "child/child_runner.hpp"
 
 #include "child/process_tree.hpp"
+#include "text/secrets.hpp"
 
 #include <cerrno>
 #include <csignal>
@@ -70,7 +71,8 @@ std::string stderr_tail(int fd, std::size_t max_lines = 3) {
     } catch (const std::exception& e) {
         r = {false, false, std::string("uncaught C++ exception (plugins must not throw through the C ABI): ") + e.what(), 0};
     }
-    write_all(write_fd, std::string(r.skipped ? "S" : r.passed ? "P" : "F") + r.message);
+    // Scrubbed here: what the body's plugin marked secret is known in this process only.
+    write_all(write_fd, std::string(r.skipped ? "S" : r.passed ? "P" : "F") + text::secrets().scrub(r.message));
     kill_descendants(::getpid());  // nothing the body started outlives it, whatever failed
     ::close(write_fd);
     ::_exit(0);
