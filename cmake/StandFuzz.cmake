@@ -9,5 +9,6 @@ endif()
 set(STAND_FUZZ_SANITIZERS -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer)
 # libFuzzer's usual level (whatever the build type): -O1 finds the same bugs
 # as -O2 and compiles in half the time; assertions stay on.
-add_compile_options(-O1 -gline-tables-only -UNDEBUG ${STAND_FUZZ_SANITIZERS} -fsanitize=fuzzer-no-link)
+add_compile_options(-O1 -gline-tables-only -UNDEBUG ${STAND_FUZZ_SANITIZERS} -fsanitize=fuzzer-no-link
+                    -fsanitize-coverage-ignorelist=${PROJECT_SOURCE_DIR}/tests/fuzz/coverage_ignore.txt)
 add_link_options(${STAND_FUZZ_SANITIZERS})
