@@ -20,6 +20,15 @@ public:
         --size_;
         return *data_++;
     }
+    // The next `n` bytes, or as many as are left.
+    std::string_view take(std::size_t n) noexcept {
+        const std::size_t k = n < size_ ? n : size_;
+        const std::string_view taken(reinterpret_cast<const char*>(data_), k);
+        data_ += k;
+        size_ -= k;
+        return taken;
+    }
+    bool empty() const noexcept { return size_ == 0; }
     std::string_view rest() const noexcept { return {reinterpret_cast<const char*>(data_), size_}; }
 
 private:

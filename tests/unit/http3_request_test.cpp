@@ -2,6 +2,7 @@
 // combinations --http3 refuses. The transport is tested against Caddy in
 // tests/quic/check_http3_caddy.sh.
 #include "load/http3_request.hpp"
+#include "quic/http3_layer.hpp"
 #include "load/load_plan.hpp"
 #include "load/load_spec.hpp"
 
@@ -86,4 +87,19 @@ TEST_CASE("http3 spec: what --http3 refuses") {
 
     LoadSpec plain = h3_spec("http://localhost:1/");
     CHECK_THROWS_WITH_AS(prepare_plan(plain), doctest::Contains("HTTP/3 needs an https:// URL"), LoadSpecError);
+}
+
+TEST_CASE("http3 :status: three digits in 100..599, anything else is 0 (no status)") {
+    using stand::quic::parse_status_field;
+    CHECK(parse_status_field("200") == 200);
+    CHECK(parse_status_field("100") == 100);
+    CHECK(parse_status_field("599") == 599);
+    CHECK(parse_status_field("233") == 233);  // Hysteria's authentication answer
+    CHECK(parse_status_field("999") == 0);
+    CHECK(parse_status_field("099") == 0);
+    CHECK(parse_status_field("20") == 0);
+    CHECK(parse_status_field("2000") == 0);
+    CHECK(parse_status_field("20x") == 0);
+    CHECK(parse_status_field("+20") == 0);
+    CHECK(parse_status_field("") == 0);
 }

@@ -6,7 +6,6 @@
 
 #include <nghttp3/nghttp3.h>
 
-#include <charconv>
 
 namespace stand::hysteria {
 
@@ -78,7 +77,7 @@ int HysteriaClient::on_handshake_completed(quic::QuicConnection&) {
 
 void HysteriaClient::on_header(std::int64_t id, std::string_view name, std::string_view value) {
     if (id != auth_stream_) return;
-    if (name == ":status") std::from_chars(value.data(), value.data() + value.size(), auth_status_);
+    if (name == ":status") auth_status_ = quic::parse_status_field(value);
     else if (name == "hysteria-udp") server_udp_ = value;
     else if (name == "hysteria-cc-rx") server_cc_rx_ = value;
 }

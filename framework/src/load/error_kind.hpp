@@ -17,7 +17,7 @@ enum class ErrorKind : std::uint8_t {
     closed,           // the peer closed the connection before the response was complete
     timeout,          // no complete response within the timeout
     tls,              // handshake or certificate failure, or a TLS record error
-    parse,            // the response is not valid HTTP/1.x
+    parse,            // the response is not valid HTTP/1.x (HTTP/3: no final :status in 200..599)
     other,
     // Valid HTTP/1.x that cannot count as the answer to the request: a 101
     // (the connection leaves HTTP), too many interim 1xx answers, bytes no

@@ -8,7 +8,6 @@
 
 #include <nghttp3/nghttp3.h>
 
-#include <charconv>
 #include <unordered_map>
 
 namespace stand::load {
@@ -145,11 +144,7 @@ public:
         auto it = inflight_.find(id);
         if (it == inflight_.end()) return;
         worker_.stats().bytes_received += name.size() + value.size() + 2;
-        if (name == ":status") {
-            int status = 0;
-            std::from_chars(value.data(), value.data() + value.size(), status);
-            it->second.status = status;
-        }
+        if (name == ":status") it->second.status = quic::parse_status_field(value);
     }
     void on_headers_done(std::int64_t) override {}
     void on_body(std::int64_t id, const std::uint8_t*, std::size_t len) override {
@@ -163,7 +158,10 @@ public:
         if (it == inflight_.end()) return;
         const std::int64_t now = now_ns();
         const std::int64_t took = now - it->second.start_ns;
-        worker_.stats().record_response(it->second.status, took, took, it->second.body, worker_.second_of(now));
+        if (it->second.status < 200)  // nothing final: a status outside 100..599, or only interim sections
+            worker_.stats().record_error(ErrorKind::parse, "no final :status in 200..599", worker_.second_of(now));
+        else
+            worker_.stats().record_response(it->second.status, took, took, it->second.body, worker_.second_of(now));
         inflight_.erase(it);
         worker_.publish();
         asio::post(worker_.io(), [this, c = conn_] {

@@ -1,7 +1,5 @@
 #include "quic/http3_layer.hpp"
 
-#include "quic/quic_connection.hpp"
-
 #include <ngtcp2/ngtcp2.h>
 
 namespace stand::quic {
@@ -17,7 +15,7 @@ std::string_view view_of(nghttp3_rcbuf* buf) {
 int cb_stream_close(nghttp3_conn*, std::int64_t stream_id, std::uint64_t app_error, void* user_data, void*) {
     auto& layer = layer_of(user_data);
     if (ngtcp2_is_bidi_stream(stream_id)) layer.listener().on_stream_closed(stream_id, app_error);
-    else ngtcp2_conn_extend_max_streams_uni(layer.connection().native(), 1);
+    else layer.connection().allow_peer_uni_stream();
     return 0;
 }
 
@@ -56,8 +54,7 @@ int cb_stop_sending(nghttp3_conn*, std::int64_t stream_id, std::uint64_t app_err
 }
 
 int cb_reset_stream(nghttp3_conn*, std::int64_t stream_id, std::uint64_t app_error, void* user_data, void*) {
-    auto& conn = layer_of(user_data).connection();
-    if (!conn.closed()) ngtcp2_conn_shutdown_stream_write(conn.native(), stream_id, app_error);
+    layer_of(user_data).connection().shutdown_stream_write(stream_id, app_error);
     return 0;
 }
 
@@ -74,7 +71,17 @@ nghttp3_ssize read_body(nghttp3_conn*, std::int64_t, nghttp3_vec* vec, std::size
 
 }  // namespace
 
-Http3Layer::Http3Layer(QuicConnection& conn, Http3Listener& listener) : conn_(conn), listener_(listener) {}
+int parse_status_field(std::string_view value) noexcept {
+    if (value.size() != 3) return 0;
+    int status = 0;
+    for (char c : value) {
+        if (c < '0' || c > '9') return 0;
+        status = status * 10 + (c - '0');
+    }
+    return status >= 100 && status <= 599 ? status : 0;
+}
+
+Http3Layer::Http3Layer(Http3Transport& conn, Http3Listener& listener) : conn_(conn), listener_(listener) {}
 
 Http3Layer::~Http3Layer() {
     if (h3_ != nullptr) nghttp3_conn_del(h3_);
@@ -82,7 +89,7 @@ Http3Layer::~Http3Layer() {
 
 int Http3Layer::start() {
     if (h3_ != nullptr) return 0;
-    if (ngtcp2_conn_get_max_local_streams_uni(conn_.native()) < 3) return NGTCP2_ERR_STREAM_LIMIT;
+    if (conn_.uni_streams_left() < 3) return NGTCP2_ERR_STREAM_LIMIT;
     nghttp3_callbacks callbacks{};
     callbacks.stream_close = cb_stream_close;
     callbacks.recv_data = cb_recv_data;
@@ -146,7 +153,7 @@ int Http3Layer::on_stream_close(std::int64_t stream_id, std::uint64_t app_error,
     int rv = nghttp3_conn_close_stream(h3_, stream_id, app_error);
     if (rv == NGHTTP3_ERR_STREAM_NOT_FOUND) {
         // A stream that carried nothing nghttp3 saw.
-        if (!ngtcp2_is_bidi_stream(stream_id)) ngtcp2_conn_extend_max_streams_uni(conn_.native(), 1);
+        if (!ngtcp2_is_bidi_stream(stream_id)) conn_.allow_peer_uni_stream();
         return 0;
     }
     return rv;

@@ -1,10 +1,12 @@
-// HTTP/3 on a QuicConnection through nghttp3: the control and QPACK
-// streams, request submission, and the response events. It is one part of
-// a QuicApp: the app routes the QUIC events of the streams it does not own
-// itself (everything but raw streams) to the matching methods here.
-// Everything runs on the connection's thread.
+// HTTP/3 on a QUIC connection (an Http3Transport: QuicConnection, or the
+// fuzz harness's) through nghttp3: the control and QPACK streams, request
+// submission, and the response events. It is one part of a QuicApp: the app
+// routes the QUIC events of the streams it does not own itself (everything
+// but raw streams) to the matching methods here. Everything runs on the
+// connection's thread.
 #pragma once
 
+#include "quic/http3_transport.hpp"
 #include "quic/quic_app.hpp"
 
 #include <nghttp3/nghttp3.h>
@@ -17,14 +19,14 @@
 
 namespace stand::quic {
 
-class QuicConnection;
-
 // Response events, keyed by the request's stream id.
 class Http3Listener {
 public:
     virtual ~Http3Listener() = default;
-    // One field of the response header section (":status" included);
-    // names arrive lower-case.
+    // One field of the response header section (":status" included; an
+    // interim 1xx section comes first, with its own ":status"). nghttp3 has
+    // checked the field: names arrive lower-case, ":status" is three digits
+    // (parse_status_field turns it into a number).
     virtual void on_header(std::int64_t stream_id, std::string_view name, std::string_view value) = 0;
     virtual void on_headers_done(std::int64_t stream_id) = 0;
     virtual void on_body(std::int64_t stream_id, const std::uint8_t* data, std::size_t len) = 0;
@@ -35,6 +37,10 @@ public:
     virtual void on_stream_closed(std::int64_t stream_id, std::uint64_t app_error) = 0;
 };
 
+// The response's status from its ":status" field: 100..599, or 0 for any
+// other value (not three digits, or outside the range HTTP defines).
+int parse_status_field(std::string_view value) noexcept;
+
 struct Http3Field {
     std::string name;  // lower-case
     std::string value;
@@ -42,7 +48,7 @@ struct Http3Field {
 
 class Http3Layer {
 public:
-    Http3Layer(QuicConnection& conn, Http3Listener& listener);
+    Http3Layer(Http3Transport& conn, Http3Listener& listener);
     ~Http3Layer();
     Http3Layer(const Http3Layer&) = delete;
     Http3Layer& operator=(const Http3Layer&) = delete;
@@ -71,10 +77,10 @@ public:
 
     // For the nghttp3 callbacks (http3_layer.cpp).
     Http3Listener& listener() noexcept { return listener_; }
-    QuicConnection& connection() noexcept { return conn_; }
+    Http3Transport& connection() noexcept { return conn_; }
 
 private:
-    QuicConnection& conn_;
+    Http3Transport& conn_;
     Http3Listener& listener_;
     nghttp3_conn* h3_ = nullptr;
     std::vector<nghttp3_vec> vecs_ = std::vector<nghttp3_vec>(16);

@@ -281,6 +281,14 @@ std::uint64_t QuicConnection::bidi_streams_left() const noexcept {
     return closed_ || conn_ == nullptr ? 0 : ngtcp2_conn_get_streams_bidi_left(conn_);
 }
 
+std::uint64_t QuicConnection::uni_streams_left() const noexcept {
+    return closed_ || conn_ == nullptr ? 0 : ngtcp2_conn_get_streams_uni_left(conn_);
+}
+
+void QuicConnection::allow_peer_uni_stream() {
+    if (!closed_) ngtcp2_conn_extend_max_streams_uni(conn_, 1);
+}
+
 std::optional<std::int64_t> QuicConnection::open_uni_stream() {
     std::int64_t id = -1;
     if (closed_ || ngtcp2_conn_open_uni_stream(conn_, &id, nullptr) != 0) return std::nullopt;
@@ -300,6 +308,11 @@ void QuicConnection::shutdown_stream(std::int64_t stream_id, std::uint64_t app_e
 
 void QuicConnection::shutdown_stream_read(std::int64_t stream_id, std::uint64_t app_error) {
     if (!closed_) ngtcp2_conn_shutdown_stream_read(conn_, stream_id, app_error);
+    signal_write();
+}
+
+void QuicConnection::shutdown_stream_write(std::int64_t stream_id, std::uint64_t app_error) {
+    if (!closed_) ngtcp2_conn_shutdown_stream_write(conn_, stream_id, app_error);
     signal_write();
 }
 

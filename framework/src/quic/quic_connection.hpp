@@ -8,6 +8,7 @@
 // called again.
 #pragma once
 
+#include "quic/http3_transport.hpp"
 #include "quic/packet_obfuscator.hpp"
 #include "quic/quic_app.hpp"
 #include "quic/quic_tls.hpp"
@@ -62,10 +63,10 @@ struct QuicCounters {
     std::uint64_t packets_dropped = 0;  // refused by the obfuscator
 };
 
-class QuicConnection : public std::enable_shared_from_this<QuicConnection> {
+class QuicConnection final : public Http3Transport, public std::enable_shared_from_this<QuicConnection> {
 public:
     QuicConnection(boost::asio::io_context& io, const QuicTlsContext& tls, QuicOptions options, QuicApp& app);
-    ~QuicConnection();
+    ~QuicConnection() override;
     QuicConnection(const QuicConnection&) = delete;
     QuicConnection& operator=(const QuicConnection&) = delete;
 
@@ -75,21 +76,24 @@ public:
 
     // After the handshake. nullopt while the peer's stream limit is reached
     // (QuicApp::on_streams_available says when to try again).
-    std::optional<std::int64_t> open_bidi_stream();
-    std::optional<std::int64_t> open_uni_stream();
+    std::optional<std::int64_t> open_bidi_stream() override;
+    std::optional<std::int64_t> open_uni_stream() override;
     // How many more bidi streams the peer allows now.
     std::uint64_t bidi_streams_left() const noexcept;
+    std::uint64_t uni_streams_left() const noexcept override;
+    void allow_peer_uni_stream() override;
     // Gives `len` received bytes of flow-control credit back to the peer.
-    void consume(std::int64_t stream_id, std::size_t len);
-    // RESET_STREAM + STOP_SENDING, or only STOP_SENDING.
-    void shutdown_stream(std::int64_t stream_id, std::uint64_t app_error);
-    void shutdown_stream_read(std::int64_t stream_id, std::uint64_t app_error);
+    void consume(std::int64_t stream_id, std::size_t len) override;
+    // RESET_STREAM + STOP_SENDING; STOP_SENDING only; RESET_STREAM only.
+    void shutdown_stream(std::int64_t stream_id, std::uint64_t app_error) override;
+    void shutdown_stream_read(std::int64_t stream_id, std::uint64_t app_error) override;
+    void shutdown_stream_write(std::int64_t stream_id, std::uint64_t app_error) override;
     // Queues a DATAGRAM frame (copied); false when the peer accepts none or
     // it is larger than the peer allows.
     bool send_datagram(const std::uint8_t* data, std::size_t len);
     std::size_t max_datagram_payload() const noexcept;
     // The app has data to write: the write loop runs soon (never re-entrant).
-    void signal_write();
+    void signal_write() override;
     // CONNECTION_CLOSE with an application error, then on_closed.
     void close(std::uint64_t app_error, const std::string& reason);
     // Stops without a word to the peer and without calling the app.
