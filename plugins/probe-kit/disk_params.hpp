@@ -15,7 +15,9 @@
 namespace stand_probe_kit {
 
 inline void declare_disk_params(stand::cpp::ConfigSpec& s) {
-    s.string("dir", "test directory; tmpfs and ramfs are refused").by_default("/var/tmp");
+    s.string("dir", "test directory; tmpfs and ramfs are refused")
+        .pattern("^.+$", "a directory path, not empty")
+        .by_default("/var/tmp");
     s.integer("size_mib", "test file size").range(1, 16777216).by_default(1024);
     s.integer("duration_s", "time-based run length").range(1, 86400).by_default(5);
     s.integer("block_size", "bytes, a multiple of 512; default the job's").range(512, 64 * kMiB);

@@ -10,6 +10,7 @@
 #include <fstream>
 #include <sstream>
 #include <string>
+#include <vector>
 
 namespace json = boost::json;
 using namespace stand::rundir;
@@ -104,4 +105,22 @@ TEST_CASE("run files: docs/run-files.md documents every key of the schema") {
             CHECK(doc.find("| `" + std::string(f.key) + "` |") != std::string::npos);
             CHECK(doc.find(std::string(f.meaning)) != std::string::npos);
         }
+}
+
+TEST_CASE("run files: a fresh run directory stays one directory under its parent, whatever the scenario's name") {
+    using stand::rundir::RunDirectory;
+    const auto plain = RunDirectory::fresh_path("runs", "quickstart");
+    CHECK(plain.parent_path() == "runs");
+    CHECK(plain.filename().string().rfind("quickstart-", 0) == 0);
+    const std::vector<std::string> names{"../../../x/ESCAPED", "a b/c", std::string(5000, 'x'), ".hidden", "", "%00"};
+    for (const std::string& name : names) {
+        const auto path = RunDirectory::fresh_path("runs", name);
+        CAPTURE(name);
+        CHECK(path.parent_path() == "runs");
+        const std::string dir = path.filename().string();
+        CHECK(dir.size() <= 64 + 1 + 15 + 4);
+        CHECK(dir.front() != '.');
+        CHECK(dir.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.-") ==
+              std::string::npos);
+    }
 }

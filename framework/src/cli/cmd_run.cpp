@@ -1,5 +1,6 @@
 #include "cli/commands.hpp"
 #include "cli/exit_codes.hpp"
+#include "loader/schema_check.hpp"
 #include "report/run_report.hpp"
 #include "scenario/engine.hpp"
 #include "scenario/plugin_overrides.hpp"
@@ -95,16 +96,26 @@ scenario::Scenario scenario_from_args(const Args& args) {
     return scen;
 }
 
-// Refuses bad plugins before measuring anything, naming where each was given.
+// Refuses bad plugins, and configs their schemas refuse, before measuring
+// anything, naming where each was given.
 void resolve_plugins(const Args& args, const scenario::Scenario& scen, const loader::PluginSearch& search) {
     for (std::size_t i = 0; i < scen.plugins.size(); ++i) {
+        const auto& plugin = scen.plugins[i];
+        const std::string where = args.values("plugin").empty()
+                                      ? scen.file.string() + ": $.plugins[" + std::to_string(i) + "]"
+                                      : "--plugin " + plugin.id;
+        std::shared_ptr<loader::LoadedPlugin> loaded;
         try {
-            search.resolve(scen.plugins[i].id);
+            loaded = search.resolve(plugin.id);
         } catch (const loader::LoadError& e) {
-            std::string where = args.values("plugin").empty() ? scen.file.string() + ": $.plugins[" + std::to_string(i) + "]"
-                                                              : "--plugin " + scen.plugins[i].id;
             throw loader::LoadError(where, e.what());
         }
+        const auto problems = loader::config_problems(plugin.config, loaded->config_schema);
+        if (problems.empty()) continue;
+        std::string all;
+        for (const auto& p : problems) all += (all.empty() ? "" : "; ") + p;
+        throw loader::LoadError(where + ".config", plugin.label + "'s config schema (stand info " + plugin.id +
+                                                       ") refuses: " + all);
     }
 }
 

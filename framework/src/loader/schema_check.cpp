@@ -130,7 +130,32 @@ void check(const json::value& value, const json::value& schema, const std::strin
     }
 }
 
+bool holds_placeholder(const json::value& v) {
+    if (v.is_string()) return v.get_string().find("${") != json::string::npos;
+    if (v.is_array())
+        for (const auto& item : v.get_array())
+            if (holds_placeholder(item)) return true;
+    return false;
+}
+
+// `config` without the values the plugin fills in itself.
+json::object without_placeholders(const json::object& config) {
+    json::object out;
+    for (const auto& [key, v] : config) {
+        if (holds_placeholder(v)) continue;
+        out.emplace(key, v.is_object() ? json::value(without_placeholders(v.get_object())) : v);
+    }
+    return out;
+}
+
 }  // namespace
+
+std::vector<std::string> config_problems(const json::object& config, std::string_view schema_text) {
+    json::error_code ec;
+    const json::value schema = json::parse(schema_text, ec);
+    if (ec || !schema.is_object()) return {};
+    return schema_problems(without_placeholders(config), schema);
+}
 
 std::vector<std::string> schema_problems(const json::value& value, const json::value& schema) {
     std::vector<std::string> out;

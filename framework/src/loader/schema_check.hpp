@@ -8,7 +8,10 @@
 
 #include <boost/json/value.hpp>
 
+#include <boost/json/object.hpp>
+
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace stand::loader {
@@ -16,5 +19,13 @@ namespace stand::loader {
 // One line per problem, "KEY: expected WHAT, got VALUE" (KEY "" for the
 // value itself); empty when `value` fits `schema`.
 std::vector<std::string> schema_problems(const boost::json::value& value, const boost::json::value& schema);
+
+// A plugin config against the config schema text its descriptor publishes
+// (`stand info ID`), so a misspelt key or a wrong type is refused before a
+// run rather than by create() in every repetition. A value holding "${" is
+// a placeholder the plugin fills in itself (`${data_dir}`) and is not
+// judged; a schema that is not JSON gives no problems (the compat suite
+// speaks to that).
+std::vector<std::string> config_problems(const boost::json::object& config, std::string_view schema_text);
 
 }  // namespace stand::loader

@@ -66,6 +66,18 @@ void write_file(const std::filesystem::path& file, const std::string& text, mode
     std::filesystem::rename(tmp, file);
 }
 
+std::string directory_name_of(const std::string& scenario_name) {
+    constexpr std::size_t kMaxName = 64;
+    std::string out = scenario_name.substr(0, kMaxName);
+    for (char& c : out) {
+        const bool plain = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' ||
+                           c == '-' || c == '.';
+        if (!plain) c = '_';
+    }
+    if (out.empty() || out.front() == '.') out.insert(out.begin(), '_');
+    return out;
+}
+
 }  // namespace
 
 RunDirectory::RunDirectory(std::filesystem::path root) : root_(std::move(root)) {
@@ -74,7 +86,8 @@ RunDirectory::RunDirectory(std::filesystem::path root) : root_(std::move(root)) 
     std::filesystem::create_directories(root_ / "logs");
 }
 
-std::filesystem::path RunDirectory::fresh_path(const std::filesystem::path& parent, const std::string& name) {
+std::filesystem::path RunDirectory::fresh_path(const std::filesystem::path& parent, const std::string& scenario_name) {
+    const std::string name = directory_name_of(scenario_name);
     std::time_t now = std::time(nullptr);
     std::tm tm{};
     ::gmtime_r(&now, &tm);

@@ -23,7 +23,10 @@ public:
     explicit RunDirectory(std::filesystem::path root);
     const std::filesystem::path& root() const noexcept { return root_; }
 
-    // A fresh directory under `parent` named after the scenario and the time.
+    // A fresh directory under `parent` named after the scenario and the time:
+    // the name's first 64 characters, each outside [A-Za-z0-9_.-] (and a
+    // leading '.') as '_', so any scenario name stays one directory inside
+    // `parent`.
     static std::filesystem::path fresh_path(const std::filesystem::path& parent, const std::string& scenario_name);
 
     void write_run_info(const boost::json::object& info) const;
