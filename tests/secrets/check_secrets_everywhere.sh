@@ -22,6 +22,8 @@ for p in panels:
     c["port"] = port
     if p == "3x-ui":
         c.update(web_base_path="/seeded-base-5c2e8d/", sub_port=port + 1, inbound_port=port + 2, xray_api_port=port + 3)
+        if "xray_metrics_port" in c:  # the real 3x-ui's config (tests/real-panels)
+            c["xray_metrics_port"] = port + 4
     port += 5
     json.dump(c, open(f"{out}/{p}.json", "w"))
 PY
