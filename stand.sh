@@ -25,6 +25,7 @@ PACKAGES=(
   p7zip-full
   chromium python3 python3-venv python3-pip nodejs npm
   podman runc docker-compose debootstrap
+  openssh-client openssh-server iproute2
 )
 
 # nginx, HAProxy and Caddy are Debian's packages above. Envoy and Traefik
@@ -60,6 +61,17 @@ install_deps() {
   apt-get update -qq
   apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
   quiet_distro_proxies
+  [[ " ${missing[*]} " == *" openssh-server "* ]] && quiet_new_sshd
+}
+
+# openssh-server is here for the fleet tests' own sshd processes (in network
+# namespaces, tests/fleet/rig.sh). A machine that had no sshd gets none
+# listening on port 22 because of this script.
+quiet_new_sshd() {
+  command -v systemctl >/dev/null || return 0
+  log "openssh-server was installed for the fleet tests: its ssh service stays off"
+  systemctl stop ssh.service ssh.socket >/dev/null 2>&1 || true
+  systemctl disable ssh.service ssh.socket >/dev/null 2>&1 || true
 }
 
 # The haproxy and caddy plugins run their own proxy in the measured box;

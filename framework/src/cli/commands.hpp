@@ -20,6 +20,7 @@ int run_report(const std::vector<std::string>& argv);
 int run_compare(const std::vector<std::string>& argv);
 int run_backend(const std::vector<std::string>& argv);
 int run_new(const std::vector<std::string>& argv);
+int run_fleet(const std::vector<std::string>& argv);
 
 // Shared by the commands that look plugins up.
 OptionSpec plugin_path_option();

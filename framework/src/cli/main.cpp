@@ -38,6 +38,9 @@ commands:
                      measuring reverse proxies in front of it
   new adapter NAME --interface panel|proxy|probe
                      write a standalone adapter project on the SDK's kits
+  fleet push|check HOST...
+                     install this stand on hosts over ssh; check their
+                     stand, cgroups, CPUs, memory and clock offset
 
 options:
   -h, --help         this text; `stand COMMAND --help` for a command's options
@@ -79,6 +82,7 @@ int main(int argc, char** argv) {
         if (command == "compare") return run_compare(rest);
         if (command == "backend") return run_backend(rest);
         if (command == "new") return run_new(rest);
+        if (command == "fleet") return run_fleet(rest);
         if (command == "__worker") return stand::isolation::run_worker_main();  // internal: see isolation/
         throw UsageError("unknown command '" + command + "' (see stand --help)");
     } catch (const UsageError& e) {

@@ -1,0 +1,178 @@
+#include "cli/commands.hpp"
+#include "cli/exit_codes.hpp"
+#include "fleet/fleet_error.hpp"
+#include "fleet/host_facts.hpp"
+#include "fleet/remote_stand.hpp"
+#include "fleet/ssh_session.hpp"
+#include "text/number_format.hpp"
+
+#include <boost/json.hpp>
+
+#include <ctime>
+#include <iostream>
+
+namespace stand::cli {
+namespace {
+
+namespace json = boost::json;
+
+const char* kHelp = R"(usage: stand fleet push HOST... [--force] [--plugin-path DIR]... [ssh options]
+       stand fleet check HOST... [--json] [ssh options]
+       stand fleet facts
+       stand fleet clock
+
+Hosts for runs on more than one machine, reached with the system's OpenSSH
+client (one multiplexed connection per host, BatchMode: keys or an agent,
+never a password; host keys checked against known_hosts).
+
+  push    installs this stand binary and the plugins of the search path into
+          ~/.stand/stand-VERSION-BUILD/ on each host (debug info stripped);
+          nothing is sent when that build is there already (--force: again)
+  check   per host: its stand's version, plugin ABI and build, cgroup
+          interface, online CPUs, memory, kernel, and its clock's offset to
+          this machine's (the exchange with the smallest round trip; the
+          offset is exact to within half of it); a host whose stand is not
+          this build is named with what to run
+  facts   (run on a host by check) this machine's facts as JSON
+  clock   (run on a host by check) answers each line on stdin with its
+          CLOCK_REALTIME in nanoseconds
+
+HOST is NAME=ssh://USER@ADDRESS[:PORT] or ssh://USER@ADDRESS[:PORT]; NAME is
+1 to 64 letters, digits, '_' or '-' (default: the address).
+
+ssh options:
+  --ssh-config FILE       pass -F FILE to ssh (default: your ~/.ssh/config)
+  --accept-new-host-key   accept a key not yet in known_hosts
+                          (StrictHostKeyChecking=accept-new); a changed key is
+                          refused whatever this says
+
+Exit: 0 every host ok, 1 a host failed (named on stderr), 2 usage error.
+)";
+
+std::vector<OptionSpec> fleet_options() {
+    return {{"help"}, {"json"}, {"force"}, {"ssh-config", true}, {"accept-new-host-key"}, plugin_path_option()};
+}
+
+fleet::SshOptions ssh_options(const Args& args) {
+    fleet::SshOptions o;
+    if (auto f = args.value("ssh-config")) o.config_file = *f;
+    o.accept_new_host_key = args.flag("accept-new-host-key");
+    return o;
+}
+
+std::vector<fleet::SshTarget> hosts_of(const Args& args, std::size_t first) {
+    const auto& pos = args.positionals();
+    if (pos.size() <= first) throw UsageError("fleet " + pos.front() + ": name at least one HOST (ssh://USER@ADDRESS)");
+    std::vector<fleet::SshTarget> hosts;
+    for (std::size_t i = first; i < pos.size(); ++i) {
+        try {
+            hosts.push_back(fleet::parse_host_arg(pos[i]));
+        } catch (const fleet::FleetError& e) {
+            throw UsageError(std::string("fleet: ") + e.what());
+        }
+    }
+    return hosts;
+}
+
+int push_hosts(const Args& args) {
+    std::vector<std::filesystem::path> plugins;
+    for (const auto& p : plugin_search(args).scan().plugins) plugins.push_back(p->file);
+    int failed = 0;
+    for (const auto& host : hosts_of(args, 1)) {
+        try {
+            fleet::SshSession session(host, ssh_options(args));
+            const auto r = fleet::push(session, plugins, args.flag("force"));
+            if (r.already_there) std::cout << host.name << ": ~/" << r.dir << " is there already (--force sends it again)\n";
+            else
+                std::cout << host.name << ": installed ~/" << r.dir << " (stand and " << r.plugins << " plugins, "
+                          << text::PrintfFormat("%.1f").apply(static_cast<double>(r.bytes_sent) / (1 << 20)) << " MiB)\n";
+        } catch (const fleet::FleetError& e) {
+            std::cerr << "stand: fleet push: " << e.what() << "\n";
+            ++failed;
+        }
+    }
+    return failed == 0 ? kExitOk : kExitFailed;
+}
+
+std::string text_of(const json::object& o, std::string_view key) {
+    const json::value* v = o.if_contains(key);
+    if (v == nullptr) return "?";
+    return v->is_string() ? std::string(v->get_string()) : json::serialize(*v);
+}
+
+void print_check(const fleet::SshTarget& host, const fleet::HostCheck& c) {
+    if (!c.problem.empty()) {
+        std::cout << host.name << ": not usable: " << c.problem << "\n";
+        return;
+    }
+    const json::object& stand = c.facts.at("stand").as_object();
+    const json::object* machine = c.facts.at("machine").if_object();
+    std::cout << host.name << " (" << host.url() << "): stand " << text_of(stand, "version") << " (ABI "
+              << text_of(stand, "abi") << ", build " << text_of(stand, "build_id").substr(0, 12) << "), cgroup "
+              << text_of(c.facts, "cgroup") << ", CPUs " << text_of(c.facts, "cpus_online") << ", "
+              << (machine ? text_of(*machine, "ram_mib") : "?") << " MiB, kernel "
+              << (machine ? text_of(*machine, "kernel") : "?") << ", clock offset "
+              << text::PrintfFormat("%+.3f").apply(static_cast<double>(c.clock.offset_ns) / 1e6) << " ms ± "
+              << text::PrintfFormat("%.3f").apply(static_cast<double>(c.clock.uncertainty_ns) / 1e6) << " ms\n";
+}
+
+int check_hosts(const Args& args) {
+    json::array out;
+    int failed = 0;
+    for (const auto& host : hosts_of(args, 1)) {
+        fleet::HostCheck c;
+        try {
+            fleet::SshSession session(host, ssh_options(args));
+            c = fleet::check(session);
+        } catch (const fleet::FleetError& e) {
+            c.problem = e.what();
+        }
+        if (!c.problem.empty()) ++failed;
+        if (args.flag("json"))
+            out.push_back(json::object{{"name", host.name}, {"url", host.url()}, {"ok", c.problem.empty()},
+                                       {"problem", c.problem}, {"facts", c.facts},
+                                       {"clock_offset_ns", c.clock.offset_ns},
+                                       {"clock_uncertainty_ns", c.clock.uncertainty_ns},
+                                       {"clock_samples", c.clock.samples}});
+        else print_check(host, c);
+        if (!c.problem.empty() && !args.flag("json")) std::cerr << "stand: fleet check: " << c.problem << "\n";
+    }
+    if (args.flag("json")) std::cout << json::serialize(json::object{{"hosts", std::move(out)}}) << "\n";
+    return failed == 0 ? kExitOk : kExitFailed;
+}
+
+int answer_clock() {
+    std::string line;
+    while (std::getline(std::cin, line)) {
+        timespec ts{};
+        ::clock_gettime(CLOCK_REALTIME, &ts);
+        std::cout << static_cast<std::int64_t>(ts.tv_sec) * 1'000'000'000 + ts.tv_nsec << std::endl;
+    }
+    return kExitOk;
+}
+
+}  // namespace
+
+int run_fleet(const std::vector<std::string>& argv) {
+    Args args("fleet", argv, fleet_options());
+    if (args.flag("help")) {
+        std::cout << kHelp;
+        return kExitOk;
+    }
+    if (args.positionals().empty()) throw UsageError("fleet: name a subcommand: push, check, facts or clock (see stand fleet --help)");
+    const std::string& sub = args.positionals().front();
+    if (sub == "push") return push_hosts(args);
+    if (sub == "check") return check_hosts(args);
+    if (sub == "facts") {
+        args.expect_positionals(1, 1, "nothing after facts");
+        std::cout << json::serialize(fleet::own_facts()) << "\n";
+        return kExitOk;
+    }
+    if (sub == "clock") {
+        args.expect_positionals(1, 1, "nothing after clock");
+        return answer_clock();
+    }
+    throw UsageError("fleet: unknown subcommand '" + sub + "' (push, check, facts, clock)");
+}
+
+}  // namespace stand::cli

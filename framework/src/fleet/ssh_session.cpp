@@ -1,0 +1,174 @@
+#include "fleet/ssh_session.hpp"
+
+#include "fleet/fleet_error.hpp"
+#include "fleet/shell_quote.hpp"
+
+#include <boost/asio/io_context.hpp>
+#include <boost/process.hpp>
+
+#include <cstdlib>
+#include <fstream>
+#include <iterator>
+#include <future>
+#include <system_error>
+
+namespace stand::fleet {
+
+namespace bp = boost::process;
+
+namespace {
+
+std::filesystem::path private_temp_dir() {
+    std::string pattern = (std::filesystem::temp_directory_path() / "stand-ssh-XXXXXX").string();
+    if (::mkdtemp(pattern.data()) == nullptr)
+        throw FleetError("cannot create a directory for the ssh control sockets: " + std::generic_category().message(errno));
+    return pattern;
+}
+
+std::filesystem::path ssh_binary() {
+    auto found = bp::search_path("ssh");
+    if (found.empty()) throw FleetError("no ssh client in PATH (Debian: apt-get install openssh-client)");
+    return found;
+}
+
+// The last line of ssh's own complaint ("Permission denied (publickey).").
+std::string last_line(const std::string& text) {
+    std::string t = text;
+    while (!t.empty() && (t.back() == '\n' || t.back() == '\r')) t.pop_back();
+    const auto nl = t.rfind('\n');
+    return nl == std::string::npos ? t : t.substr(nl + 1);
+}
+
+// Runs until the child has exited (`exited`, set by its on_exit handler)
+// and its output is read, or `timeout` passes; true if in time.
+bool run_until(boost::asio::io_context& io, bp::child& c, const bool& exited, std::chrono::seconds timeout) {
+    io.run_for(timeout);
+    if (exited) {
+        c.wait();
+        return true;
+    }
+    std::error_code ec;
+    c.terminate(ec);
+    return false;
+}
+
+}  // namespace
+
+SshSession::SshSession(SshTarget target, SshOptions options)
+    : target_(std::move(target)), options_(std::move(options)), control_dir_(private_temp_dir()) {}
+
+SshSession::~SshSession() {
+    std::error_code ec;
+    try {
+        auto argv = command({});
+        argv.insert(argv.begin() + 1, {"-O", "exit"});
+        argv.pop_back();  // the empty remote command
+        bp::child c(ssh_binary(), std::vector<std::string>(argv.begin() + 1, argv.end()), bp::std_out > bp::null,
+                    bp::std_err > bp::null, bp::std_in < bp::null);
+        c.wait();
+    } catch (const std::exception&) {
+    }
+    std::filesystem::remove_all(control_dir_, ec);
+}
+
+std::vector<std::string> SshSession::command(const std::vector<std::string>& remote_argv) const {
+    std::vector<std::string> argv{ssh_binary().string()};
+    if (!options_.config_file.empty()) argv.insert(argv.end(), {"-F", options_.config_file.string()});
+    for (const std::string& o : {std::string("BatchMode=yes"), std::string("PasswordAuthentication=no"),
+                                 std::string("KbdInteractiveAuthentication=no"),
+                                 std::string("StrictHostKeyChecking=") + (options_.accept_new_host_key ? "accept-new" : "yes"),
+                                 std::string("ControlMaster=auto"), "ControlPath=" + (control_dir_ / "%C").string(),
+                                 std::string("ControlPersist=60"),
+                                 "ConnectTimeout=" + std::to_string(options_.connect_timeout.count()),
+                                 std::string("ServerAliveInterval=5"), std::string("ServerAliveCountMax=3"),
+                                 std::string("LogLevel=ERROR")})
+        argv.insert(argv.end(), {"-o", o});
+    argv.insert(argv.end(), {"-p", std::to_string(target_.port), "-l", target_.user, "--", target_.address,
+                             shell_line(remote_argv)});
+    return argv;
+}
+
+void SshSession::check_ssh(int exit_code, const std::string& err) const {
+    if (exit_code != 255) return;
+    std::string why = last_line(err);
+    if (why.find("Host key verification failed") != std::string::npos)
+        why += " (the host's key is not in known_hosts: add it, or pass --accept-new-host-key to accept a new one)";
+    throw FleetError("host " + target_.name + " (" + target_.url() + "): ssh failed: " + (why.empty() ? "exit 255" : why));
+}
+
+RemoteResult SshSession::run(const std::vector<std::string>& remote_argv, const std::string& input,
+                             std::chrono::seconds timeout) const {
+    const auto argv = command(remote_argv);
+    boost::asio::io_context io;
+    std::future<std::string> out, err;
+    bool exited = false;
+    bp::child c(argv.front(), std::vector<std::string>(argv.begin() + 1, argv.end()),
+                bp::std_in < boost::asio::buffer(input), bp::std_out > out, bp::std_err > err, io,
+                bp::on_exit([&exited](int, const std::error_code&) { exited = true; }));
+    if (!run_until(io, c, exited, timeout))
+        throw FleetError("host " + target_.name + ": '" + shell_line(remote_argv) + "' did not end within " +
+                         std::to_string(timeout.count()) + " s");
+    RemoteResult r{c.exit_code(), out.get(), err.get()};
+    check_ssh(r.exit_code, r.err);
+    return r;
+}
+
+RemoteResult SshSession::run_fed_by(const std::vector<std::string>& local_argv,
+                                    const std::vector<std::string>& remote_argv, std::chrono::seconds timeout) const {
+    const auto argv = command(remote_argv);
+    boost::asio::io_context io;
+    bp::pipe feed;
+    std::future<std::string> out, err, producer_err;
+    bp::child producer(bp::search_path(local_argv.front()),
+                       std::vector<std::string>(local_argv.begin() + 1, local_argv.end()), bp::std_out > feed,
+                       bp::std_err > producer_err, bp::std_in < bp::null, io);
+    bool exited = false;
+    bp::child c(argv.front(), std::vector<std::string>(argv.begin() + 1, argv.end()), bp::std_in < feed,
+                bp::std_out > out, bp::std_err > err, io,
+                bp::on_exit([&exited](int, const std::error_code&) { exited = true; }));
+    feed.close();  // the children hold its ends now
+    if (!run_until(io, c, exited, timeout)) {
+        std::error_code ec;
+        producer.terminate(ec);
+        throw FleetError("host " + target_.name + ": '" + shell_line(remote_argv) + "' did not end within " +
+                         std::to_string(timeout.count()) + " s");
+    }
+    producer.wait();
+    RemoteResult r{c.exit_code(), out.get(), err.get()};
+    check_ssh(r.exit_code, r.err);
+    if (producer.exit_code() != 0)
+        throw FleetError(local_argv.front() + " failed (exit " + std::to_string(producer.exit_code()) +
+                         "): " + last_line(producer_err.get()));
+    return r;
+}
+
+int SshSession::converse(const std::vector<std::string>& remote_argv, const LineIo& exchange) const {
+    const auto argv = command(remote_argv);
+    const auto err_file = control_dir_ / "converse.err";
+    bp::opstream to;
+    bp::ipstream from;
+    bp::child c(argv.front(), std::vector<std::string>(argv.begin() + 1, argv.end()), bp::std_in < to,
+                bp::std_out > from, bp::std_err > err_file);
+    auto write_line = [&to](const std::string& line) { to << line << '\n' << std::flush; };
+    auto read_line = [&from, this]() {
+        std::string line;
+        if (!std::getline(from, line)) throw FleetError("host " + target_.name + ": the remote command ended early");
+        return line;
+    };
+    try {
+        exchange(write_line, read_line);
+    } catch (...) {
+        to.pipe().close();
+        std::error_code ec;
+        c.terminate(ec);
+        throw;
+    }
+    to.pipe().close();
+    c.wait();
+    std::ifstream err_in(err_file);
+    const std::string err((std::istreambuf_iterator<char>(err_in)), std::istreambuf_iterator<char>());
+    check_ssh(c.exit_code(), err);
+    return c.exit_code();
+}
+
+}  // namespace stand::fleet
