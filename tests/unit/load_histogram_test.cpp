@@ -1,12 +1,17 @@
 // The load generator's HDR-style histogram: equivalence ranges, percentiles
 // against a sorted reference, merge == union.
 #include "load/hdr_histogram.hpp"
+#include "load/hdr_json.hpp"
+
+#include <boost/json.hpp>
 
 #include <doctest/doctest.h>
 
 #include <algorithm>
 #include <cmath>
 #include <random>
+#include <stdexcept>
+#include <string>
 #include <vector>
 
 using stand::load::HdrHistogram;
@@ -216,4 +221,59 @@ TEST_CASE("load histogram: merge across different layouts stays within precision
         const auto want = static_cast<double>(reference_percentile(values, p));
         CHECK(std::abs(static_cast<double>(fine.value_at_percentile(p)) - want) <= want * 0.01 + 1);
     }
+}
+
+TEST_CASE("hdr histogram: stand.hdr/1 round-trips without loss, and merging two read back is merging the originals") {
+    using namespace stand::load;
+    HdrHistogram a(3'600'000'000ULL), b(3'600'000'000ULL), both(3'600'000'000ULL);
+    std::uint64_t x = 88172645463325252ULL;
+    for (int i = 0; i < 20000; ++i) {
+        x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+        const std::uint64_t v = 50 + x % (i % 2 ? 200'000 : 5'000);
+        (i % 3 ? a : b).record(v);
+        both.record(v);
+    }
+    const HdrHistogram a2 = hdr_from_json(boost::json::parse(boost::json::serialize(hdr_to_json(a))));
+    CHECK(a2.count() == a.count());
+    CHECK(a2.min() == a.min());
+    CHECK(a2.max() == a.max());
+    CHECK(a2.mean() == a.mean());
+    HdrHistogram merged = hdr_from_json(hdr_to_json(a));
+    merged.merge(hdr_from_json(hdr_to_json(b)));
+    CHECK(merged.count() == both.count());
+    CHECK(merged.mean() == both.mean());
+    for (double p : {0.0, 50.0, 90.0, 99.0, 99.9, 99.99, 100.0}) {
+        CAPTURE(p);
+        CHECK(merged.value_at_percentile(p) == both.value_at_percentile(p));
+    }
+    CHECK(hdr_to_json(merged) == hdr_to_json(both));
+}
+
+TEST_CASE("hdr histogram: stand.hdr/1 that does not add up is refused, naming what") {
+    using namespace stand::load;
+    HdrHistogram h(1'000'000);
+    h.record(10);
+    h.record(5000);
+    const boost::json::object good = hdr_to_json(h);
+    auto refused = [&](const char* key, boost::json::value v, const char* why) {
+        boost::json::object bad = good;
+        bad[key] = std::move(v);
+        CAPTURE(key);
+        try {
+            hdr_from_json(bad);
+            FAIL("accepted");
+        } catch (const std::invalid_argument& e) {
+            CHECK(std::string(e.what()).find(why) != std::string::npos);
+        }
+    };
+    refused("total", 3, "the slots count 2 values, total says 3");
+    refused("min", 4000, "min or max is outside");
+    refused("sum", "1", "the sum is outside");
+    refused("sum", "12x", "sum: expected a decimal string");
+    refused("digits", 9, "digits: expected 1..5");
+    refused("slots", boost::json::array{boost::json::array{99999999, 1}, boost::json::array{1, 1}}, "beyond the layout");
+    refused("slots", boost::json::array{boost::json::array{5, 1}, boost::json::array{1, 1}}, "not in ascending order");
+    refused("slots", boost::json::array{"x"}, "[index, count] pairs");
+    refused("schema", "stand.hdr/2", "schema: expected");
+    refused("extra", 1, "extra: unknown key");
 }

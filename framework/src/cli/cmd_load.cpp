@@ -2,6 +2,8 @@
 // layer over stand::load::run_load.
 #include "cli/commands.hpp"
 #include "cli/exit_codes.hpp"
+#include "load/histogram_file.hpp"
+#include "text/text_file.hpp"
 #include "cli/sigint_stop.hpp"
 #include "load/duration.hpp"
 #include "load/link_pattern.hpp"
@@ -86,6 +88,14 @@ TLS
 
 Output
   --json                   print the result as JSON (schema stand.load/1)
+  --histogram-out FILE     also write the latency and service histograms,
+                           every slot (stand.load-histograms/1), for
+                           --merge-histograms
+  --merge-histograms FILE...
+                           no load: merge the files of several runs (e.g.
+                           generators on several hosts) slot by slot and
+                           print the merged percentiles (--json: with the
+                           merged histograms); exact, not averaged
   --allow-remote           allow targets that are not on this machine
   -h, --help               this text
 
@@ -226,6 +236,45 @@ load::LoadSpec spec_from(const Args& args) {
     return spec;
 }
 
+// Before the load: a --histogram-out that cannot be written would lose the run.
+void check_writable(const std::string& file) {
+    const std::filesystem::path path(file);
+    const auto dir = path.has_parent_path() ? path.parent_path() : std::filesystem::path(".");
+    if (!std::filesystem::is_directory(dir) || ::access(dir.c_str(), W_OK) != 0)
+        throw UsageError("load: --histogram-out " + file + ": cannot write into " + dir.string());
+}
+
+int merged_histograms(const Args& args) {
+    if (args.positionals().empty()) throw UsageError("load: --merge-histograms needs one or more files");
+    std::vector<load::HistogramSet> sets;
+    for (const auto& f : args.positionals()) {
+        try {
+            sets.push_back(load::read_histogram_file(f));
+        } catch (const std::invalid_argument& e) {
+            throw UsageError(std::string("load: --merge-histograms: ") + e.what());
+        } catch (const text::TextFileError& e) {
+            throw UsageError(std::string("load: --merge-histograms: ") + e.what());
+        }
+    }
+    const auto merged = load::merge_histogram_sets(sets);
+    boost::json::object latency;
+    for (const auto& [name, h] : merged.latency) latency[name] = load::summarize_us(h);
+    if (args.flag("json")) {
+        std::cout << boost::json::serialize(boost::json::object{{"schema", "stand.load-merge/1"},
+                                                                {"inputs", sets.size()},
+                                                                {"latency", latency},
+                                                                {"histograms", load::histogram_set_to_json(merged)}})
+                  << "\n";
+        return kExitOk;
+    }
+    std::cout << "merged " << sets.size() << " histogram files (latency, us):\n";
+    for (const auto& [name, h] : merged.latency)
+        std::cout << "  " << name << ": count " << h.count() << ", p50 " << h.value_at_percentile(50) << ", p90 "
+                  << h.value_at_percentile(90) << ", p99 " << h.value_at_percentile(99) << ", p99.9 "
+                  << h.value_at_percentile(99.9) << ", max " << h.max() << "\n";
+    return kExitOk;
+}
+
 }  // namespace
 
 int run_load(const std::vector<std::string>& argv) {
@@ -234,12 +283,16 @@ int run_load(const std::vector<std::string>& argv) {
                {"threads", true}, {"connections", true}, {"duration", true}, {"rate", true}, {"requests", true},
                {"timeout", true}, {"late", true}, {"slow", true}, {"urls", true}, {"method", true},
                {"header", true, true}, {"ua", true}, {"keepalive", true}, {"xff", true}, {"bind-prefix", true},
-               {"cacert", true}, {"http3"}, {"streams", true}, {"cc", true}});
+               {"cacert", true}, {"http3"}, {"streams", true}, {"cc", true}, {"histogram-out", true},
+               {"merge-histograms"}});
     if (args.flag("help")) {
         std::cout << kHelp;
         return kExitOk;
     }
+    if (args.flag("merge-histograms")) return merged_histograms(args);
     load::LoadSpec spec = spec_from(args);
+    const auto histogram_out = args.value("histogram-out");
+    if (histogram_out) check_writable(*histogram_out);
 
     const bool tty = ::isatty(STDERR_FILENO) == 1;
     load::LoadHooks hooks;
@@ -265,6 +318,7 @@ int run_load(const std::vector<std::string>& argv) {
         throw UsageError(std::string("load: ") + e.what());
     }
 
+    if (histogram_out) load::write_histogram_file(*histogram_out, {result.latency, result.service});
     if (args.flag("json")) std::cout << boost::json::serialize(result.to_json()) << "\n";
     else std::cout << load::format_report(result);
     std::cout.flush();

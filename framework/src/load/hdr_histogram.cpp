@@ -4,6 +4,7 @@
 #include <bit>
 #include <cmath>
 #include <stdexcept>
+#include <string>
 
 namespace stand::load {
 
@@ -91,6 +92,49 @@ void HdrHistogram::merge(const HdrHistogram& other) {
     clamped_ = before_clamped + other.clamped_;
     min_ = std::min(min_, std::min(other.min_, highest_));
     max_ = std::max(max_, std::min(other.max_, highest_));
+}
+
+HdrHistogram::Parts HdrHistogram::parts() const {
+    Parts p{highest_, lowest_, digits_, total_, min(), max_, clamped_, sum_, {}};
+    for (std::size_t i = 0; i < counts_.size(); ++i)
+        if (counts_[i] != 0) p.slots.emplace_back(i, counts_[i]);
+    return p;
+}
+
+HdrHistogram HdrHistogram::from_parts(const Parts& p) {
+    HdrHistogram h(p.highest, p.digits, p.lowest);
+    std::uint64_t counted = 0;
+    std::size_t next = 0;
+    for (const auto& [index, n] : p.slots) {
+        if (index >= h.counts_.size())
+            throw std::invalid_argument("slot " + std::to_string(index) + " is beyond the layout's " +
+                                        std::to_string(h.counts_.size()));
+        if (index < next) throw std::invalid_argument("slots are not in ascending order at " + std::to_string(index));
+        if (n == 0) throw std::invalid_argument("slot " + std::to_string(index) + " has a count of 0");
+        if (counted + n < counted) throw std::invalid_argument("the counts overflow");
+        h.counts_[index] = n;
+        counted += n;
+        next = index + 1;
+    }
+    if (counted != p.total)
+        throw std::invalid_argument("the slots count " + std::to_string(counted) + " values, total says " +
+                                    std::to_string(p.total));
+    if (p.clamped > p.total) throw std::invalid_argument("more values clamped than recorded");
+    if (p.total != 0) {
+        if (p.min > p.max) throw std::invalid_argument("min is above max");
+        if (h.counts_index(p.min) != p.slots.front().first || h.counts_index(p.max) != p.slots.back().first)
+            throw std::invalid_argument("min or max is outside the first or last slot");
+        const HdrSum low = static_cast<HdrSum>(p.min) * p.total, high = static_cast<HdrSum>(p.max) * p.total;
+        if (p.sum < low || p.sum > high) throw std::invalid_argument("the sum is outside total * [min, max]");
+        h.min_ = p.min;
+        h.max_ = p.max;
+    } else if (p.sum != 0 || p.max != 0) {
+        throw std::invalid_argument("an empty histogram with a sum or a max");
+    }
+    h.total_ = p.total;
+    h.clamped_ = p.clamped;
+    h.sum_ = p.sum;
+    return h;
 }
 
 void HdrHistogram::reset() noexcept {

@@ -14,6 +14,7 @@
 #pragma once
 
 #include <cstdint>
+#include <utility>
 #include <vector>
 
 namespace stand::load {
@@ -79,6 +80,22 @@ public:
     int significant_digits() const noexcept { return digits_; }
     std::size_t slot_count() const noexcept { return counts_.size(); }
     std::size_t memory_bytes() const noexcept { return counts_.size() * sizeof(std::uint64_t); }
+
+    // Everything a histogram holds, for moving one between processes (a
+    // generator on another host) without losing a count: merging the
+    // rebuilt histograms is exactly merging the originals.
+    struct Parts {
+        std::uint64_t highest = 0, lowest = 1;
+        int digits = 3;
+        std::uint64_t total = 0, min = 0, max = 0, clamped = 0;
+        HdrSum sum = 0;
+        std::vector<std::pair<std::size_t, std::uint64_t>> slots;  // (index, count) of the non-empty slots, ascending
+    };
+    Parts parts() const;
+    // Throws std::invalid_argument naming what is inconsistent (a layout the
+    // constructor refuses, a slot out of range or out of order, counts that
+    // do not add up to `total`, min or max outside their slots).
+    static HdrHistogram from_parts(const Parts& parts);
 
 private:
     int bucket_index(std::uint64_t value) const noexcept;
