@@ -4,6 +4,7 @@
 # histogram is slot by slot the sum of the two (count, min, max and sum
 # exact), and its percentiles are the merged histogram's own, not an average
 # of the inputs' (issue 19: generators on several hosts, one load step).
+# Both start at one instant (--start-at), as generators on several hosts do.
 #   check_histogram_merge.sh STAND
 set -uo pipefail
 stand=$1
@@ -16,8 +17,21 @@ fail() { echo "FAIL: $*"; cat "$dir"/*.err 2>/dev/null; exit 1; }
 backend_pid=$!
 for _ in $(seq 50); do [[ -s $dir/backend.out ]] && break; sleep 0.1; done
 url=http://$(python3 -c 'import json,sys; print(json.loads(open(sys.argv[1]).readline())["listen"])' "$dir/backend.out")/
-"$stand" load "$url" -c 4 -d 1 --histogram-out "$dir/a.json" >"$dir/a.out" 2>"$dir/a.err" || fail "load a"
-"$stand" load "$url" -t 1 -c 1 -d 1 --rate 300 --histogram-out "$dir/b.json" >"$dir/b.out" 2>"$dir/b.err" || fail "load b"
+# Two generators started together at one wall-clock instant (--start-at).
+at=$(python3 -c 'import time; print(f"{time.time() + 1.0:.6f}")')
+"$stand" load "$url" -c 4 -d 1 --start-at "$at" --json --histogram-out "$dir/a.json" >"$dir/a.out" 2>"$dir/a.err" &
+pa=$!
+"$stand" load "$url" -t 1 -c 1 -d 1 --rate 300 --start-at "$at" --json --histogram-out "$dir/b.json" >"$dir/b.out" \
+  2>"$dir/b.err" || fail "load b"
+wait $pa || fail "load a"
+python3 - "$dir" "$at" <<'PY' || fail "the generators did not start together"
+import json, sys
+d, at = sys.argv[1], round(float(sys.argv[2]) * 1e9)
+for n in ("a", "b"):
+    s = json.load(open(f"{d}/{n}.out"))["start"]
+    assert abs(s["planned_unix_ns"] - at) < 1000, s
+    assert 0 <= s["late_us"] < 100_000, s  # woken within 100 ms of the instant, on a busy CI machine
+PY
 "$stand" load --merge-histograms "$dir/a.json" "$dir/b.json" --json >"$dir/m.json" 2>"$dir/m.err" || fail "merge"
 "$stand" load --merge-histograms "$dir/a.json" "$dir/b.json" >"$dir/m.txt" 2>>"$dir/m.err" || fail "merge (text)"
 grep -q "^merged 2 histogram files (latency, us):" "$dir/m.txt" || fail "no text summary: $(cat "$dir/m.txt")"

@@ -13,6 +13,9 @@
 #include <boost/json/serialize.hpp>
 
 #include <charconv>
+#include <algorithm>
+#include <ctime>
+#include <optional>
 #include <cstdio>
 #include <fstream>
 #include <iostream>
@@ -91,6 +94,10 @@ Output
   --histogram-out FILE     also write the latency and service histograms,
                            every slot (stand.load-histograms/1), for
                            --merge-histograms
+  --start-at UNIX_TIME     wait until this wall-clock instant (seconds since
+                           the epoch, fractions allowed: generators on
+                           several hosts started together); connections open
+                           after it; the JSON's "start" says how late it began
   --merge-histograms FILE...
                            no load: merge the files of several runs (e.g.
                            generators on several hosts) slot by slot and
@@ -236,6 +243,40 @@ load::LoadSpec spec_from(const Args& args) {
     return spec;
 }
 
+std::int64_t realtime_ns() {
+    timespec ts{};
+    ::clock_gettime(CLOCK_REALTIME, &ts);
+    return static_cast<std::int64_t>(ts.tv_sec) * 1'000'000'000 + ts.tv_nsec;
+}
+
+// --start-at: seconds since the epoch, at most 1 s past and 1 h ahead.
+std::int64_t start_instant(const std::string& text) {
+    double seconds = 0;
+    auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), seconds);
+    if (ec != std::errc() || end != text.data() + text.size() || !(seconds > 0))
+        throw UsageError("load: --start-at " + text + ": expected seconds since the epoch, e.g. $(date +%s.%N)");
+    const auto at = static_cast<std::int64_t>(seconds * 1e9);
+    const std::int64_t now = realtime_ns();
+    if (at < now - 1'000'000'000)
+        throw UsageError("load: --start-at " + text + ": that was " + std::to_string((now - at) / 1'000'000) +
+                         " ms ago (check the hosts' clocks: stand fleet check)");
+    if (at > now + 3600LL * 1'000'000'000)
+        throw UsageError("load: --start-at " + text + ": more than an hour ahead");
+    return at;
+}
+
+// Sleeps until `at` on the wall clock; false when Ctrl-C came first.
+bool wait_until(std::int64_t at) {
+    while (!SigintStop::flag().load()) {
+        const std::int64_t left = at - realtime_ns();
+        if (left <= 0) return true;
+        const std::int64_t slice = std::min<std::int64_t>(left, 100'000'000);
+        timespec ts{static_cast<time_t>(slice / 1'000'000'000), static_cast<long>(slice % 1'000'000'000)};
+        ::nanosleep(&ts, nullptr);
+    }
+    return false;
+}
+
 // Before the load: a --histogram-out that cannot be written would lose the run.
 void check_writable(const std::string& file) {
     const std::filesystem::path path(file);
@@ -284,7 +325,7 @@ int run_load(const std::vector<std::string>& argv) {
                {"timeout", true}, {"late", true}, {"slow", true}, {"urls", true}, {"method", true},
                {"header", true, true}, {"ua", true}, {"keepalive", true}, {"xff", true}, {"bind-prefix", true},
                {"cacert", true}, {"http3"}, {"streams", true}, {"cc", true}, {"histogram-out", true},
-               {"merge-histograms"}});
+               {"merge-histograms"}, {"start-at", true}});
     if (args.flag("help")) {
         std::cout << kHelp;
         return kExitOk;
@@ -310,17 +351,28 @@ int run_load(const std::vector<std::string>& argv) {
             last_elapsed = p.elapsed_s;
         };
 
+    const auto start_at = args.value("start-at") ? std::optional(start_instant(*args.value("start-at"))) : std::nullopt;
     load::LoadResult result;
+    std::int64_t started_ns = 0;
     try {
         SigintStop sigint;
+        if (start_at && !wait_until(*start_at)) return kExitInterrupted;
+        started_ns = realtime_ns();
         result = load::run_load(spec, hooks);
     } catch (const load::LoadSpecError& e) {
         throw UsageError(std::string("load: ") + e.what());
     }
 
     if (histogram_out) load::write_histogram_file(*histogram_out, {result.latency, result.service});
-    if (args.flag("json")) std::cout << boost::json::serialize(result.to_json()) << "\n";
-    else std::cout << load::format_report(result);
+    if (args.flag("json")) {
+        auto out = result.to_json();
+        if (start_at)
+            out["start"] = {{"planned_unix_ns", *start_at}, {"actual_unix_ns", started_ns},
+                            {"late_us", (started_ns - *start_at) / 1000}};
+        std::cout << boost::json::serialize(out) << "\n";
+    } else {
+        std::cout << load::format_report(result);
+    }
     std::cout.flush();
     if (result.interrupted) return kExitInterrupted;
     return result.completed == 0 ? kExitFailed : kExitOk;
