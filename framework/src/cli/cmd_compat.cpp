@@ -5,6 +5,7 @@
 #include "compat/recording_file.hpp"
 #include "loader/config_secrets.hpp"
 #include "text/secrets.hpp"
+#include "text/temp_dir.hpp"
 
 #include <boost/json.hpp>
 
@@ -62,11 +63,7 @@ double parse_seconds(const std::string& text) {
     return v;
 }
 
-std::filesystem::path make_temp_run_dir() {
-    std::string pattern = (std::filesystem::temp_directory_path() / "stand-compat-XXXXXX").string();
-    if (::mkdtemp(pattern.data()) == nullptr) throw std::runtime_error("cannot create a temporary run dir");
-    return pattern;
-}
+std::filesystem::path make_temp_run_dir() { return text::make_temp_dir("stand-compat"); }
 
 // --record: the parts of the panel checks merged into one file; false when it
 // could not be written or a passed check left no part.

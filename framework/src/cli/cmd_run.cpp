@@ -10,6 +10,7 @@
 #include "scenario/scenario_parser.hpp"
 #include "scenario/steps/step_listing.hpp"
 #include "text/secrets.hpp"
+#include "text/temp_dir.hpp"
 
 #include <atomic>
 #include <cstdlib>
@@ -122,16 +123,8 @@ void resolve_plugins(const Args& args, const scenario::Scenario& scen, const loa
 // Every run_probe step's job and params, asked of the probe plugins
 // themselves (their workers run in a scratch directory).
 void check_probe_steps(const scenario::Scenario& scen, const loader::PluginSearch& search) {
-    std::string pattern = (std::filesystem::temp_directory_path() / "stand-check-XXXXXX").string();
-    if (::mkdtemp(pattern.data()) == nullptr) throw std::runtime_error("cannot create a temporary directory");
-    struct Remove {
-        std::filesystem::path dir;
-        ~Remove() {
-            std::error_code ec;
-            std::filesystem::remove_all(dir, ec);
-        }
-    } scratch{pattern};
-    scenario::check_probe_params(scen, search, scratch.dir);
+    const text::TempDir scratch("stand-check");
+    scenario::check_probe_params(scen, search, scratch.path());
 }
 
 // --check: what a run would refuse, refused now; nothing measured.

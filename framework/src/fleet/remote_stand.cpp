@@ -3,6 +3,7 @@
 #include "fleet/build_id.hpp"
 #include "fleet/fleet_error.hpp"
 #include "fleet/host_facts.hpp"
+#include "text/temp_dir.hpp"
 
 #include <stand/version.h>
 
@@ -42,19 +43,6 @@ void stage(const std::filesystem::path& file, const std::filesystem::path& to) {
     std::filesystem::copy_file(file, to, std::filesystem::copy_options::overwrite_existing);
 }
 
-struct StagingDir {
-    std::filesystem::path dir;
-    StagingDir() {
-        std::string pattern = (std::filesystem::temp_directory_path() / "stand-push-XXXXXX").string();
-        if (::mkdtemp(pattern.data()) == nullptr) throw FleetError("cannot create a staging directory for the push");
-        dir = pattern;
-    }
-    ~StagingDir() {
-        std::error_code ec;
-        std::filesystem::remove_all(dir, ec);
-    }
-};
-
 std::uint64_t size_of_tree(const std::filesystem::path& dir) {
     std::uint64_t total = 0;
     for (const auto& e : std::filesystem::recursive_directory_iterator(dir))
@@ -66,13 +54,6 @@ std::uint64_t size_of_tree(const std::filesystem::path& dir) {
 constexpr const char* kUnpack =
     "set -e; d=$1; t=$1.incoming.$$; mkdir -p \"$(dirname \"$d\")\"; rm -rf \"$t\"; mkdir \"$t\"; "
     "tar -xf - -C \"$t\"; rm -rf \"$d\"; mv \"$t\" \"$d\"; \"$d/bin/stand\" --version";
-
-std::string last_line(const std::string& text) {
-    std::string t = text;
-    while (!t.empty() && t.back() == '\n') t.pop_back();
-    const auto nl = t.rfind('\n');
-    return nl == std::string::npos ? t : t.substr(nl + 1);
-}
 
 std::string installed_list(const SshSession& session) {
     const auto r = session.run({"sh", "-c", "ls -1 .stand 2>/dev/null | grep -v incoming | tr '\\n' ' '"});
@@ -99,13 +80,13 @@ PushResult push(const SshSession& session, const std::vector<std::filesystem::pa
             }
         }
     }
-    StagingDir staging;
+    const text::TempDir staging("stand-push");
     // Resolved here: a child (strip) reading /proc/self/exe would read itself.
-    stage(std::filesystem::read_symlink("/proc/self/exe"), staging.dir / "bin" / "stand");
-    for (const auto& plugin : plugin_files) stage(plugin, staging.dir / "plugins" / plugin.filename());
+    stage(std::filesystem::read_symlink("/proc/self/exe"), staging.path() / "bin" / "stand");
+    for (const auto& plugin : plugin_files) stage(plugin, staging.path() / "plugins" / plugin.filename());
     result.plugins = plugin_files.size();
-    result.bytes_sent = size_of_tree(staging.dir);
-    const auto r = session.run_fed_by({"tar", "-C", staging.dir.string(), "-cf", "-", "."},
+    result.bytes_sent = size_of_tree(staging.path());
+    const auto r = session.run_fed_by({"tar", "-C", staging.path().string(), "-cf", "-", "."},
                                       {"sh", "-c", kUnpack, "sh", result.dir}, std::chrono::seconds(600));
     if (r.exit_code != 0)
         throw FleetError("host " + session.target().name + ": installing stand into ~/" + result.dir +

@@ -2,6 +2,7 @@
 
 #include "fleet/fleet_error.hpp"
 #include "fleet/shell_quote.hpp"
+#include "text/temp_dir.hpp"
 
 #include <boost/asio/io_context.hpp>
 #include <boost/process.hpp>
@@ -18,25 +19,10 @@ namespace bp = boost::process;
 
 namespace {
 
-std::filesystem::path private_temp_dir() {
-    std::string pattern = (std::filesystem::temp_directory_path() / "stand-ssh-XXXXXX").string();
-    if (::mkdtemp(pattern.data()) == nullptr)
-        throw FleetError("cannot create a directory for the ssh control sockets: " + std::generic_category().message(errno));
-    return pattern;
-}
-
 std::filesystem::path ssh_binary() {
     auto found = bp::search_path("ssh");
     if (found.empty()) throw FleetError("no ssh client in PATH (Debian: apt-get install openssh-client)");
     return found;
-}
-
-// The last line of ssh's own complaint ("Permission denied (publickey).").
-std::string last_line(const std::string& text) {
-    std::string t = text;
-    while (!t.empty() && (t.back() == '\n' || t.back() == '\r')) t.pop_back();
-    const auto nl = t.rfind('\n');
-    return nl == std::string::npos ? t : t.substr(nl + 1);
 }
 
 // Runs until the child has exited (`exited`, set by its on_exit handler)
@@ -54,8 +40,15 @@ bool run_until(boost::asio::io_context& io, bp::child& c, const bool& exited, st
 
 }  // namespace
 
+std::string last_line(const std::string& text) {
+    std::string t = text;
+    while (!t.empty() && (t.back() == '\n' || t.back() == '\r')) t.pop_back();
+    const auto nl = t.rfind('\n');
+    return nl == std::string::npos ? t : t.substr(nl + 1);
+}
+
 SshSession::SshSession(SshTarget target, SshOptions options)
-    : target_(std::move(target)), options_(std::move(options)), control_dir_(private_temp_dir()) {}
+    : target_(std::move(target)), options_(std::move(options)), control_dir_(text::make_temp_dir("stand-ssh")) {}
 
 SshSession::~SshSession() {
     std::error_code ec;

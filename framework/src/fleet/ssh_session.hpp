@@ -24,6 +24,10 @@ struct SshOptions {
     std::chrono::seconds connect_timeout{10};
 };
 
+// The last line of a command's output: what ssh or a remote command said
+// last ("Permission denied (publickey).").
+std::string last_line(const std::string& text);
+
 struct RemoteResult {
     int exit_code = -1;  // the remote command's
     std::string out, err;
