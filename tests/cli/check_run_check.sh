@@ -25,8 +25,17 @@ expect 2 "\$.phases[0].steps[0].params: disk's job 'seq1m-q8t1-read' refuses the
 sed 's/"job": "rnd4k-q1t1-write"/"job": "rnd4k-q1t1-writ"/' "$scenarios/disk-quick.json" >typo.json
 expect 2 "\$.phases[0].steps[7].job: disk has no probe job 'rnd4k-q1t1-writ' (it has: " -- --check typo.json
 expect 2 "no plugin with this id" -- --check "$scenarios/disk-quick.json" --plugin no-such-plugin
+# A plugin config is checked against the plugin's published schema before anything runs.
+cat >cfg.json <<'JSON'
+{"schema_version": 1, "name": "cfg", "plugins": [{"id": "disk", "config": {"bogus": 1}}],
+ "phases": [{"name": "a", "steps": [{"step": "install"}]}]}
+JSON
+expect 2 "cfg.json: \$.plugins[0].config: disk's config schema (stand info disk) refuses: bogus: unknown key" -- --check cfg.json
+sed 's/{"bogus": 1}/{"bogus": "${data_dir}"}/' cfg.json >placeholder.json
+expect 2 "" -- --check placeholder.json  # an unknown key stays unknown, placeholder or not
+grep -q "unknown key" err || fail "a placeholder under an unknown key was not refused"
 # A normal run makes the same check before its first step: nothing measured, no run directory.
 expect 2 "refuses these params: duration_s" -- "$scenarios/disk-quick.json" --param duration_s=0 --run-dir "$dir/run"
 [[ ! -e $dir/run ]] || fail "a refused run wrote $dir/run"
 [[ ! -e runs ]] || fail "--check wrote a run directory"
-echo "ok: --check passes a good scenario and refuses a bad param, a misspelt job and an unknown plugin (exit 2), before measuring"
+echo "ok: --check passes a good scenario and refuses a bad param, a misspelt job, an unknown plugin and a config its schema refuses (exit 2), before measuring"

@@ -53,3 +53,22 @@ TEST_CASE("schema check: each kind of misfit is named with its key, what was exp
     CHECK(problems(R"({"drect": true})").at(0).starts_with("drect: unknown key (known: "));
     CHECK(problems(R"({"direct": 1, "dir": 2})").size() == 2);
 }
+
+TEST_CASE("config_problems: a plugin config against its published schema; a placeholder's value is the plugin's, its key is not") {
+    using stand::loader::config_problems;
+    const std::string schema = R"({"type":"object","additionalProperties":false,"properties":{
+        "port":{"type":"integer","minimum":1,"maximum":65535},"binary":{"type":"string"},
+        "box":{"type":"object","additionalProperties":false,"properties":{"cpus":{"type":"integer"}}}}})";
+    auto problems = [&](const char* config) { return config_problems(boost::json::parse(config).as_object(), schema); };
+    CHECK(problems(R"({"port": 8080, "binary": "/usr/bin/x"})").empty());
+    CHECK(problems(R"({"port": "${port}", "box": {"cpus": "${cpus}"}})").empty());
+    const auto wrong = problems(R"({"port": 0, "bogus": 1})");
+    REQUIRE(wrong.size() == 2);
+    CHECK(wrong[0].find("port: expected a number 1..65535, got 0") != std::string::npos);
+    CHECK(wrong[1].find("bogus: unknown key") != std::string::npos);
+    const auto misspelt = problems(R"({"prot": "${port}"})");
+    REQUIRE(misspelt.size() == 1);
+    CHECK(misspelt[0].find("prot: unknown key") != std::string::npos);
+    CHECK(problems(R"({"box": {"cpu": 2}})").front().find("box.cpu: unknown key") != std::string::npos);
+    CHECK(config_problems(boost::json::parse(R"({"x": 1})").as_object(), "not json").empty());
+}

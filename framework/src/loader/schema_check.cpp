@@ -138,12 +138,19 @@ bool holds_placeholder(const json::value& v) {
     return false;
 }
 
-// `config` without the values the plugin fills in itself.
-json::object without_placeholders(const json::object& config) {
+// `config` with each value the plugin fills in itself as null, and the
+// keys of those values ("a.b") in `placeholders`.
+json::object nulled_placeholders(const json::object& config, const std::string& prefix,
+                                 std::vector<std::string>& placeholders) {
     json::object out;
     for (const auto& [key, v] : config) {
-        if (holds_placeholder(v)) continue;
-        out.emplace(key, v.is_object() ? json::value(without_placeholders(v.get_object())) : v);
+        const std::string at = prefix.empty() ? std::string(key) : prefix + "." + std::string(key);
+        if (holds_placeholder(v)) {
+            placeholders.push_back(at);
+            out.emplace(key, nullptr);
+        } else {
+            out.emplace(key, v.is_object() ? json::value(nulled_placeholders(v.get_object(), at, placeholders)) : v);
+        }
     }
     return out;
 }
@@ -154,7 +161,14 @@ std::vector<std::string> config_problems(const json::object& config, std::string
     json::error_code ec;
     const json::value schema = json::parse(schema_text, ec);
     if (ec || !schema.is_object()) return {};
-    return schema_problems(without_placeholders(config), schema);
+    // A placeholder's value is the plugin's to judge; its key is still checked.
+    std::vector<std::string> placeholders, out;
+    for (auto& problem : schema_problems(nulled_placeholders(config, "", placeholders), schema)) {
+        bool value_of_placeholder = false;
+        for (const auto& key : placeholders) value_of_placeholder |= problem.rfind(key + ": expected ", 0) == 0;
+        if (!value_of_placeholder) out.push_back(std::move(problem));
+    }
+    return out;
 }
 
 std::vector<std::string> schema_problems(const json::value& value, const json::value& schema) {

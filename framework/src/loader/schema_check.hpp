@@ -23,8 +23,8 @@ std::vector<std::string> schema_problems(const boost::json::value& value, const 
 // A plugin config against the config schema text its descriptor publishes
 // (`stand info ID`), so a misspelt key or a wrong type is refused before a
 // run rather than by create() in every repetition. A value holding "${" is
-// a placeholder the plugin fills in itself (`${data_dir}`) and is not
-// judged; a schema that is not JSON gives no problems (the compat suite
+// a placeholder the plugin fills in itself (`${data_dir}`): its value is not
+// judged, its key is; a schema that is not JSON gives no problems (the compat suite
 // speaks to that).
 std::vector<std::string> config_problems(const boost::json::object& config, std::string_view schema_text);
 
