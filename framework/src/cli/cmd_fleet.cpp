@@ -3,6 +3,7 @@
 #include "fleet/fleet_error.hpp"
 #include "fleet/host_facts.hpp"
 #include "fleet/remote_stand.hpp"
+#include "fleet/wall_clock.hpp"
 #include "fleet/ssh_session.hpp"
 #include "text/number_format.hpp"
 
@@ -143,11 +144,7 @@ int check_hosts(const Args& args) {
 
 int answer_clock() {
     std::string line;
-    while (std::getline(std::cin, line)) {
-        timespec ts{};
-        ::clock_gettime(CLOCK_REALTIME, &ts);
-        std::cout << static_cast<std::int64_t>(ts.tv_sec) * 1'000'000'000 + ts.tv_nsec << std::endl;
-    }
+    while (std::getline(std::cin, line)) std::cout << fleet::wall_ns() << std::endl;
     return kExitOk;
 }
 

@@ -2,6 +2,7 @@
 // layer over stand::load::run_load.
 #include "cli/commands.hpp"
 #include "cli/exit_codes.hpp"
+#include "fleet/wall_clock.hpp"
 #include "load/histogram_file.hpp"
 #include "text/text_file.hpp"
 #include "cli/sigint_stop.hpp"
@@ -243,12 +244,6 @@ load::LoadSpec spec_from(const Args& args) {
     return spec;
 }
 
-std::int64_t realtime_ns() {
-    timespec ts{};
-    ::clock_gettime(CLOCK_REALTIME, &ts);
-    return static_cast<std::int64_t>(ts.tv_sec) * 1'000'000'000 + ts.tv_nsec;
-}
-
 // --start-at: seconds since the epoch, at most 1 s past and 1 h ahead.
 std::int64_t start_instant(const std::string& text) {
     double seconds = 0;
@@ -256,7 +251,7 @@ std::int64_t start_instant(const std::string& text) {
     if (ec != std::errc() || end != text.data() + text.size() || !(seconds > 0))
         throw UsageError("load: --start-at " + text + ": expected seconds since the epoch, e.g. $(date +%s.%N)");
     const auto at = static_cast<std::int64_t>(seconds * 1e9);
-    const std::int64_t now = realtime_ns();
+    const std::int64_t now = fleet::wall_ns();
     if (at < now - 1'000'000'000)
         throw UsageError("load: --start-at " + text + ": that was " + std::to_string((now - at) / 1'000'000) +
                          " ms ago (check the hosts' clocks: stand fleet check)");
@@ -268,7 +263,7 @@ std::int64_t start_instant(const std::string& text) {
 // Sleeps until `at` on the wall clock; false when Ctrl-C came first.
 bool wait_until(std::int64_t at) {
     while (!SigintStop::flag().load()) {
-        const std::int64_t left = at - realtime_ns();
+        const std::int64_t left = at - fleet::wall_ns();
         if (left <= 0) return true;
         const std::int64_t slice = std::min<std::int64_t>(left, 100'000'000);
         timespec ts{static_cast<time_t>(slice / 1'000'000'000), static_cast<long>(slice % 1'000'000'000)};
@@ -351,13 +346,14 @@ int run_load(const std::vector<std::string>& argv) {
             last_elapsed = p.elapsed_s;
         };
 
-    const auto start_at = args.value("start-at") ? std::optional(start_instant(*args.value("start-at"))) : std::nullopt;
+    const bool timed_start = args.value("start-at").has_value();
+    const std::int64_t start_at = timed_start ? start_instant(*args.value("start-at")) : 0;
     load::LoadResult result;
     std::int64_t started_ns = 0;
     try {
         SigintStop sigint;
-        if (start_at && !wait_until(*start_at)) return kExitInterrupted;
-        started_ns = realtime_ns();
+        if (timed_start && !wait_until(start_at)) return kExitInterrupted;
+        started_ns = fleet::wall_ns();
         result = load::run_load(spec, hooks);
     } catch (const load::LoadSpecError& e) {
         throw UsageError(std::string("load: ") + e.what());
@@ -366,9 +362,9 @@ int run_load(const std::vector<std::string>& argv) {
     if (histogram_out) load::write_histogram_file(*histogram_out, {result.latency, result.service});
     if (args.flag("json")) {
         auto out = result.to_json();
-        if (start_at)
-            out["start"] = {{"planned_unix_ns", *start_at}, {"actual_unix_ns", started_ns},
-                            {"late_us", (started_ns - *start_at) / 1000}};
+        if (timed_start)
+            out["start"] = {{"planned_unix_ns", start_at}, {"actual_unix_ns", started_ns},
+                            {"late_us", (started_ns - start_at) / 1000}};
         std::cout << boost::json::serialize(out) << "\n";
     } else {
         std::cout << load::format_report(result);

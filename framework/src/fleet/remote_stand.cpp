@@ -3,6 +3,7 @@
 #include "fleet/build_id.hpp"
 #include "fleet/fleet_error.hpp"
 #include "fleet/host_facts.hpp"
+#include "fleet/wall_clock.hpp"
 #include "text/temp_dir.hpp"
 
 #include <stand/version.h>
@@ -24,12 +25,6 @@ namespace json = boost::json;
 namespace bp = boost::process;
 
 namespace {
-
-std::int64_t realtime_ns() {
-    timespec ts{};
-    ::clock_gettime(CLOCK_REALTIME, &ts);
-    return static_cast<std::int64_t>(ts.tv_sec) * 1'000'000'000 + ts.tv_nsec;
-}
 
 std::string remote_stand() { return install_dir() + "/bin/stand"; }
 
@@ -102,10 +97,10 @@ ClockOffset measure_clock(const SshSession& session, int samples) {
     ClockOffset best{0, std::numeric_limits<std::int64_t>::max(), 0};
     session.converse({remote_stand(), "fleet", "clock"}, [&](const auto& write_line, const auto& read_line) {
         for (int i = 0; i < samples; ++i) {
-            const std::int64_t sent = realtime_ns();
+            const std::int64_t sent = wall_ns();
             write_line("t");
             const std::string answer = read_line();
-            const std::int64_t received = realtime_ns();
+            const std::int64_t received = wall_ns();
             const std::int64_t remote = std::stoll(answer);
             const std::int64_t half_rtt = (received - sent) / 2;
             ++best.samples;
