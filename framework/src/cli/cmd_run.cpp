@@ -1,5 +1,7 @@
 #include "cli/commands.hpp"
 #include "cli/exit_codes.hpp"
+#include "cli/run_on_hosts.hpp"
+#include "text/text_file.hpp"
 #include "loader/schema_check.hpp"
 #include "report/run_report.hpp"
 #include "scenario/engine.hpp"
@@ -36,6 +38,7 @@ finishes an interrupted run, skipping the repetitions that finished.
                         CONFIG is JSON or @file.json)
   --param NAME=VALUE    override a parameter the scenario declares in "params"
                         (repeatable; VALUE is JSON, else a string)
+  --param-file FILE     the same from a JSON object {"NAME": VALUE, ...} (--param wins)
   --run-dir DIR         where to write (default: runs/<scenario>-<time>)
   --resume RUN_DIR      finish an earlier run in RUN_DIR
   --check               validate everything a run would (the scenario, its params, the
@@ -43,6 +46,13 @@ finishes an interrupted run, skipping the repetitions that finished.
                         machine) and exit 0 or 2 without measuring, as `nginx -t` does
   --allow-drift         measure although the box's effective settings differ from the plan
   --plugin-path DIR     extra plugin directory (repeatable)
+  --host NAME=ssh://USER@ADDRESS[:PORT]
+                        run the whole scenario on this host (repeatable; adds to or
+                        replaces by name the scenario's "hosts"): every host at once,
+                        each with its pushed stand (stand fleet push), one report with
+                        a column per host; the host runs go on if one fails
+  --ssh-config FILE     ssh -F FILE for the hosts
+  --accept-new-host-key accept a host key not yet in known_hosts
   --list-steps          the step kinds: keys, defaults, metrics, timeouts (--json: as JSON;
                         --markdown: as docs/steps.md)
 
@@ -82,10 +92,24 @@ scenario::Scenario resumed_scenario(const Args& args, const std::string& resume)
     return scen;
 }
 
-// The scenario file named on the command line, with --param and --plugin applied.
+// --param-file FILE: {"NAME": VALUE}, each VALUE as --param NAME=VALUE gives it.
+scenario::ParamOverrides params_of_file(const std::string& file) {
+    boost::json::error_code ec;
+    const auto doc = boost::json::parse(text::read_input_file(file), ec);
+    if (ec || !doc.is_object())
+        throw UsageError("--param-file " + file + ": expected a JSON object {\"NAME\": VALUE, ...}" +
+                         (ec ? " (" + ec.message() + ")" : ""));
+    scenario::ParamOverrides params;
+    for (const auto& [k, v] : doc.as_object())
+        params[std::string(k)] = v.is_string() ? std::string(v.as_string()) : boost::json::serialize(v);
+    return params;
+}
+
+// The scenario file named on the command line, with --param-file, --param and --plugin applied.
 scenario::Scenario scenario_from_args(const Args& args) {
     args.expect_positionals(1, 1, "a scenario file (see scenarios/)");
     scenario::ParamOverrides params;
+    if (auto file = args.value("param-file")) params = params_of_file(*file);
     for (const auto& p : args.values("param")) {
         auto eq = p.find('=');
         if (eq == std::string::npos || eq == 0) throw UsageError("--param " + p + ": expected NAME=VALUE");
@@ -165,9 +189,11 @@ int reported_outcome(const std::filesystem::path& run_dir, const scenario::Engin
 }  // namespace
 
 int run_run(const std::vector<std::string>& argv) {
-    Args args("run", argv,
-              {{"help"}, {"plugin", true, true}, {"param", true, true}, {"run-dir", true}, {"resume", true}, {"allow-drift"},
-               {"list-steps"}, {"json"}, {"markdown"}, {"check"}, plugin_path_option()});
+    std::vector<OptionSpec> specs{{"help"},       {"plugin", true, true}, {"param", true, true}, {"run-dir", true},
+                                  {"resume", true}, {"allow-drift"},        {"list-steps"},          {"json"},
+                                  {"markdown"},   {"check"},                {"param-file", true},    plugin_path_option()};
+    for (auto& o : host_options()) specs.push_back(std::move(o));
+    const Args args("run", argv, specs);
     if (args.flag("help")) {
         std::cout << kHelp;
         return kExitOk;
@@ -189,6 +215,8 @@ int run_run(const std::vector<std::string>& argv) {
                                                                   : rundir::RunDirectory::fresh_path("runs", scen.name);
     if (scen.plugins.empty()) throw UsageError("the scenario names no plugin; pass --plugin ID");
     scenario::check_step_plugins(scen);
+    const auto hosts = hosts_of_run(args, scen);
+    if (resume && !hosts.empty()) throw UsageError("--resume of a run on hosts: not supported; run it again");
     auto search = plugin_search(args);
     if (args.flag("check")) {
         if (resume) throw UsageError("--check validates a scenario file, not --resume");
@@ -198,6 +226,7 @@ int run_run(const std::vector<std::string>& argv) {
     check_probe_steps(scen, search);
 
     install_signal_handlers();
+    if (!hosts.empty()) return run_on_hosts(args, scen, hosts, run_dir, g_interrupted);
     const bool tty = ::isatty(STDERR_FILENO);
     scenario::EngineOptions options;
     options.run_dir = run_dir;

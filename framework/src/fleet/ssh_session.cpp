@@ -135,6 +135,38 @@ RemoteResult SshSession::run_fed_by(const std::vector<std::string>& local_argv,
     return r;
 }
 
+RemoteResult SshSession::run_into(const std::vector<std::string>& remote_argv,
+                                  const std::vector<std::string>& local_argv, std::chrono::seconds timeout) const {
+    const auto argv = command(remote_argv);
+    boost::asio::io_context io;
+    bp::pipe feed;
+    std::future<std::string> err, consumer_err;
+    bool exited = false, consumer_exited = false;
+    bp::child c(argv.front(), std::vector<std::string>(argv.begin() + 1, argv.end()), bp::std_in < bp::null,
+                bp::std_out > feed, bp::std_err > err, io,
+                bp::on_exit([&exited](int, const std::error_code&) { exited = true; }));
+    bp::child consumer(bp::search_path(local_argv.front()),
+                       std::vector<std::string>(local_argv.begin() + 1, local_argv.end()), bp::std_in < feed,
+                       bp::std_out > bp::null, bp::std_err > consumer_err, io,
+                       bp::on_exit([&consumer_exited](int, const std::error_code&) { consumer_exited = true; }));
+    feed.close();
+    const bool in_time = run_until(io, c, exited, timeout);
+    if (!in_time || !consumer_exited) {
+        std::error_code ec;
+        consumer.terminate(ec);
+        if (!in_time)
+            throw FleetError("host " + target_.name + ": '" + shell_line(remote_argv) + "' did not end within " +
+                             std::to_string(timeout.count()) + " s");
+    }
+    consumer.wait();
+    RemoteResult r{c.exit_code(), {}, err.get()};
+    check_ssh(r.exit_code, r.err);
+    if (consumer.exit_code() != 0)
+        throw FleetError(local_argv.front() + " failed (exit " + std::to_string(consumer.exit_code()) +
+                         "): " + last_line(consumer_err.get()));
+    return r;
+}
+
 int SshSession::converse(const std::vector<std::string>& remote_argv, const LineIo& exchange) const {
     const auto argv = command(remote_argv);
     const auto err_file = control_dir_ / "converse.err";
@@ -157,6 +189,24 @@ int SshSession::converse(const std::vector<std::string>& remote_argv, const Line
         throw;
     }
     to.pipe().close();
+    c.wait();
+    std::ifstream err_in(err_file);
+    const std::string err((std::istreambuf_iterator<char>(err_in)), std::istreambuf_iterator<char>());
+    check_ssh(c.exit_code(), err);
+    return c.exit_code();
+}
+
+int SshSession::stream(const std::vector<std::string>& remote_argv,
+                       const std::function<void(const std::string&)>& on_line) const {
+    std::vector<std::string> merged{"sh", "-c", "exec \"$@\" 2>&1", "sh"};
+    merged.insert(merged.end(), remote_argv.begin(), remote_argv.end());
+    const auto argv = command(merged);
+    const text::TempDir err_dir("stand-ssh-err");
+    const auto err_file = err_dir.path() / "ssh.err";
+    bp::ipstream from;
+    bp::child c(argv.front(), std::vector<std::string>(argv.begin() + 1, argv.end()), bp::std_in < bp::null,
+                bp::std_out > from, bp::std_err > err_file);
+    for (std::string line; std::getline(from, line);) on_line(line);
     c.wait();
     std::ifstream err_in(err_file);
     const std::string err((std::istreambuf_iterator<char>(err_in)), std::istreambuf_iterator<char>());

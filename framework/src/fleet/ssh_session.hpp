@@ -3,8 +3,9 @@
 // temporary directory), BatchMode (never a prompt: keys or an agent only),
 // host keys checked against known_hosts (StrictHostKeyChecking=yes; a new
 // key is accepted only with `accept_new_host_key`). Every remote argument is
-// shell-quoted (fleet/shell_quote.hpp). Not thread-safe: one thread per
-// session.
+// shell-quoted (fleet/shell_quote.hpp). run() and stream() may be called
+// from several threads at once (each starts its own ssh client on the
+// shared master connection); converse() from one thread at a time.
 #pragma once
 
 #include "fleet/ssh_target.hpp"
@@ -57,6 +58,13 @@ public:
     RemoteResult run_fed_by(const std::vector<std::string>& local_argv, const std::vector<std::string>& remote_argv,
                             std::chrono::seconds timeout) const;
 
+    // The other way round: the stdout of `remote_argv` (e.g. tar -c) is the
+    // stdin of a local command (`local_argv`, e.g. tar -x), which must
+    // succeed too. Returns the remote result (its stdout went to the local
+    // command, so `out` is empty).
+    RemoteResult run_into(const std::vector<std::string>& remote_argv, const std::vector<std::string>& local_argv,
+                          std::chrono::seconds timeout) const;
+
     // An exchange of lines with `remote_argv`: `exchange(write_line,
     // read_line)` is called once, with functions that send one line to its
     // stdin and read one line of its stdout. Returns when the command ends
@@ -64,6 +72,13 @@ public:
     using LineIo = std::function<void(const std::function<void(const std::string&)>& write_line,
                                       const std::function<std::string()>& read_line)>;
     int converse(const std::vector<std::string>& remote_argv, const LineIo& exchange) const;
+
+    // Runs `remote_argv` with its stdout and stderr merged and stdin empty,
+    // calling `on_line` (on this thread) for each line as it arrives, and
+    // returns the remote exit code once the output ends. Throws FleetError
+    // naming the host when ssh fails, the connection dropping included
+    // ("Connection to ... closed", a server-alive timeout).
+    int stream(const std::vector<std::string>& remote_argv, const std::function<void(const std::string&)>& on_line) const;
 
 private:
     void check_ssh(int exit_code, const std::string& err) const;

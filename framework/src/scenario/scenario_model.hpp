@@ -5,6 +5,8 @@
 
 #include "rundir/run_tables.hpp"
 
+#include "fleet/ssh_target.hpp"
+
 #include <boost/json.hpp>
 
 #include <any>
@@ -128,6 +130,9 @@ struct Scenario {
     boost::json::array checks;   // normalized by parse_checks, stored in run.json
     boost::json::array spread_ratios;  // normalized by parse_spread_ratios, stored in run.json
     boost::json::object params;  // the parameter values used (after --param)
+    // "hosts": where `stand run` runs the whole scenario, once per host (with
+    // --host, which adds or replaces by name); empty: this machine.
+    std::vector<fleet::SshTarget> hosts;
 };
 
 }  // namespace stand::scenario

@@ -1,5 +1,7 @@
 #include "scenario/scenario_parser.hpp"
 
+#include "fleet/fleet_error.hpp"
+
 #include "box/cpu_list.hpp"
 #include "scenario/check_parser.hpp"
 #include "scenario/json_reader.hpp"
@@ -204,6 +206,20 @@ BackendSpec parse_backend(const json::value& v, const JsonPlace& place) {
     return b;
 }
 
+// "hosts": {"NAME": "ssh://USER@ADDRESS[:PORT]"}, each read as --host NAME=URL is.
+std::vector<fleet::SshTarget> parse_hosts(const json::value& v, const JsonPlace& place) {
+    std::vector<fleet::SshTarget> hosts;
+    for (const auto& [name, url] : expect_object(v, place)) {
+        const JsonPlace at = place.key(name);
+        try {
+            hosts.push_back(fleet::parse_host_arg(std::string(name) + "=" + expect_string(url, at, true)));
+        } catch (const fleet::FleetError& e) {
+            at.fail_message(e.what());
+        }
+    }
+    return hosts;
+}
+
 Scenario parse_root(const json::value& root, const std::filesystem::path& file) {
     const JsonPlace place(file);
     const json::object& object = expect_object(root, place);
@@ -215,7 +231,7 @@ Scenario parse_root(const json::value& root, const std::filesystem::path& file) 
     const ObjectReader r(root, place, "a scenario",
                          {"schema_version", "name", "description", "plugins", "box", "client", "repetitions", "order",
                           "sample_interval_ms", "allow_remote", "backend", "placement", "phases", "tables", "checks",
-                          "spread_ratios"});
+                          "spread_ratios", "hosts"});
     Scenario s;
     s.file = file;
     s.name = expect_string(r.require("name", "a non-empty string"), r.at("name"), true);
@@ -236,6 +252,7 @@ Scenario parse_root(const json::value& root, const std::filesystem::path& file) 
             r.at("placement").fail("\"none\" when box.pin is given (auto placement sets the box's CPUs)",
                                    r.find("placement"));
     }
+    if (const json::value* hosts = r.find("hosts")) s.hosts = parse_hosts(*hosts, r.at("hosts"));
     s.phases = parse_phases(r.require("phases", "a non-empty array"), r.at("phases"), s.allow_remote);
     // After the phases: an adaptive rule names one of their metrics.
     if (const json::value* reps = r.find("repetitions")) parse_repetitions(*reps, r.at("repetitions"), s);

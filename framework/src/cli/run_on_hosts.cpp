@@ -1,0 +1,95 @@
+#include "cli/run_on_hosts.hpp"
+
+#include "cli/exit_codes.hpp"
+#include "fleet/fleet_error.hpp"
+#include "fleetrun/fleet_run.hpp"
+#include "report/run_report.hpp"
+#include "scenario/plugin_overrides.hpp"
+#include "text/text_file.hpp"
+#include "text/secrets.hpp"
+
+#include <iostream>
+
+namespace stand::cli {
+namespace {
+
+namespace json = boost::json;
+
+fleetrun::HostRunRequest request_of(const Args& args, const scenario::Scenario& scen) {
+    fleetrun::HostRunRequest r;
+    r.scenario_file_name = scen.file.filename().string();
+    r.scenario_text = text::read_text_file(scen.file);
+    for (const auto& [name, value] : scen.params) r.params[name] = json::serialize(value);
+    if (!args.values("plugin").empty())
+        for (const auto& p : scen.plugins) r.plugins.push_back({p.id, p.config});
+    return r;
+}
+
+int outcome_code(const fleetrun::FleetRunResult& result, const std::filesystem::path& run_dir, bool interrupted) {
+    bool all_ok = true;
+    for (const auto& h : result.hosts) {
+        if (!h.outcome.problem.empty())
+            std::cerr << "stand: host " << h.name << ": " << text::secrets().scrub(h.outcome.problem) << "\n";
+        else if (h.outcome.exit_code != 0)
+            std::cerr << "stand: host " << h.name << ": its run ended with exit " << h.outcome.exit_code
+                      << " (its log: " << fleetrun::host_dir(run_dir, h.name).string() << ")\n";
+        all_ok = all_ok && h.outcome.problem.empty() && h.outcome.exit_code == 0;
+    }
+    if (interrupted) return kExitInterrupted;
+    return all_ok ? kExitOk : kExitFailed;
+}
+
+}  // namespace
+
+std::vector<OptionSpec> host_options() {
+    return {{"host", true, true}, {"ssh-config", true}, {"accept-new-host-key"}};
+}
+
+std::vector<fleet::SshTarget> hosts_of_run(const Args& args, const scenario::Scenario& scen) {
+    auto hosts = scen.hosts;
+    for (const auto& arg : args.values("host")) {
+        fleet::SshTarget t;
+        try {
+            t = fleet::parse_host_arg(arg);
+        } catch (const fleet::FleetError& e) {
+            throw UsageError(std::string("--host: ") + e.what());
+        }
+        std::erase_if(hosts, [&](const fleet::SshTarget& h) { return h.name == t.name; });
+        hosts.push_back(std::move(t));
+    }
+    if (hosts.empty() && (args.value("ssh-config") || args.flag("accept-new-host-key")))
+        throw UsageError("--ssh-config and --accept-new-host-key go with --host (or a scenario's \"hosts\")");
+    return hosts;
+}
+
+int run_on_hosts(const Args& args, const scenario::Scenario& scen, const std::vector<fleet::SshTarget>& hosts,
+                 const std::filesystem::path& run_dir, const std::atomic<bool>& interrupted) {
+    fleetrun::FleetRunOptions options;
+    options.hosts = hosts;
+    if (auto f = args.value("ssh-config")) options.ssh.config_file = *f;
+    options.ssh.accept_new_host_key = args.flag("accept-new-host-key");
+    options.run_dir = run_dir;
+    options.request = request_of(args, scen);
+    options.interrupted = &interrupted;
+    options.log = [](const std::string& line) { std::cerr << text::secrets().scrub(line) << "\n"; };
+    std::cerr << "stand run " << scen.name << " on " << hosts.size() << " host(s) -> " << run_dir.string() << "\n";
+    fleetrun::FleetRunResult result;
+    try {
+        result = fleetrun::run_on_fleet(options);
+    } catch (const fleet::FleetError& e) {
+        std::cerr << "stand: refused before anything ran:\n" << text::secrets().scrub(e.what()) << "\n";
+        return kExitUsage;
+    }
+    if (result.merged) {
+        const auto files = report::write_run_report(run_dir);
+        std::cout << "summary: " << files.summary_md.string() << "\n"
+                  << "results: " << files.results_json.string() << "\n"
+                  << "report:  " << files.report_html.string() << "\n";
+    } else {
+        std::cerr << "stand: no host's run came back; what happened is in " << (run_dir / "fleet.json").string()
+                  << "\n";
+    }
+    return outcome_code(result, run_dir, interrupted.load());
+}
+
+}  // namespace stand::cli

@@ -1,0 +1,27 @@
+// `stand run SCENARIO --host ...` (or a scenario with "hosts"): the whole
+// scenario on every host at once, one merged report (fleetrun/fleet_run.hpp).
+#pragma once
+
+#include "cli/args.hpp"
+#include "scenario/scenario_model.hpp"
+
+#include <atomic>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+namespace stand::cli {
+
+// The options `stand run` takes for hosts.
+std::vector<OptionSpec> host_options();
+
+// The scenario's hosts with --host added or replacing by name; UsageError
+// for a malformed --host.
+std::vector<fleet::SshTarget> hosts_of_run(const Args& args, const scenario::Scenario& scen);
+
+// Runs `scen` (as named on the command line: the file, --param, --plugin)
+// on `hosts`; returns the exit code of `stand run`.
+int run_on_hosts(const Args& args, const scenario::Scenario& scen, const std::vector<fleet::SshTarget>& hosts,
+                 const std::filesystem::path& run_dir, const std::atomic<bool>& interrupted);
+
+}  // namespace stand::cli

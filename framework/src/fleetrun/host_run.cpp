@@ -1,0 +1,128 @@
+#include "fleetrun/host_run.hpp"
+
+#include "fleet/fleet_error.hpp"
+#include "fleet/remote_stand.hpp"
+
+#include <boost/json.hpp>
+
+#include <chrono>
+#include <thread>
+
+namespace stand::fleetrun {
+namespace {
+
+namespace json = boost::json;
+
+// Writes stdin to the file $1 (its directory made), readable by the owner only.
+constexpr const char* kWriteFile = "umask 077; mkdir -p \"$(dirname \"$1\")\" && cat > \"$1\"";
+// Prints its pid (the stand's, after exec) first, with SIGPIPE ignored: a
+// dropped connection must not kill the run half way through a step.
+constexpr const char* kLaunch = "trap '' PIPE; echo \"stand-remote-pid $$\"; exec \"$@\"";
+constexpr std::string_view kPidLine = "stand-remote-pid ";
+
+void upload(const fleet::SshSession& session, const std::string& path, const std::string& content) {
+    const auto r = session.run({"sh", "-c", kWriteFile, "sh", path}, content);
+    if (r.exit_code != 0)
+        throw fleet::FleetError("host " + session.target().name + ": could not write ~/" + path + ": " +
+                                fleet::last_line(r.err));
+}
+
+// Sends SIGINT to the remote stand once `interrupted` is set and its pid is
+// known; stops watching when destroyed.
+class Interrupter {
+public:
+    Interrupter(const fleet::SshSession& session, const std::atomic<bool>& interrupted)
+        : session_(session), interrupted_(interrupted), thread_([this] { watch(); }) {}
+    ~Interrupter() {
+        done_.store(true);
+        thread_.join();
+    }
+    Interrupter(const Interrupter&) = delete;
+    Interrupter& operator=(const Interrupter&) = delete;
+    void set_pid(long pid) { pid_.store(pid); }
+
+private:
+    void watch() {
+        bool sent = false;
+        while (!done_.load() && !sent) {
+            if (interrupted_.load() && pid_.load() > 0) {
+                try {
+                    session_.run({"kill", "-INT", std::to_string(pid_.load())}, {}, std::chrono::seconds(30));
+                } catch (const std::exception&) {
+                    // The connection is gone: the host's run goes on, and the outcome says so.
+                }
+                sent = true;
+            }
+            std::this_thread::sleep_for(std::chrono::milliseconds(100));
+        }
+    }
+
+    const fleet::SshSession& session_;
+    const std::atomic<bool>& interrupted_;
+    std::atomic<long> pid_{0};
+    std::atomic<bool> done_{false};
+    std::thread thread_;
+};
+
+std::vector<std::string> remote_command(const HostRunRequest& request) {
+    const std::string root = remote_run_root(request.run_name);
+    std::vector<std::string> argv{"sh", "-c", kLaunch, "sh", fleet::install_dir() + "/bin/stand", "run",
+                                  root + "/request/" + request.scenario_file_name, "--run-dir", root + "/run",
+                                  "--param-file", root + "/request/params.json"};
+    for (std::size_t i = 0; i < request.plugins.size(); ++i)
+        argv.insert(argv.end(), {"--plugin", request.plugins[i].id + "=@" + root + "/request/plugin-" +
+                                                 std::to_string(i) + ".json"});
+    return argv;
+}
+
+void send_request(const fleet::SshSession& session, const HostRunRequest& request) {
+    const std::string dir = remote_run_root(request.run_name) + "/request/";
+    upload(session, dir + request.scenario_file_name, request.scenario_text);
+    upload(session, dir + "params.json", json::serialize(request.params));
+    for (std::size_t i = 0; i < request.plugins.size(); ++i)
+        upload(session, dir + "plugin-" + std::to_string(i) + ".json", json::serialize(request.plugins[i].config));
+}
+
+// The remote run directory into `local_dir`; false (with `problem` set when
+// it is still empty) when it cannot be copied.
+bool fetch(const fleet::SshSession& session, const std::string& remote_dir, const std::filesystem::path& local_dir,
+           std::string& problem) {
+    try {
+        std::filesystem::create_directories(local_dir);
+        const auto r = session.run_into({"tar", "-cf", "-", "-C", remote_dir, "."},
+                                        {"tar", "-xf", "-", "-C", local_dir.string()}, std::chrono::seconds(600));
+        if (r.exit_code == 0) return true;
+        if (problem.empty()) problem = "could not copy ~/" + remote_dir + " back: " + fleet::last_line(r.err);
+    } catch (const std::exception& e) {
+        if (problem.empty()) problem = std::string("could not copy its run directory back: ") + e.what();
+    }
+    return false;
+}
+
+}  // namespace
+
+std::string remote_run_root(const std::string& run_name) { return ".stand/runs/" + run_name; }
+
+HostRunOutcome run_on_host(const fleet::SshSession& session, const HostRunRequest& request,
+                           const std::filesystem::path& local_dir, const std::atomic<bool>& interrupted,
+                           const std::function<void(const std::string&)>& on_line) {
+    HostRunOutcome outcome;
+    outcome.remote_dir = remote_run_root(request.run_name) + "/run";
+    bool started = false;
+    try {
+        send_request(session, request);
+        Interrupter interrupter(session, interrupted);
+        started = true;
+        outcome.exit_code = session.stream(remote_command(request), [&](const std::string& line) {
+            if (line.rfind(kPidLine, 0) == 0) interrupter.set_pid(std::atol(line.c_str() + kPidLine.size()));
+            else on_line(line);
+        });
+    } catch (const std::exception& e) {
+        outcome.problem = e.what();
+        if (started) outcome.problem += " (its run may go on there, in ~/" + outcome.remote_dir + ")";
+    }
+    if (started) outcome.fetched = fetch(session, outcome.remote_dir, local_dir, outcome.problem);
+    return outcome;
+}
+
+}  // namespace stand::fleetrun
