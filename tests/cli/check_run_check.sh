@@ -39,3 +39,20 @@ expect 2 "refuses these params: duration_s" -- "$scenarios/disk-quick.json" --pa
 [[ ! -e $dir/run ]] || fail "a refused run wrote $dir/run"
 [[ ! -e runs ]] || fail "--check wrote a run directory"
 echo "ok: --check passes a good scenario and refuses a bad param, a misspelt job, an unknown plugin and a config its schema refuses (exit 2), before measuring"
+
+# --param-file: a JSON object of params, each as --param gives it (--param wins).
+echo '{"duration_s": 0}' >params.json
+expect 2 "refuses these params: duration_s" -- --check "$scenarios/disk-quick.json" --param-file params.json
+expect 0 "" -- --check "$scenarios/disk-quick.json" --param-file params.json --param duration_s=2
+echo '[1]' >notobject.json
+expect 2 "--param-file notobject.json: expected a JSON object" -- --check "$scenarios/disk-quick.json" --param-file notobject.json
+echo '{"nosuch": 1}' >unknown.json
+expect 2 "--param nosuch: the scenario declares no such parameter" -- --check "$scenarios/disk-quick.json" --param-file unknown.json
+# Host options: malformed hosts, options without a host and --resume with hosts are usage errors.
+expect 2 "--host: " -- --check "$scenarios/disk-quick.json" --host 'a;b=ssh://root@10.0.0.5'
+expect 2 "--ssh-config and --accept-new-host-key go with --host" -- "$scenarios/disk-quick.json" --ssh-config /dev/null
+expect 2 "--resume" -- --resume "$dir" --host a=ssh://root@127.0.0.1
+sed 's/"name": "disk-quick",/"name": "disk-quick", "hosts": {"a": "ssh:\/\/root:pw@10.0.0.5"},/' "$scenarios/disk-quick.json" >hosts.json
+grep -q '"hosts"' hosts.json || fail "could not add hosts to the scenario"
+expect 2 "hosts.json: \$.hosts.a: " -- --check hosts.json
+echo "ok: --param-file and host options"

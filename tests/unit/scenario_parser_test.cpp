@@ -702,3 +702,26 @@ TEST_CASE("scenario parser: tunnel steps, a step alongside, and what they refuse
     CHECK(error_of(with_steps(R"({"step": "many_clients", "user": 1})"))
               .find("many_clients step") != std::string::npos);
 }
+
+TEST_CASE("scenario parser: \"hosts\" names ssh hosts as --host does, and refuses what --host refuses") {
+    const Scenario s = parse_scenario_text(
+        with_top(R"("hosts": {"a": "ssh://root@10.0.0.5", "b-2": "ssh://bench@[fd00::7]:2222"})"), "t.json");
+    REQUIRE(s.hosts.size() == 2);
+    CHECK(s.hosts[0].name == "a");
+    CHECK(s.hosts[0].user == "root");
+    CHECK(s.hosts[0].address == "10.0.0.5");
+    CHECK(s.hosts[0].port == 22);
+    CHECK(s.hosts[1].url() == "ssh://bench@[fd00::7]:2222");
+    CHECK(parse_scenario_text(with_steps(R"({"step": "start"})"), "t.json").hosts.empty());
+
+    CHECK(error_of(with_top(R"("hosts": ["ssh://root@10.0.0.5"])")).starts_with("t.json: $.hosts: expected an object"));
+    CHECK(error_of(with_top(R"("hosts": {"a": 5})")).starts_with("t.json: $.hosts.a: expected a"));
+    for (const char* bad : {R"({"a": "ssh://root:pw@10.0.0.5"})", R"({"a;b": "ssh://root@10.0.0.5"})",
+                            R"({"a": "ssh://root@-oProxyCommand=id"})", R"({"a": "http://root@10.0.0.5"})"}) {
+        const std::string e = error_of(with_top(std::string(R"("hosts": )") + bad));
+        CAPTURE(bad);
+        CAPTURE(e);
+        CHECK(e.starts_with("t.json: $.hosts"));
+        CHECK(e.size() > std::string("t.json: $.hosts.a: ").size());
+    }
+}

@@ -1,5 +1,6 @@
 #include "cli/commands.hpp"
 #include "cli/exit_codes.hpp"
+#include "cli/ssh_args.hpp"
 #include "fleet/fleet_error.hpp"
 #include "fleet/host_facts.hpp"
 #include "fleet/remote_stand.hpp"
@@ -51,14 +52,9 @@ Exit: 0 every host ok, 1 a host failed (named on stderr), 2 usage error.
 )";
 
 std::vector<OptionSpec> fleet_options() {
-    return {{"help"}, {"json"}, {"force"}, {"ssh-config", true}, {"accept-new-host-key"}, plugin_path_option()};
-}
-
-fleet::SshOptions ssh_options(const Args& args) {
-    fleet::SshOptions o;
-    if (auto f = args.value("ssh-config")) o.config_file = *f;
-    o.accept_new_host_key = args.flag("accept-new-host-key");
-    return o;
+    std::vector<OptionSpec> specs{{"help"}, {"json"}, {"force"}, plugin_path_option()};
+    for (auto& o : ssh_option_specs()) specs.push_back(std::move(o));
+    return specs;
 }
 
 std::vector<fleet::SshTarget> hosts_of(const Args& args, std::size_t first) {

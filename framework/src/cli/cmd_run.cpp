@@ -26,7 +26,7 @@ namespace {
 
 const char* kHelp = R"(usage: stand run SCENARIO [options]
        stand run --resume RUN_DIR [options]
-       stand run --check SCENARIO [--plugin ...] [--param ...]
+       stand run --check SCENARIO [--plugin ...] [--param ...] [--host ...]
        stand run --list-steps [--json | --markdown]
 
 Runs a scenario file (scenarios/README.md): every repetition of every plugin
@@ -43,7 +43,8 @@ finishes an interrupted run, skipping the repetitions that finished.
   --resume RUN_DIR      finish an earlier run in RUN_DIR
   --check               validate everything a run would (the scenario, its params, the
                         plugins, every probe step's job and params, pins against this
-                        machine) and exit 0 or 2 without measuring, as `nginx -t` does
+                        machine, and with hosts each host's stand) and exit 0 or 2
+                        without measuring, as `nginx -t` does
   --allow-drift         measure although the box's effective settings differ from the plan
   --plugin-path DIR     extra plugin directory (repeatable)
   --host NAME=ssh://USER@ADDRESS[:PORT]
@@ -152,7 +153,8 @@ void check_probe_steps(const scenario::Scenario& scen, const loader::PluginSearc
 }
 
 // --check: what a run would refuse, refused now; nothing measured.
-int checked_scenario(const Args& args, const scenario::Scenario& scen, const loader::PluginSearch& search) {
+int checked_scenario(const Args& args, const scenario::Scenario& scen, const loader::PluginSearch& search,
+                     const std::vector<fleet::SshTarget>& hosts) {
     try {
         resolve_plugins(args, scen, search);
     } catch (const loader::LoadError& e) {
@@ -165,7 +167,7 @@ int checked_scenario(const Args& args, const scenario::Scenario& scen, const loa
     for (const auto& phase : scen.phases) steps += phase.steps.size();
     std::cout << scen.file.string() << ": ok (" << scen.plugins.size() << " plugin(s), " << steps << " step(s), "
               << plan.size() << " repetition(s) planned)\n";
-    return kExitOk;
+    return hosts.empty() ? kExitOk : check_run_hosts(args, hosts);
 }
 
 int reported_outcome(const std::filesystem::path& run_dir, const scenario::EngineOutcome& outcome) {
@@ -209,6 +211,8 @@ int run_run(const std::vector<std::string>& argv) {
     if (args.flag("json")) throw UsageError("--json goes with --list-steps");
     if (args.flag("markdown")) throw UsageError("--markdown goes with --list-steps");
     const auto resume = args.value("resume");
+    if (resume && !args.values("host").empty())
+        throw UsageError("--resume of a run on hosts: not supported; run it again");
     scenario::Scenario scen = resume ? resumed_scenario(args, *resume) : scenario_from_args(args);
     const std::filesystem::path run_dir = resume                  ? std::filesystem::path(*resume)
                                           : args.value("run-dir") ? std::filesystem::path(*args.value("run-dir"))
@@ -220,7 +224,7 @@ int run_run(const std::vector<std::string>& argv) {
     auto search = plugin_search(args);
     if (args.flag("check")) {
         if (resume) throw UsageError("--check validates a scenario file, not --resume");
-        return checked_scenario(args, scen, search);
+        return checked_scenario(args, scen, search, hosts);
     }
     resolve_plugins(args, scen, search);
     check_probe_steps(scen, search);

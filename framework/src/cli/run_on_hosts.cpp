@@ -1,6 +1,7 @@
 #include "cli/run_on_hosts.hpp"
 
 #include "cli/exit_codes.hpp"
+#include "cli/ssh_args.hpp"
 #include "fleet/fleet_error.hpp"
 #include "fleetrun/fleet_run.hpp"
 #include "report/run_report.hpp"
@@ -28,8 +29,11 @@ fleetrun::HostRunRequest request_of(const Args& args, const scenario::Scenario& 
 int outcome_code(const fleetrun::FleetRunResult& result, const std::filesystem::path& run_dir, bool interrupted) {
     bool all_ok = true;
     for (const auto& h : result.hosts) {
+        const std::string named = "host " + h.name;
         if (!h.outcome.problem.empty())
-            std::cerr << "stand: host " << h.name << ": " << text::secrets().scrub(h.outcome.problem) << "\n";
+            std::cerr << "stand: " << (h.outcome.problem.starts_with(named + " ") || h.outcome.problem.starts_with(named + ":") ? ""
+                                                                                                  : named + ": ")
+                      << text::secrets().scrub(h.outcome.problem) << "\n";
         else if (h.outcome.exit_code != 0)
             std::cerr << "stand: host " << h.name << ": its run ended with exit " << h.outcome.exit_code
                       << " (its log: " << fleetrun::host_dir(run_dir, h.name).string() << ")\n";
@@ -42,7 +46,9 @@ int outcome_code(const fleetrun::FleetRunResult& result, const std::filesystem::
 }  // namespace
 
 std::vector<OptionSpec> host_options() {
-    return {{"host", true, true}, {"ssh-config", true}, {"accept-new-host-key"}};
+    std::vector<OptionSpec> specs{{"host", true, true}};
+    for (auto& o : ssh_option_specs()) specs.push_back(std::move(o));
+    return specs;
 }
 
 std::vector<fleet::SshTarget> hosts_of_run(const Args& args, const scenario::Scenario& scen) {
@@ -62,12 +68,22 @@ std::vector<fleet::SshTarget> hosts_of_run(const Args& args, const scenario::Sce
     return hosts;
 }
 
+int check_run_hosts(const Args& args, const std::vector<fleet::SshTarget>& hosts) {
+    try {
+        for (const auto& h : fleetrun::check_fleet(hosts, ssh_options(args)))
+            std::cout << "host " << h.name << " (" << h.url << "): ok, this stand's build is installed there\n";
+    } catch (const fleet::FleetError& e) {
+        std::cerr << "stand: refused hosts:\n" << text::secrets().scrub(e.what()) << "\n";
+        return kExitUsage;
+    }
+    return kExitOk;
+}
+
 int run_on_hosts(const Args& args, const scenario::Scenario& scen, const std::vector<fleet::SshTarget>& hosts,
                  const std::filesystem::path& run_dir, const std::atomic<bool>& interrupted) {
     fleetrun::FleetRunOptions options;
     options.hosts = hosts;
-    if (auto f = args.value("ssh-config")) options.ssh.config_file = *f;
-    options.ssh.accept_new_host_key = args.flag("accept-new-host-key");
+    options.ssh = ssh_options(args);
     options.run_dir = run_dir;
     options.request = request_of(args, scen);
     options.interrupted = &interrupted;

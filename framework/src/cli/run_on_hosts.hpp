@@ -19,6 +19,10 @@ std::vector<OptionSpec> host_options();
 // for a malformed --host.
 std::vector<fleet::SshTarget> hosts_of_run(const Args& args, const scenario::Scenario& scen);
 
+// --check with hosts: each host checked as a run would check it; prints a
+// line per host and returns 0, or names every refused host and returns 2.
+int check_run_hosts(const Args& args, const std::vector<fleet::SshTarget>& hosts);
+
 // Runs `scen` (as named on the command line: the file, --param, --plugin)
 // on `hosts`; returns the exit code of `stand run`.
 int run_on_hosts(const Args& args, const scenario::Scenario& scen, const std::vector<fleet::SshTarget>& hosts,

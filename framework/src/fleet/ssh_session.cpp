@@ -86,7 +86,10 @@ void SshSession::check_ssh(int exit_code, const std::string& err) const {
     std::string why = last_line(err);
     if (why.find("Host key verification failed") != std::string::npos)
         why += " (the host's key is not in known_hosts: add it, or pass --accept-new-host-key to accept a new one)";
-    throw FleetError("host " + target_.name + " (" + target_.url() + "): ssh failed: " + (why.empty() ? "exit 255" : why));
+    throw FleetError("host " + target_.name + " (" + target_.url() + "): ssh failed: " +
+                     (why.empty() ? "exit 255 without a message: the connection was lost (the host went down, "
+                                    "or its sshd was stopped)"
+                                  : why));
 }
 
 RemoteResult SshSession::run(const std::vector<std::string>& remote_argv, const std::string& input,

@@ -9,12 +9,18 @@
 
 namespace stand::fleetrun {
 
-FleetRunResult run_on_fleet(const FleetRunOptions& options) {
-    std::vector<std::unique_ptr<fleet::SshSession>> sessions;
-    FleetRunResult result;
+namespace {
+
+using Sessions = std::vector<std::unique_ptr<fleet::SshSession>>;
+
+// A session per host, each host checked into `hosts`; throws FleetError
+// naming every host that cannot be used.
+Sessions checked_sessions(const std::vector<fleet::SshTarget>& targets, const fleet::SshOptions& ssh,
+                          std::vector<FleetHost>& hosts) {
+    Sessions sessions;
     std::string refused;
-    for (const auto& target : options.hosts) {
-        sessions.push_back(std::make_unique<fleet::SshSession>(target, options.ssh));
+    for (const auto& target : targets) {
+        sessions.push_back(std::make_unique<fleet::SshSession>(target, ssh));
         FleetHost host{target.name, target.url()};
         try {
             host.check = fleet::check(*sessions.back());
@@ -22,9 +28,23 @@ FleetRunResult run_on_fleet(const FleetRunOptions& options) {
             host.check.problem = e.what();
         }
         if (!host.check.problem.empty()) refused += (refused.empty() ? "" : "\n") + host.check.problem;
-        result.hosts.push_back(std::move(host));
+        hosts.push_back(std::move(host));
     }
     if (!refused.empty()) throw fleet::FleetError(refused);
+    return sessions;
+}
+
+}  // namespace
+
+std::vector<FleetHost> check_fleet(const std::vector<fleet::SshTarget>& targets, const fleet::SshOptions& ssh) {
+    std::vector<FleetHost> hosts;
+    checked_sessions(targets, ssh, hosts);
+    return hosts;
+}
+
+FleetRunResult run_on_fleet(const FleetRunOptions& options) {
+    FleetRunResult result;
+    const Sessions sessions = checked_sessions(options.hosts, options.ssh, result.hosts);
 
     HostRunRequest request = options.request;
     request.run_name = options.run_dir.filename().string();

@@ -33,6 +33,10 @@ struct FleetRunResult {
     bool merged = false;  // the run directory has a merged run.json (some host's run came back)
 };
 
+// Each host checked as a run checks it (fleet::check); throws FleetError
+// naming every host that cannot be used.
+std::vector<FleetHost> check_fleet(const std::vector<fleet::SshTarget>& hosts, const fleet::SshOptions& ssh);
+
 // Throws FleetError naming every host that cannot be used, before any runs.
 FleetRunResult run_on_fleet(const FleetRunOptions& options);
 

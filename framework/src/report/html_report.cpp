@@ -1,4 +1,5 @@
 #include "report/html_report.hpp"
+#include "report/standing_caveat.hpp"
 #include "rundir/run_files.hpp"
 
 #include "report/adaptive_section.hpp"
@@ -316,8 +317,7 @@ std::string findings_section(const Run& r) {
         }
         out += "</ul>";
     }
-    return out + "<p>Always true here: the load generator and the system under test share this machine; loopback "
-                 "has no RTT and no loss.</p></section>";
+    return out + "<p>" + html_escape(standing_caveat(r.run)) + "</p></section>";
 }
 
 }  // namespace

@@ -1,4 +1,5 @@
 #include "report/run_report.hpp"
+#include "report/standing_caveat.hpp"
 #include "rundir/run_files.hpp"
 
 #include "report/adaptive_section.hpp"
@@ -73,7 +74,8 @@ std::string tables_markdown(const json::object& run, const std::vector<PerRepRow
 }
 
 // The repetitions' findings and those over the whole run (`run_findings`).
-std::string findings_markdown(const std::vector<json::object>& reps, const std::vector<detect::Finding>& run_findings) {
+std::string findings_markdown(const json::object& run, const std::vector<json::object>& reps,
+                              const std::vector<detect::Finding>& run_findings) {
     std::map<std::string, std::vector<std::string>> by_id;
     for (const auto& rep : reps)
         if (auto* f = rep.if_contains(rundir::rep_key::kFindings))
@@ -91,8 +93,7 @@ std::string findings_markdown(const std::vector<json::object>& reps, const std::
         for (const auto& l : lines)
             if (seen.insert(l).second) md += "  - " + md_escape(l) + "\n";
     }
-    md += "\nAlways true here: the load generator and the system under test share this machine; "
-          "loopback has no RTT and no loss.\n";
+    md += "\n" + md_escape(standing_caveat(run)) + "\n";
     return md;
 }
 
@@ -211,7 +212,7 @@ RunReportFiles write_run_report(const std::filesystem::path& run_dir) {
     md += notes_markdown(reps);
     md += machine_markdown(*run, reps);
     md += reps_markdown(reps);
-    md += findings_markdown(reps, run_findings);
+    md += findings_markdown(*run, reps, run_findings);
     rundir::RunDirectory::write_atomically(files.summary_md, md);
     rundir::RunDirectory::write_atomically(files.report_html, render_html_report(results, run_dir));
     return files;

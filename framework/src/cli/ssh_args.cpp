@@ -1,0 +1,14 @@
+#include "cli/ssh_args.hpp"
+
+namespace stand::cli {
+
+std::vector<OptionSpec> ssh_option_specs() { return {{"ssh-config", true}, {"accept-new-host-key"}}; }
+
+fleet::SshOptions ssh_options(const Args& args) {
+    fleet::SshOptions o;
+    if (auto f = args.value("ssh-config")) o.config_file = *f;
+    o.accept_new_host_key = args.flag("accept-new-host-key");
+    return o;
+}
+
+}  // namespace stand::cli

@@ -1,0 +1,92 @@
+#!/usr/bin/env bash
+# stand run --host when things go wrong, on three real sshd hosts (rig.sh):
+# - a host without this stand is refused before anything runs on any host
+#   (exit 2, the host named, what to run);
+# - a host killed mid-run (its sshd and everything in its namespace) costs
+#   only its own repetitions: the other host's are all in the merged run,
+#   the cause is named on stderr and in fleet.json, exit 1;
+# - Ctrl-C reaches every host: exit 130, and no stand process and no cgroup
+#   of the run is left on any host.
+#   check_run_failures.sh STAND SCENARIO FIXTURE_PLUGINS NET
+set -uo pipefail
+stand=$1 scenario=$2 plugins=$3 net=$4
+here=$(cd "$(dirname "$0")" && pwd)
+dir=$(mktemp -d /tmp/stand-fleet-fail.XXXXXX)
+cleanup() { "$here/rig.sh" down "$dir/rig" >/dev/null 2>&1; rm -rf "$dir"; }
+trap cleanup EXIT
+fail() { echo "FAIL: $*"; for f in "$dir"/out "$dir"/err; do [[ -f $f ]] && { echo "--- $f"; tail -30 "$f"; }; done; exit 1; }
+"$here/rig.sh" up "$dir/rig" 3 "$net" || fail "the rig did not come up"
+tag=$(printf '%s' "$(realpath -m "$dir/rig")" | sha256sum | cut -c1-6)
+ns_of() { echo "stfl$tag-$1"; }
+h() { echo "--host h$1=ssh://root@$net.$((10 + $1))"; }
+ssh_opts=(--ssh-config "$dir/rig/ssh_config")
+"$stand" fleet push "h1=ssh://root@$net.11" "h2=ssh://root@$net.12" "${ssh_opts[@]}" --plugin-path "$plugins" \
+  >"$dir/out" 2>"$dir/err" || fail "push failed"
+# The stand processes in a host's namespace ("stand", after the launcher's exec).
+stands_on() { for p in $(ip netns pids "$(ns_of "$1")" 2>/dev/null); do [[ $(cat /proc/$p/comm 2>/dev/null) == stand ]] && echo "$p"; done; }
+run() { # run RUN_DIR HOST_NUMBERS...: in the background, pid in $run_pid
+  local run_dir=$1; shift
+  local args=(); for i in "$@"; do args+=($(h "$i")); done
+  "$stand" run "$scenario" --run-dir "$run_dir" "${args[@]}" "${ssh_opts[@]}" --plugin-path "$plugins" >"$dir/out" 2>"$dir/err" &
+  run_pid=$!
+}
+wait_for() { # wait_for SECONDS COMMAND...: until COMMAND succeeds
+  local end=$((SECONDS + $1)); shift
+  until "$@"; do ((SECONDS < end)) || return 1; sleep 0.1; done
+}
+
+# --- a host without stand: refused before anything runs anywhere
+run "$dir/refused" 1 2 3
+wait $run_pid; code=$?
+[[ $code == 2 ]] || fail "a run with a host lacking stand exited $code, not 2"
+grep -q "refused before anything ran" "$dir/err" && grep -q "h3" "$dir/err" && grep -q "stand fleet push" "$dir/err" ||
+  fail "the refusal does not name the host and what to run"
+[[ -e $dir/rig/home_1/.stand/runs || -e $dir/rig/home_2/.stand/runs ]] && fail "something ran on a host after a refusal"
+echo "ok: a host without stand refused before anything ran (exit 2)"
+
+# --- h2 killed after its first repetition: only its repetitions are lost
+run "$dir/killed" 1 2
+first_done() { grep -qs '"status":"ok"' "$dir"/rig/home_2/.stand/runs/killed/run/reps/fixture-flaky_r1.json; }
+wait_for 60 first_done || fail "h2's first repetition did not finish"
+for p in $(ip netns pids "$(ns_of 2)"); do kill -9 "$p"; done
+wait_for 120 bash -c "! kill -0 $run_pid 2>/dev/null" || fail "the run did not end after h2 was killed"
+wait $run_pid; code=$?
+[[ $code == 1 ]] || fail "a run with a killed host exited $code, not 1"
+grep -q "^stand: host h2 .*the connection was lost" "$dir/err" || fail "h2's failure and its cause are not named"
+grep "^stand: host h2" "$dir/err"
+grep -q "^stand: host h1" "$dir/err" && fail "h1 reported a problem"
+python3 - "$dir/killed" <<'PY' || fail "the merged run is not as expected"
+import json, sys
+run = sys.argv[1]
+reps = json.load(open(f"{run}/results.json"))["reps"]
+h1 = [r for r in reps if r["key"].startswith("h1.")]
+assert len(h1) == 4 and all(r["status"] == "ok" for r in h1), [(r["key"], r["status"]) for r in reps]
+assert all(r["plugin"] == "h1/fixture-flaky" for r in h1), h1[0]["plugin"]
+hosts = {h["name"]: h for h in json.load(open(f"{run}/fleet.json"))["hosts"]}
+assert hosts["h1"]["problem"] == "" and hosts["h1"]["exit_code"] == 0, hosts["h1"]
+assert hosts["h2"]["problem"] != "", hosts["h2"]
+print("h2 in fleet.json:", hosts["h2"]["problem"])
+PY
+echo "ok: h2 killed mid-run cost only its repetitions (h1: 4 of 4 ok, exit 1, cause named)"
+
+# --- Ctrl-C on h1 and h3 (h3 pushed now): exit 130, nothing left on either host
+"$stand" fleet push "h3=ssh://root@$net.13" "${ssh_opts[@]}" --plugin-path "$plugins" >/dev/null 2>&1 || fail "push to h3 failed"
+run "$dir/interrupted" 1 3
+running() { [[ -n $(stands_on 1) && -n $(stands_on 3) ]]; }
+wait_for 60 running || fail "stand did not start on h1 and h3"
+sleep 1
+remote_pids="$(stands_on 1) $(stands_on 3)"
+start=$SECONDS
+kill -INT $run_pid
+wait_for 20 bash -c "! kill -0 $run_pid 2>/dev/null" || fail "the run did not end within 20 s of SIGINT"
+wait $run_pid; code=$?
+echo "SIGINT: exit $code after $((SECONDS - start)) s"
+[[ $code == 130 ]] || fail "an interrupted fleet run exited $code, not 130"
+left=$(stands_on 1; stands_on 3)
+[[ -z $left ]] || fail "stand processes left on the hosts: $left"
+for p in $remote_pids; do
+  g=$(find /sys/fs/cgroup -type d -path "*/stand/*.$p.*" 2>/dev/null)
+  [[ -z $g ]] || fail "a cgroup of the remote stand $p was left: $g"
+done
+grep -q "^\[h1\] " "$dir/err" && grep -q "^\[h3\] " "$dir/err" || fail "the hosts' lines are not prefixed with their names"
+echo "ok: Ctrl-C reached both hosts (exit 130), no stand process or cgroup left"
