@@ -16,15 +16,16 @@ cleanup() { "$here/rig.sh" down "$dir/rig" >/dev/null 2>&1; rm -rf "$dir"; }
 trap cleanup EXIT
 fail() { echo "FAIL: $*"; for f in "$dir"/err; do [[ -f $f ]] && { echo "--- $f"; tail -40 "$f"; }; done; exit 1; }
 "$here/rig.sh" up "$dir/rig" 3 "$net" || fail "the rig did not come up"
-hosts=(--host "h1=ssh://root@$net.11" --host "h2=ssh://root@$net.12" --host "h3=ssh://root@$net.13")
+names=("h1=ssh://root@$net.11" "h2=ssh://root@$net.12" "h3=ssh://root@$net.13")
+hosts=(); for n in "${names[@]}"; do hosts+=(--host "$n"); done
 ssh_opts=(--ssh-config "$dir/rig/ssh_config")
-"$stand" fleet push "${hosts[@]/#--host/}" "${ssh_opts[@]}" --plugin-path "$plugins" >"$dir/push.out" 2>&1 ||
+"$stand" fleet push "${names[@]}" "${ssh_opts[@]}" --plugin-path "$plugins" >"$dir/push.out" 2>&1 ||
   { cat "$dir/push.out"; fail "push failed"; }
 
 start=$(date +%s)
 # dir=/root: each host's own home (the hosts share this machine's /var/tmp,
 # and two disk probes never share a test file).
-"$stand" run "$scenario" --run-dir "$dir/run" "${hosts[@]}" "${ssh_opts[@]}" --param dir=/root \
+"$stand" run "$scenario" --run-dir "$dir/run" "${hosts[@]}" "${ssh_opts[@]}" --plugin-path "$plugins" --param dir=/root \
   --param duration_s=1 --param pause_s=0.2 --param size_mib=16 --param control_size_mib=32 \
   --param sevenzip_iterations=1 --param sevenzip_dictionary_log=18 >"$dir/out" 2>"$dir/err"
 code=$?
