@@ -42,7 +42,12 @@ wait $run_pid; code=$?
 grep -q "refused before anything ran" "$dir/err" && grep -q "h3" "$dir/err" && grep -q "stand fleet push" "$dir/err" ||
   fail "the refusal does not name the host and what to run"
 [[ -e $dir/rig/home_1/.stand/runs || -e $dir/rig/home_2/.stand/runs ]] && fail "something ran on a host after a refusal"
-echo "ok: a host without stand refused before anything ran (exit 2)"
+"$stand" run --check "$scenario" $(h 1) $(h 3) "${ssh_opts[@]}" --plugin-path "$plugins" >"$dir/out" 2>"$dir/err"
+[[ $? == 2 ]] && grep -q "h3" "$dir/err" || fail "run --check did not refuse the host lacking stand"
+"$stand" run --check "$scenario" $(h 1) $(h 2) "${ssh_opts[@]}" --plugin-path "$plugins" >"$dir/out" 2>"$dir/err" ||
+  fail "run --check refused pushed hosts"
+[[ $(grep -c "^host h[12] .*: ok" "$dir/out") == 2 ]] || fail "run --check does not say each host is ok"
+echo "ok: a host without stand refused before anything ran (exit 2), by run --check too"
 
 # --- h2 killed after its first repetition: only its repetitions are lost
 run "$dir/killed" 1 2
