@@ -49,8 +49,13 @@ grep -q "refused before anything ran" "$dir/err" && grep -q "h3" "$dir/err" && g
 [[ $(grep -c "^host h[12] .*: ok" "$dir/out") == 2 ]] || fail "run --check does not say each host is ok"
 echo "ok: a host without stand refused before anything ran (exit 2), by run --check too"
 
-# --- h2 killed after its first repetition: only its repetitions are lost
-run "$dir/killed" 1 2
+# --- h2 killed after its first repetition: only its repetitions are lost.
+# The hosts come from the scenario's "hosts" this time (each host runs its
+# copy of the scenario alone, not on the hosts again).
+sed "s|\"name\": \"slow\",|\"name\": \"slow\", \"hosts\": {\"h1\": \"ssh://root@$net.11\", \"h2\": \"ssh://root@$net.12\"},|" \
+  "$scenario" >"$dir/slow-hosts.json"
+grep -q '"hosts"' "$dir/slow-hosts.json" || fail "could not add hosts to the scenario"
+scenario=$dir/slow-hosts.json run "$dir/killed"
 first_done() { grep -qs '"status":"ok"' "$dir"/rig/home_2/.stand/runs/killed/run/reps/fixture-flaky_r1.json; }
 wait_for 60 first_done || fail "h2's first repetition did not finish"
 for p in $(ip netns pids "$(ns_of 2)"); do kill -9 "$p"; done
@@ -72,7 +77,9 @@ assert hosts["h1"]["problem"] == "" and hosts["h1"]["exit_code"] == 0, hosts["h1
 assert hosts["h2"]["problem"] != "", hosts["h2"]
 print("h2 in fleet.json:", hosts["h2"]["problem"])
 PY
-echo "ok: h2 killed mid-run cost only its repetitions (h1: 4 of 4 ok, exit 1, cause named)"
+grep -q "on 2 host(s)" "$dir/err" && ! grep -q "^\[h1\] stand run slow on" "$dir/err" ||
+  fail "the scenario's hosts were not used once, by the controller alone"
+echo "ok: h2 killed mid-run cost only its repetitions (h1: 4 of 4 ok, exit 1, cause named); hosts from the scenario"
 
 # --- Ctrl-C on h1 and h3 (h3 pushed now): exit 130, nothing left on either host
 "$stand" fleet push "h3=ssh://root@$net.13" "${ssh_opts[@]}" --plugin-path "$plugins" >/dev/null 2>&1 || fail "push to h3 failed"

@@ -54,6 +54,8 @@ finishes an interrupted run, skipping the repetitions that finished.
                         a column per host; the host runs go on if one fails
   --ssh-config FILE     ssh -F FILE for the hosts
   --accept-new-host-key accept a host key not yet in known_hosts
+  --fleet-host NAME     (set by the controller on each host) run this host's part
+                        alone, ignoring the scenario's "hosts"
   --list-steps          the step kinds: keys, defaults, metrics, timeouts (--json: as JSON;
                         --markdown: as docs/steps.md)
 

@@ -46,12 +46,16 @@ int outcome_code(const fleetrun::FleetRunResult& result, const std::filesystem::
 }  // namespace
 
 std::vector<OptionSpec> host_options() {
-    std::vector<OptionSpec> specs{{"host", true, true}};
+    std::vector<OptionSpec> specs{{"host", true, true}, {"fleet-host", true}};
     for (auto& o : ssh_option_specs()) specs.push_back(std::move(o));
     return specs;
 }
 
 std::vector<fleet::SshTarget> hosts_of_run(const Args& args, const scenario::Scenario& scen) {
+    if (args.value("fleet-host")) {
+        if (!args.values("host").empty()) throw UsageError("--fleet-host (set by the controller) goes without --host");
+        return {};
+    }
     auto hosts = scen.hosts;
     for (const auto& arg : args.values("host")) {
         fleet::SshTarget t;

@@ -15,8 +15,9 @@ namespace stand::cli {
 // The options `stand run` takes for hosts.
 std::vector<OptionSpec> host_options();
 
-// The scenario's hosts with --host added or replacing by name; UsageError
-// for a malformed --host.
+// The scenario's hosts with --host added or replacing by name; none with
+// --fleet-host NAME (a host's own part of a run on hosts, as the
+// controller starts it). UsageError for a malformed --host.
 std::vector<fleet::SshTarget> hosts_of_run(const Args& args, const scenario::Scenario& scen);
 
 // --check with hosts: each host checked as a run would check it; prints a

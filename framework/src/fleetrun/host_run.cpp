@@ -64,11 +64,13 @@ private:
     std::thread thread_;
 };
 
-std::vector<std::string> remote_command(const HostRunRequest& request) {
+// --fleet-host: the host runs its part alone, whatever "hosts" its copy of
+// the scenario names.
+std::vector<std::string> remote_command(const HostRunRequest& request, const std::string& host) {
     const std::string root = remote_run_root(request.run_name);
     std::vector<std::string> argv{"sh", "-c", kLaunch, "sh", fleet::install_dir() + "/bin/stand", "run",
                                   root + "/request/" + request.scenario_file_name, "--run-dir", root + "/run",
-                                  "--param-file", root + "/request/params.json"};
+                                  "--param-file", root + "/request/params.json", "--fleet-host", host};
     for (std::size_t i = 0; i < request.plugins.size(); ++i)
         argv.insert(argv.end(), {"--plugin", request.plugins[i].id + "=@" + root + "/request/plugin-" +
                                                  std::to_string(i) + ".json"});
@@ -113,7 +115,7 @@ HostRunOutcome run_on_host(const fleet::SshSession& session, const HostRunReques
         send_request(session, request);
         Interrupter interrupter(session, interrupted);
         started = true;
-        outcome.exit_code = session.stream(remote_command(request), [&](const std::string& line) {
+        outcome.exit_code = session.stream(remote_command(request, session.target().name), [&](const std::string& line) {
             if (line.rfind(kPidLine, 0) == 0) interrupter.set_pid(std::atol(line.c_str() + kPidLine.size()));
             else on_line(line);
         });
