@@ -5,6 +5,8 @@
 # - a host killed mid-run (its sshd and everything in its namespace) costs
 #   only its own repetitions: the other host's are all in the merged run,
 #   the cause is named on stderr and in fleet.json, exit 1;
+# - a scenario file and run directory with hostile names (spaces, quotes,
+#   ';', $(), backquotes) run on a host as given, no shell reading them;
 # - Ctrl-C reaches every host: exit 130, and no stand process and no cgroup
 #   of the run is left on any host.
 #   check_run_failures.sh STAND SCENARIO FIXTURE_PLUGINS NET
@@ -80,6 +82,19 @@ PY
 grep -q "on 2 host(s)" "$dir/err" && ! grep -q "^\[h1\] stand run slow on" "$dir/err" ||
   fail "the scenario's hosts were not used once, by the controller alone"
 echo "ok: h2 killed mid-run cost only its repetitions (h1: 4 of 4 ok, exit 1, cause named); hosts from the scenario"
+
+# --- hostile names: a scenario file and a run directory whose names hold
+# spaces, quotes, ';' and $(): they reach the host's shell only quoted.
+# Were one run by a shell, it would make pwned or pwned2 in the host's home.
+evil="a b'c\";d\$(touch pwned)\`touch pwned2\`"
+mkdir -p "$dir/$evil"
+cp "$scenario" "$dir/$evil/$evil.json"
+"$stand" run "$dir/$evil/$evil.json" --run-dir "$dir/$evil/run $evil" $(h 1) "${ssh_opts[@]}" --plugin-path "$plugins" \
+  >"$dir/out" 2>"$dir/err" || { cat "$dir/err"; fail "a run with hostile names failed"; }
+[[ -z $(find "$dir" -name 'pwned*') ]] || fail "a hostile name was run by a shell"
+[[ -f "$dir/$evil/run $evil/hosts/h1/results.json" ]] || fail "the host's run did not come back under the hostile name"
+ls "$dir/rig/home_1/.stand/runs/" | grep -qF "run $evil" || fail "the host's run directory does not have the name given"
+echo "ok: hostile file and run names (spaces, quotes, ';', \$(), backquotes) reach the host quoted"
 
 # --- Ctrl-C on h1 and h3 (h3 pushed now): exit 130, nothing left on either host
 "$stand" fleet push "h3=ssh://root@$net.13" "${ssh_opts[@]}" --plugin-path "$plugins" >/dev/null 2>&1 || fail "push to h3 failed"
