@@ -7,6 +7,8 @@
 #   the cause is named on stderr and in fleet.json, exit 1;
 # - a scenario file and run directory with hostile names (spaces, quotes,
 #   ';', $(), backquotes) run on a host as given, no shell reading them;
+# - a dropped connection (sshd killed, the host's stand not) leaves the run
+#   going on there, and `stand fleet collect` brings it back once it ended;
 # - Ctrl-C reaches every host: exit 130, and no stand process and no cgroup
 #   of the run is left on any host.
 #   check_run_failures.sh STAND SCENARIO FIXTURE_PLUGINS NET
@@ -82,6 +84,43 @@ PY
 grep -q "on 2 host(s)" "$dir/err" && ! grep -q "^\[h1\] stand run slow on" "$dir/err" ||
   fail "the scenario's hosts were not used once, by the controller alone"
 echo "ok: h2 killed mid-run cost only its repetitions (h1: 4 of 4 ok, exit 1, cause named); hosts from the scenario"
+
+# --- h2's connection dropped (its sshd killed, its stand not): the run
+# goes on there; `stand fleet collect` says so while it does, and once it
+# has ended copies it back: nothing it measured is lost. (h2 alone, so that
+# the controller's run ends while h2's goes on.)
+"$here/rig.sh" restart-sshd "$dir/rig" 2 || fail "h2's sshd did not start again"
+run "$dir/dropped" 2
+first_done() { grep -qs '"status":"ok"' "$dir"/rig/home_2/.stand/runs/dropped/run/reps/fixture-flaky_r1.json; }
+wait_for 60 first_done || fail "h2's first repetition did not finish (dropped)"
+for p in $(ip netns pids "$(ns_of 2)"); do [[ $(cat /proc/$p/comm 2>/dev/null) == sshd ]] && kill -9 "$p"; done
+wait_for 120 bash -c "! kill -0 $run_pid 2>/dev/null" || fail "the run did not end after h2's connection dropped"
+wait $run_pid; code=$?
+[[ $code == 1 ]] || fail "a run whose connection to h2 dropped exited $code, not 1"
+grep -q "no host's run came back" "$dir/err" || fail "the run does not say that nothing came back"
+[[ -n $(stands_on 2) ]] || fail "h2's stand did not go on after its connection dropped"
+"$here/rig.sh" restart-sshd "$dir/rig" 2 || fail "h2's sshd did not start again"
+before=$(stands_on 2)
+"$stand" fleet collect "$dir/dropped" "${ssh_opts[@]}" >"$dir/out" 2>"$dir/err"; code=$?
+if [[ -n $before && -n $(stands_on 2) ]]; then
+  [[ $code == 1 ]] && grep -q "h2: its run still goes on there" "$dir/err" || fail "collect did not say h2 still runs"
+  echo "ok: collect while h2's run went on: exit 1, $(cat "$dir/err")"
+fi
+wait_for 60 bash -c "[[ -z \$(ip netns pids $(ns_of 2) | xargs -r -I{} cat /proc/{}/comm 2>/dev/null | grep -x stand) ]]" ||
+  fail "h2's stand did not end"
+"$stand" fleet collect "$dir/dropped" "${ssh_opts[@]}" >"$dir/out" 2>"$dir/err" || fail "collect failed"
+grep -q "^h2: collected into" "$dir/out" || fail "collect does not say what it did"
+python3 - "$dir/dropped" <<'PY2' || fail "the collected run is not complete"
+import json, sys
+run = sys.argv[1]
+reps = json.load(open(f"{run}/results.json"))["reps"]
+assert len(reps) == 4 and all(r["status"] == "ok" for r in reps), [(r["key"], r["status"]) for r in reps]
+assert {r["key"].split(".")[0] for r in reps} == {"h2"}
+hosts = {h["name"]: h for h in json.load(open(f"{run}/fleet.json"))["hosts"]}
+assert hosts["h2"]["run_dir"] == "hosts/h2" and "collected" in hosts["h2"]["problem"], hosts["h2"]
+PY2
+grep -q "h2/fixture-flaky" "$dir/dropped/summary.md" || fail "the report lacks h2's line"
+echo "ok: h2's connection dropped: its run went on there, and stand fleet collect brought all 4 repetitions back"
 
 # --- hostile names: a scenario file and a run directory whose names hold
 # spaces, quotes, ';' and $(): they reach the host's shell only quoted.

@@ -4,6 +4,7 @@
 # key, and a client key and known_hosts made for this rig alone. Root only.
 #   rig.sh up DIR N [NET]   NET: the first three octets (default 10.231.7);
 #                           host i (1..N) is NET.(10+i), the bridge NET.1
+#   rig.sh restart-sshd DIR I   starts host I's sshd again (after a test killed it)
 #   rig.sh down DIR         kills the sshds, removes the namespaces and bridge
 # Each host has its own home (DIR/home_I over /root); the rest of the file
 # system is this machine's. DIR gets ssh_config (pass it as stand fleet
@@ -28,6 +29,28 @@ down() {
     ip netns del "$ns"
   done
   ip link del "$bridge" 2>/dev/null || true
+}
+
+# Host I's sshd, in its network namespace with its own home (a bind mount
+# over /root in a mount namespace of its own: what one host installs in ~
+# the others do not see). nsenter, not `ip netns exec`: that mounts a fresh
+# /sys, which hides the cgroup hierarchies a host's boxes need.
+start_sshd() {
+  local i=$1
+  nsenter --net="/run/netns/stfl$tag-$i" unshare -m --propagation private sh -c \
+    'mount --bind "$1" /root && exec /usr/sbin/sshd -D -e -f "$2"' sh "$dir/home_$i" "$dir/sshd_$i.conf" \
+    >>"$dir/sshd_$i.log" 2>&1 &
+  echo $! >>"$dir/pids"
+}
+
+# Until host I's sshd answers.
+await_sshd() {
+  local i=$1 addr tries=0
+  addr=$(sed -n "${i}p" "$dir/hosts.txt" | sed 's|.*@||; s|:.*||')
+  until ssh -F "$dir/ssh_config" -o BatchMode=yes -o ConnectTimeout=2 "root@$addr" true 2>/dev/null; do
+    ((++tries < 50)) || die "sshd on $addr did not answer (log: $dir/sshd_$i.log)"
+    sleep 0.1
+  done
 }
 
 up() {
@@ -68,15 +91,8 @@ AcceptEnv LANG LC_*
 MaxSessions 64
 MaxStartups 64
 CONF
-    # Its own home (a bind mount over /root in a mount namespace of its
-    # own): what one host installs in ~ the others do not see.
     mkdir -p "$dir/home_$i"
-    # nsenter, not `ip netns exec`: that mounts a fresh /sys, which hides
-    # the cgroup hierarchies a host's boxes need.
-    nsenter --net="/run/netns/$ns" unshare -m --propagation private sh -c \
-      'mount --bind "$1" /root && exec /usr/sbin/sshd -D -e -f "$2"' sh "$dir/home_$i" "$dir/sshd_$i.conf" \
-      >"$dir/sshd_$i.log" 2>&1 &
-    echo $! >>"$dir/pids"
+    start_sshd "$i"
     echo "$addr $(cut -d' ' -f1-2 "$dir/host_key_$i.pub")" >>"$dir/known_hosts"
     echo "h$i ssh://root@$addr:22" >>"$dir/hosts.txt"
   done
@@ -88,17 +104,13 @@ Host *
   GlobalKnownHostsFile /dev/null
 CONF
   # Each sshd answers before the rig counts as up.
-  for i in $(seq 1 "$n"); do
-    local addr=$net.$((10 + i)) tries=0
-    until ssh -F "$dir/ssh_config" -o BatchMode=yes -o ConnectTimeout=2 "root@$addr" true 2>/dev/null; do
-      ((++tries < 50)) || die "sshd on $addr did not answer (log: $dir/sshd_$i.log)"
-      sleep 0.1
-    done
-  done
+  for i in $(seq 1 "$n"); do await_sshd "$i"; done
 }
 
 case $cmd in
   up) up "${3:-}" "${4:-}" ;;
+  restart-sshd) [[ ${3:-} =~ ^[1-9]$ && -f $dir/sshd_${3}.conf ]] || die "usage: rig.sh restart-sshd DIR I (a host of the rig)"
+                start_sshd "$3"; await_sshd "$3" ;;
   down) down ;;
-  *) die "unknown command '$cmd' (up, down)" ;;
+  *) die "unknown command '$cmd' (up, restart-sshd, down)" ;;
 esac

@@ -2,6 +2,8 @@
 #include "cli/exit_codes.hpp"
 #include "cli/ssh_args.hpp"
 #include "fleet/fleet_error.hpp"
+#include "fleetrun/collect.hpp"
+#include "report/run_report.hpp"
 #include "fleet/host_facts.hpp"
 #include "fleet/remote_stand.hpp"
 #include "fleet/wall_clock.hpp"
@@ -20,6 +22,7 @@ namespace json = boost::json;
 
 const char* kHelp = R"(usage: stand fleet push HOST... [--force] [--plugin-path DIR]... [ssh options]
        stand fleet check HOST... [--json] [ssh options]
+       stand fleet collect RUN_DIR [ssh options]
        stand fleet facts
        stand fleet clock
 
@@ -35,6 +38,11 @@ never a password; host keys checked against known_hosts).
           this machine's (the exchange with the smallest round trip; the
           offset is exact to within half of it); a host whose stand is not
           this build is named with what to run
+  collect for a run on hosts (stand run --host) whose connection to a host
+          dropped: the host's stand goes on there; once it has ended, its
+          run directory is copied back into RUN_DIR/hosts/NAME and the
+          report is written again with its repetitions (a host still
+          running is named: collect again later)
   facts   (run on a host by check) this machine's facts as JSON
   clock   (run on a host by check) answers each line on stdin with its
           CLOCK_REALTIME in nanoseconds
@@ -48,7 +56,8 @@ ssh options:
                           (StrictHostKeyChecking=accept-new); a changed key is
                           refused whatever this says
 
-Exit: 0 every host ok, 1 a host failed (named on stderr), 2 usage error.
+Exit: 0 every host ok (collect: every host's run is in RUN_DIR), 1 a host
+failed or still runs (named on stderr), 2 usage error.
 )";
 
 std::vector<OptionSpec> fleet_options() {
@@ -138,6 +147,36 @@ int check_hosts(const Args& args) {
     return failed == 0 ? kExitOk : kExitFailed;
 }
 
+int collect_run(const Args& args) {
+    args.expect_positionals(2, 2, "one RUN_DIR after collect");
+    const std::filesystem::path run_dir = args.positionals()[1];
+    int pending = 0;
+    bool collected = false;
+    for (const auto& c : fleetrun::collect_fleet_run(run_dir, ssh_options(args))) {
+        using State = fleetrun::CollectedHost::State;
+        switch (c.state) {
+            case State::was_there: std::cout << c.name << ": its run is in " << run_dir.string() << " already\n"; break;
+            case State::collected:
+                std::cout << c.name << ": collected into " << fleetrun::host_dir(run_dir, c.name).string() << "\n";
+                collected = true;
+                break;
+            case State::still_running:
+                std::cerr << "stand: fleet collect: " << c.name << ": its run still goes on there; collect again later\n";
+                ++pending;
+                break;
+            case State::failed:
+                std::cerr << "stand: fleet collect: " << c.name << ": " << c.problem << "\n";
+                ++pending;
+                break;
+        }
+    }
+    if (collected) {
+        const auto files = report::write_run_report(run_dir);
+        std::cout << "summary: " << files.summary_md.string() << "\n";
+    }
+    return pending == 0 ? kExitOk : kExitFailed;
+}
+
 int answer_clock() {
     std::string line;
     while (std::getline(std::cin, line)) std::cout << fleet::wall_ns() << std::endl;
@@ -152,10 +191,11 @@ int run_fleet(const std::vector<std::string>& argv) {
         std::cout << kHelp;
         return kExitOk;
     }
-    if (args.positionals().empty()) throw UsageError("fleet: name a subcommand: push, check, facts or clock (see stand fleet --help)");
+    if (args.positionals().empty()) throw UsageError("fleet: name a subcommand: push, check, collect, facts or clock (see stand fleet --help)");
     const std::string& sub = args.positionals().front();
     if (sub == "push") return push_hosts(args);
     if (sub == "check") return check_hosts(args);
+    if (sub == "collect") return collect_run(args);
     if (sub == "facts") {
         args.expect_positionals(1, 1, "nothing after facts");
         std::cout << json::serialize(fleet::own_facts()) << "\n";
@@ -165,7 +205,7 @@ int run_fleet(const std::vector<std::string>& argv) {
         args.expect_positionals(1, 1, "nothing after clock");
         return answer_clock();
     }
-    throw UsageError("fleet: unknown subcommand '" + sub + "' (push, check, facts, clock)");
+    throw UsageError("fleet: unknown subcommand '" + sub + "' (push, check, collect, facts, clock)");
 }
 
 }  // namespace stand::cli

@@ -27,7 +27,7 @@ fleetrun::HostRunRequest request_of(const Args& args, const scenario::Scenario& 
 }
 
 int outcome_code(const fleetrun::FleetRunResult& result, const std::filesystem::path& run_dir, bool interrupted) {
-    bool all_ok = true;
+    bool all_ok = true, lost = false;
     for (const auto& h : result.hosts) {
         const std::string named = "host " + h.name;
         if (!h.outcome.problem.empty())
@@ -38,7 +38,12 @@ int outcome_code(const fleetrun::FleetRunResult& result, const std::filesystem::
             std::cerr << "stand: host " << h.name << ": its run ended with exit " << h.outcome.exit_code
                       << " (its log: " << fleetrun::host_dir(run_dir, h.name).string() << ")\n";
         all_ok = all_ok && h.outcome.problem.empty() && h.outcome.exit_code == 0;
+        lost = lost || !h.outcome.fetched;
     }
+    if (lost)
+        std::cerr << "stand: a host's run that did not come back may go on there: once it has ended, `stand fleet "
+                     "collect "
+                  << run_dir.string() << "` copies it back and writes the report again\n";
     if (interrupted) return kExitInterrupted;
     return all_ok ? kExitOk : kExitFailed;
 }

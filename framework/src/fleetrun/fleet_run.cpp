@@ -21,7 +21,9 @@ Sessions checked_sessions(const std::vector<fleet::SshTarget>& targets, const fl
     std::string refused;
     for (const auto& target : targets) {
         sessions.push_back(std::make_unique<fleet::SshSession>(target, ssh));
-        FleetHost host{target.name, target.url()};
+        FleetHost host;
+        host.name = target.name;
+        host.url = target.url();
         try {
             host.check = fleet::check(*sessions.back());
         } catch (const fleet::FleetError& e) {

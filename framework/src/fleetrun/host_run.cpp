@@ -15,9 +15,16 @@ namespace json = boost::json;
 
 // Writes stdin to the file $1 (its directory made), readable by the owner only.
 constexpr const char* kWriteFile = "umask 077; mkdir -p \"$(dirname \"$1\")\" && cat > \"$1\"";
-// Prints its pid (the stand's, after exec) first, with SIGPIPE ignored: a
-// dropped connection must not kill the run half way through a step.
-constexpr const char* kLaunch = "trap '' PIPE; echo \"stand-remote-pid $$\"; exec \"$@\"";
+// Records its pid (the stand's, after exec) in the file $1 and prints it
+// first, with SIGPIPE ignored: a dropped connection must not kill the run
+// half way through a step (and `stand fleet collect` asks the pid file
+// whether the run still goes on).
+constexpr const char* kLaunch =
+    "trap '' PIPE; echo $$ > \"$1\"; shift; echo \"stand-remote-pid $$\"; exec \"$@\"";
+// Exit 0 while the stand whose pid is in the file $1 runs.
+constexpr const char* kStillRunning =
+    "p=$(cat \"$1\" 2>/dev/null) && [ -n \"$p\" ] && kill -0 \"$p\" 2>/dev/null && "
+    "tr '\\0' ' ' < /proc/\"$p\"/cmdline | grep -q 'stand run'";
 constexpr std::string_view kPidLine = "stand-remote-pid ";
 
 void upload(const fleet::SshSession& session, const std::string& path, const std::string& content) {
@@ -68,7 +75,7 @@ private:
 // the scenario names.
 std::vector<std::string> remote_command(const HostRunRequest& request, const std::string& host) {
     const std::string root = remote_run_root(request.run_name);
-    std::vector<std::string> argv{"sh", "-c", kLaunch, "sh", fleet::install_dir() + "/bin/stand", "run",
+    std::vector<std::string> argv{"sh", "-c", kLaunch, "sh", root + "/pid", fleet::install_dir() + "/bin/stand", "run",
                                   root + "/request/" + request.scenario_file_name, "--run-dir", root + "/run",
                                   "--param-file", root + "/request/params.json", "--fleet-host", host};
     for (std::size_t i = 0; i < request.plugins.size(); ++i)
@@ -85,9 +92,13 @@ void send_request(const fleet::SshSession& session, const HostRunRequest& reques
         upload(session, dir + "plugin-" + std::to_string(i) + ".json", json::serialize(request.plugins[i].config));
 }
 
+}  // namespace
+
+std::string remote_run_root(const std::string& run_name) { return ".stand/runs/" + run_name; }
+
 // The remote run directory into `local_dir`; false (with `problem` set when
 // it is still empty) when it cannot be copied.
-bool fetch(const fleet::SshSession& session, const std::string& remote_dir, const std::filesystem::path& local_dir,
+bool fetch_run_dir(const fleet::SshSession& session, const std::string& remote_dir, const std::filesystem::path& local_dir,
            std::string& problem) {
     try {
         std::filesystem::create_directories(local_dir);
@@ -101,9 +112,10 @@ bool fetch(const fleet::SshSession& session, const std::string& remote_dir, cons
     return false;
 }
 
-}  // namespace
-
-std::string remote_run_root(const std::string& run_name) { return ".stand/runs/" + run_name; }
+bool still_running(const fleet::SshSession& session, const std::string& remote_dir) {
+    const std::string root = std::filesystem::path(remote_dir).parent_path().string();
+    return session.run({"sh", "-c", kStillRunning, "sh", root + "/pid"}, {}, std::chrono::seconds(30)).exit_code == 0;
+}
 
 HostRunOutcome run_on_host(const fleet::SshSession& session, const HostRunRequest& request,
                            const std::filesystem::path& local_dir, const std::atomic<bool>& interrupted,
@@ -123,7 +135,7 @@ HostRunOutcome run_on_host(const fleet::SshSession& session, const HostRunReques
         outcome.problem = e.what();
         if (started) outcome.problem += " (its run may go on there, in ~/" + outcome.remote_dir + ")";
     }
-    if (started) outcome.fetched = fetch(session, outcome.remote_dir, local_dir, outcome.problem);
+    if (started) outcome.fetched = fetch_run_dir(session, outcome.remote_dir, local_dir, outcome.problem);
     return outcome;
 }
 

@@ -3,7 +3,8 @@
 // locally, boxes, sampler and plugin workers included; its run directory is
 // copied back to the controller when it ends, however it ends.
 //
-// On the host, under ~/.stand/runs/RUN_NAME/: request/ (the scenario file,
+// On the host, under ~/.stand/runs/RUN_NAME/: pid (the remote stand's),
+// request/ (the scenario file,
 // its params and plugin configs, mode 0600: nothing secret goes on a command
 // line) and run/ (the run directory, written after every step). The remote
 // stand ignores SIGPIPE, so a dropped connection does not stop it: what it
@@ -43,6 +44,15 @@ struct HostRunOutcome {
 };
 
 // The remote directory of a run: ".stand/runs/RUN_NAME".
+// The remote run directory `remote_dir` (relative to the host's home) into
+// `local_dir`; false (with `problem` set when it is still empty) when it
+// cannot be copied.
+bool fetch_run_dir(const fleet::SshSession& session, const std::string& remote_dir,
+                   const std::filesystem::path& local_dir, std::string& problem);
+
+// Whether the stand that writes `remote_dir` still runs there.
+bool still_running(const fleet::SshSession& session, const std::string& remote_dir);
+
 std::string remote_run_root(const std::string& run_name);
 
 // Runs `request` on the host and copies its run directory to `local_dir`.
