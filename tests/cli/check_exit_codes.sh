@@ -12,5 +12,7 @@ expect 3 "refused no-such-plugin: no plugin with this id in the search path" -- 
 expect 3 "refused /nonexistent/x.so: no such file" -- compat /nonexistent/x.so
 expect 1 "create\\(\\) failed with invalid-argument: config.sleeps: expected an integer" -- \
   compat hello --config '{"sleeps":"many"}'
+expect 2 "fleet collect: /nonexistent/fleet.json: not a fleet.json of a run on hosts" -- fleet collect /nonexistent
+expect 2 "needs one RUN_DIR after collect" -- fleet collect
 expect 0 "6 passed, 0 failed" -- compat hello --config '{"sleeps":5,"sleep_us":10}'
 exit $fail

@@ -152,7 +152,14 @@ int collect_run(const Args& args) {
     const std::filesystem::path run_dir = args.positionals()[1];
     int pending = 0;
     bool collected = false;
-    for (const auto& c : fleetrun::collect_fleet_run(run_dir, ssh_options(args))) {
+    std::vector<fleetrun::CollectedHost> hosts;
+    try {
+        hosts = fleetrun::collect_fleet_run(run_dir, ssh_options(args));
+    } catch (const fleet::FleetError& e) {
+        std::cerr << "stand: fleet collect: " << e.what() << "\n";
+        return kExitUsage;
+    }
+    for (const auto& c : hosts) {
         using State = fleetrun::CollectedHost::State;
         switch (c.state) {
             case State::was_there: std::cout << c.name << ": its run is in " << run_dir.string() << " already\n"; break;

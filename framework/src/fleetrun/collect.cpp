@@ -6,7 +6,6 @@
 
 #include <boost/json.hpp>
 
-#include <stdexcept>
 
 namespace stand::fleetrun {
 namespace {
@@ -64,7 +63,7 @@ std::vector<FleetHost> read_fleet_hosts(const std::filesystem::path& run_dir) {
         const json::value doc = json::parse(text::read_text_file(file));
         for (const auto& h : doc.at("hosts").as_array()) hosts.push_back(host_of(h.as_object()));
     } catch (const std::exception& e) {
-        throw std::runtime_error(file.string() + ": not a fleet.json of a run on hosts (docs/run-files.md): " +
+        throw fleet::FleetError(file.string() + ": not a fleet.json of a run on hosts (docs/run-files.md): " +
                                  e.what());
     }
     return hosts;

@@ -14,7 +14,7 @@
 namespace stand::fleetrun {
 
 // The hosts of RUN_DIR/fleet.json as the run left them; throws
-// std::runtime_error naming the file when it is missing or malformed.
+// fleet::FleetError naming the file when it is missing or malformed.
 std::vector<FleetHost> read_fleet_hosts(const std::filesystem::path& run_dir);
 
 struct CollectedHost {
@@ -25,7 +25,8 @@ struct CollectedHost {
 
 // Each host whose run directory is not in RUN_DIR: asked whether its stand
 // still runs; if not, its run directory copied back. Then fleet.json and the
-// merged run are written again (the caller writes the report).
+// merged run are written again (the caller writes the report). Throws
+// fleet::FleetError when RUN_DIR is not a run on hosts.
 std::vector<CollectedHost> collect_fleet_run(const std::filesystem::path& run_dir, const fleet::SshOptions& ssh);
 
 }  // namespace stand::fleetrun
