@@ -4,7 +4,8 @@
 # exits 0 with every host's 6 repetitions ok, and one report whose wide
 # tables have a line per host and plugin (h1/disk ... h3/sysprobe) with a
 # value in every cell, a Machine section with a column per host, and
-# fleet.json naming the three hosts with their clock offsets.
+# fleet.json naming the three hosts with their clock offsets; and since the
+# rig's hosts are one machine, the finding that says so.
 #   check_battery_hosts.sh STAND SCENARIO PLUGINS NET
 set -uo pipefail
 stand=$1 scenario=$2 plugins=$3 net=$4
@@ -57,11 +58,17 @@ assert len(reps) == 18, len(reps)
 bad = [x["key"] for x in reps if x["status"] != "ok"]
 assert not bad, bad
 assert {x["key"].split(".")[0] for x in reps} == {"h1", "h2", "h3"}, {x["key"] for x in reps}
+for x in reps:  # each repetition's findings name their host
+    for f in x.get("findings", []):
+        assert f["scope"].startswith(x["key"].split(".")[0] + "/"), (x["key"], f["scope"])
 f = json.load(open(f"{run}/fleet.json"))
 assert [h["name"] for h in f["hosts"]] == ["h1", "h2", "h3"], f
 for h in f["hosts"]:
     assert h["problem"] == "" and h["exit_code"] == 0, h
     assert "clock_offset_ns" in h and h["clock_uncertainty_ns"] > 0, h
+# The rig's hosts are one machine: the report says their numbers compete.
+shared = [x for x in r["findings"] if x["id"] == "hosts-share-a-machine"]
+assert len(shared) == 1 and shared[0]["scope"] == "hosts h1, h2 and h3", r["findings"]
 meta = json.load(open(f"{run}/run.json"))
 assert [h["name"] for h in meta["fleet_hosts"]] == ["h1", "h2", "h3"], meta.get("fleet_hosts")
 PY

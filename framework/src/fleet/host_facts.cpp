@@ -1,5 +1,6 @@
 #include "fleet/host_facts.hpp"
 
+#include "box/cgroup_fs.hpp"
 #include "box/cgroup_layout.hpp"
 #include "box/cpu_list.hpp"
 #include "detect/host_facts.hpp"
@@ -27,6 +28,8 @@ boost::json::object own_facts() {
         {"cpus_online", cpus ? box::format_cpu_list(*cpus) : std::string("unknown")},
         {"cpu_count", cpus ? static_cast<std::int64_t>(cpus->size()) : 0},
         {"machine", detect::collect_host_facts()},
+        // Tells hosts that are one machine apart (detect/shared_machine.hpp).
+        {"boot_id", box::read_value("/proc/sys/kernel/random/boot_id").value_or("")},
     };
 }
 

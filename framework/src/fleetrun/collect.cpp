@@ -18,7 +18,8 @@ FleetHost host_of(const json::object& o) {
     h.url = std::string(o.at("url").as_string());
     h.check.clock.offset_ns = o.at("clock_offset_ns").to_number<std::int64_t>();
     h.check.clock.uncertainty_ns = o.at("clock_uncertainty_ns").to_number<std::int64_t>();
-    if (auto* s = o.if_contains("stand")) h.check.facts["stand"] = *s;
+    for (const char* key : {"stand", "boot_id"})
+        if (auto* v = o.if_contains(key)) h.check.facts[key] = *v;
     h.outcome.exit_code = o.at("exit_code").to_number<int>();
     h.outcome.problem = std::string(o.at("problem").as_string());
     h.outcome.remote_dir = std::string(o.at("remote_run_dir").as_string());

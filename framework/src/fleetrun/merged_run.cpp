@@ -22,6 +22,7 @@ json::object host_entry(const FleetHost& h, const json::object* host_run) {
                    {"remote_run_dir", h.outcome.remote_dir},
                    {"run_dir", h.outcome.fetched ? "hosts/" + h.name : std::string()}};
     if (auto* s = h.check.facts.if_contains("stand")) o["stand"] = *s;
+    if (auto* b = h.check.facts.if_contains("boot_id")) o["boot_id"] = *b;
     if (host_run != nullptr)
         if (auto* f = host_run->if_contains("host_facts")) o["host_facts"] = *f;
     return o;
@@ -35,6 +36,11 @@ void merge_reps(const rundir::RunDirectory& into, const FleetHost& h, const rund
         const std::string new_key = h.name + "." + old_key;
         rep[key::kKey] = new_key;
         rep[key::kPlugin] = relabelled(h.name, rep.at(key::kPlugin).as_string());
+        // A finding's scope begins with the plugin's label: "disk rep 1, ..." becomes "h1/disk rep 1, ...".
+        if (auto* f = rep.if_contains(key::kFindings); f && f->is_array())
+            for (auto& x : f->as_array())
+                if (auto* scope = x.is_object() ? x.as_object().if_contains("scope") : nullptr; scope && scope->is_string())
+                    *scope = relabelled(h.name, scope->as_string());
         rep.erase(key::kSchemaVersion);
         into.write_rep(new_key, rep);
         std::error_code ec;

@@ -1,5 +1,6 @@
 #include "report/run_report.hpp"
 #include "report/standing_caveat.hpp"
+#include "detect/shared_machine.hpp"
 #include "rundir/run_files.hpp"
 
 #include "report/adaptive_section.hpp"
@@ -179,6 +180,8 @@ RunReportFiles write_run_report(const std::filesystem::path& run_dir) {
     }
     std::vector<detect::Finding> run_findings;
     if (auto* p = run->if_contains("plugins"); p && p->is_array()) run_findings = detect::check_defaults_differ(reps, p->as_array());
+    if (auto* f = run->if_contains("fleet_hosts"); f && f->is_array())
+        for (auto& x : detect::check_shared_machine(f->as_array())) run_findings.push_back(std::move(x));
     for (const auto& f : run_findings) findings.push_back(f.to_json());
     using namespace rundir::results_key;
     json::object results;
