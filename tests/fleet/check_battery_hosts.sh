@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The VPS battery (CI setting) on three real sshd hosts (rig.sh) in one run:
 # `stand run scenarios/vps-battery.json --host h1=... --host h2=... --host h3=...`
-# exits 0 with every host's 6 repetitions ok, and one report whose wide
+# (one round) exits 0 with every host's 2 repetitions ok, and one report whose wide
 # tables have a line per host and plugin (h1/disk ... h3/sysprobe) with a
 # value in every cell, a Machine section with a column per host, and
 # fleet.json naming the three hosts with their clock offsets; and since the
@@ -23,6 +23,12 @@ ssh_opts=(--ssh-config "$dir/rig/ssh_config")
 "$stand" fleet push "${names[@]}" "${ssh_opts[@]}" --plugin-path "$plugins" >"$dir/push.out" 2>&1 ||
   { cat "$dir/push.out"; fail "push failed"; }
 
+# One round instead of the scenario's three (the CI budget: the three hosts
+# share this machine's two cores; scenario.vps_battery_ci runs all three
+# rounds on one host). Everything else is the battery as shipped.
+sed 's/"repetitions": 3,/"repetitions": 1,/' "$scenario" >"$dir/vps-battery.json"
+grep -q '"repetitions": 1,' "$dir/vps-battery.json" || fail "could not set the battery to one round"
+scenario=$dir/vps-battery.json
 start=$(date +%s)
 # dir=/root: each host's own home (the hosts share this machine's /var/tmp,
 # and two disk probes never share a test file).
@@ -54,7 +60,7 @@ import json, sys
 run = sys.argv[1]
 r = json.load(open(f"{run}/results.json"))
 reps = r["reps"]
-assert len(reps) == 18, len(reps)
+assert len(reps) == 6, len(reps)
 bad = [x["key"] for x in reps if x["status"] != "ok"]
 assert not bad, bad
 assert {x["key"].split(".")[0] for x in reps} == {"h1", "h2", "h3"}, {x["key"] for x in reps}
@@ -72,4 +78,4 @@ assert len(shared) == 1 and shared[0]["scope"] == "hosts h1, h2 and h3", r["find
 meta = json.load(open(f"{run}/run.json"))
 assert [h["name"] for h in meta["fleet_hosts"]] == ["h1", "h2", "h3"], meta.get("fleet_hosts")
 PY
-echo "ok: the battery on three sshd hosts in ${elapsed} s: one report, a column per host, 18 repetitions ok"
+echo "ok: the battery (one round) on three sshd hosts in ${elapsed} s: one report, a column per host, 6 repetitions ok"
