@@ -213,8 +213,9 @@ int run_run(const std::vector<std::string>& argv) {
     if (args.flag("json")) throw UsageError("--json goes with --list-steps");
     if (args.flag("markdown")) throw UsageError("--markdown goes with --list-steps");
     const auto resume = args.value("resume");
-    if (resume && !args.values("host").empty())
-        throw UsageError("--resume of a run on hosts: not supported; run it again");
+    // Before reading RUN_DIR (--host), and after (a resumed run's own "hosts").
+    const char* no_fleet_resume = "--resume of a run on hosts: not supported; run it again";
+    if (resume && !args.values("host").empty()) throw UsageError(no_fleet_resume);
     scenario::Scenario scen = resume ? resumed_scenario(args, *resume) : scenario_from_args(args);
     const std::filesystem::path run_dir = resume                  ? std::filesystem::path(*resume)
                                           : args.value("run-dir") ? std::filesystem::path(*args.value("run-dir"))
@@ -222,7 +223,7 @@ int run_run(const std::vector<std::string>& argv) {
     if (scen.plugins.empty()) throw UsageError("the scenario names no plugin; pass --plugin ID");
     scenario::check_step_plugins(scen);
     const auto hosts = hosts_of_run(args, scen);
-    if (resume && !hosts.empty()) throw UsageError("--resume of a run on hosts: not supported; run it again");
+    if (resume && !hosts.empty()) throw UsageError(no_fleet_resume);
     auto search = plugin_search(args);
     if (args.flag("check")) {
         if (resume) throw UsageError("--check validates a scenario file, not --resume");
