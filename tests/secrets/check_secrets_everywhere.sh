@@ -15,7 +15,7 @@ trap 'rm -rf "$dir"' EXIT
 python3 - "$configs" "$dir" "$@" <<'PY'
 import json, sys
 configs, out, panels = sys.argv[1], sys.argv[2], sys.argv[3:]
-port = 47400
+port = 27600
 for p in panels:
     c = json.load(open(f"{configs}/{p}.json"))
     c["password"] = f"Seeded-{p}-Pass-7f3a91"

@@ -799,10 +799,10 @@ class RemnawaveDouble(PanelDouble):
         return v
 
     def _find_user(self, **kw):
-        for u in self.state["users"]:
-            if all(u.get(k) == v for k, v in kw.items()):
-                return u
-        return None
+        # One field per look-up; a flat generator keeps a 1000-user storm's
+        # subscription look-ups cheap enough for 300 requests/s (CI failed at 268/s).
+        (field, value), = kw.items()
+        return next((u for u in self.state["users"] if u.get(field) == value), None)
 
     def _validate_create_user(self, body):
         issues = []
