@@ -6,6 +6,8 @@
 #                           host i (1..N) is NET.(10+i), the bridge NET.1
 #   rig.sh restart-sshd DIR I   starts host I's sshd again (after a test killed it)
 #   rig.sh down DIR         kills the sshds, removes the namespaces and bridge
+#   rig.sh exec DIR I CMD...    runs CMD in host I's network namespace (a server
+#                           on the host's address, tc on its link)
 # Each host has its own home (DIR/home_I over /root); the rest of the file
 # system is this machine's. DIR gets ssh_config (pass it as stand fleet
 # --ssh-config), the keys, each sshd's config and log, and hosts.txt: one "hI ssh://root@ADDRESS:22" line
@@ -112,5 +114,7 @@ case $cmd in
   restart-sshd) [[ ${3:-} =~ ^[1-9]$ && -f $dir/sshd_${3}.conf ]] || die "usage: rig.sh restart-sshd DIR I (a host of the rig)"
                 start_sshd "$3"; await_sshd "$3" ;;
   down) down ;;
-  *) die "unknown command '$cmd' (up, restart-sshd, down)" ;;
+  exec) [[ ${3:-} =~ ^[1-9]$ && -f $dir/sshd_${3}.conf && $# -gt 3 ]] || die "usage: rig.sh exec DIR I CMD... (a host of the rig)"
+        ns=/run/netns/stfl$tag-$3; shift 3; exec nsenter --net="$ns" "$@" ;;
+  *) die "unknown command '$cmd' (up, restart-sshd, exec, down)" ;;
 esac

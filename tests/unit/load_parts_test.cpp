@@ -380,3 +380,25 @@ TEST_CASE("load spec: validation and local-only targets") {
     const Plan plan = prepare_plan(remote);  // allowed: resolves without sending anything
     CHECK(plan.links.size() == 1);
 }
+
+TEST_CASE("load target rule: a declared fleet host's address is allowed as loopback is, nothing else") {
+    LoadSpec s;
+    s.declared_hosts = {"192.0.2.7", "box.internal"};
+    auto why = [&](const std::string& url) {
+        try {
+            check_target(url, s);
+        } catch (const LoadSpecError& e) {
+            return std::string(e.what());
+        }
+        return std::string();
+    };
+    CHECK(why("http://192.0.2.7:8080/").empty());
+    CHECK(why("http://box.internal/").empty());
+    CHECK(why("http://127.0.0.1/").empty());
+    CHECK(why("http://192.0.2.8/").find("refusing non-local target 'http://192.0.2.8/'") == 0);
+    CHECK(why("http://192.0.2.8/").find("declared with --host or --generator") != std::string::npos);
+    CHECK(why("http://other.internal/").find("is not looked up") != std::string::npos);
+    CHECK(why("http://").find("URL") != std::string::npos);
+    s.links = links_from_lines("http://192.0.2.7:8080/x\n");
+    CHECK(prepare_plan(s).links.front().endpoint.address().to_string() == "192.0.2.7");
+}

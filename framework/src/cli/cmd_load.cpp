@@ -2,6 +2,7 @@
 // layer over stand::load::run_load.
 #include "cli/commands.hpp"
 #include "cli/exit_codes.hpp"
+#include "cli/load_on_generators.hpp"
 #include "fleet/wall_clock.hpp"
 #include "load/histogram_file.hpp"
 #include "text/text_file.hpp"
@@ -105,7 +106,42 @@ Output
                            print the merged percentiles (--json: with the
                            merged histograms); exact, not averaged
   --allow-remote           allow targets that are not on this machine
+  --args-file FILE         more arguments, one a line (what the controller
+                           uploads to a generator: no header value on a
+                           command line)
   -h, --help               this text
+
+Generators on other hosts (stand fleet push them first)
+  --generator NAME=ssh://USER@ADDRESS[:PORT]
+                           (repeatable) the load comes from these hosts, not
+                           from here: each runs this load with the same
+                           options and an even share of --rate and of
+                           --requests, all from one start instant (this
+                           clock a few seconds ahead, plus each host's
+                           measured clock offset). Their histograms come
+                           back and are merged slot by slot; counters and
+                           per-second series are summed; each generator's
+                           CPU, saturation and warnings are reported under
+                           its name (JSON schema stand.load-fleet/1).
+                           --histogram-out FILE: the merged histograms, and
+                           each generator's beside it as FILE-STEM.NAME.json
+  --link rtt=D,jitter=D,loss=P%,rate=Nmbit (each optional, one needed)
+                           with --generator: declared conditions on each
+                           generator's link to the target (one IP address),
+                           on its egress, the requests' direction: tc netem
+                           (tbf for a rate alone) on its interface towards
+                           the target for the load (root needed there; an
+                           interface with a qdisc of its own is refused)
+                           and taken off after. The RTT is measured back first (median
+                           TCP connect, before and with it); one off the
+                           plan is a warning naming the generator
+  --host NAME=ssh://USER@ADDRESS[:PORT]
+                           (repeatable) declares a host of the fleet (e.g.
+                           the one with the system under test): targets on
+                           a declared host's or generator's address are
+                           allowed as loopback is
+  --ssh-config FILE, --accept-new-host-key
+                           as for stand fleet
 
 Errors: a request that got no usable answer counts once, under a kind
 (JSON "errors") and a reason (JSON "error_reasons", a report line each):
@@ -120,8 +156,10 @@ A line per second goes to stderr while it runs when stderr is a terminal.
 The generator measures its own CPU; the result warns (and JSON says
 "generator_saturated": true) when it used more than 90 % of its threads.
 
-Exit: 0 done, 1 no request got a response, 2 usage error or refused target,
-130 interrupted (the partial result is printed).
+Exit: 0 done, 1 no request got a response (with --generator: or a
+generator failed, named on stderr; the others' results are printed), 2 usage
+error or refused target (or a generator host that cannot be used: nothing is
+sent), 130 interrupted (the partial result is printed).
 )";
 
 // wrk-style short options (-t 2, -t2, -c 10, -d 5s, -H "a: b") to the long names.
@@ -145,6 +183,40 @@ std::vector<std::string> expand_short(const std::vector<std::string>& argv) {
         }
         out.emplace_back(long_name);
         if (a.size() > 2) out.push_back(a.substr(a[2] == '=' ? 3 : 2));
+    }
+    return out;
+}
+
+// --args-file FILE (or --args-file=FILE): its lines in its place.
+std::vector<std::string> expand_args_file(const std::vector<std::string>& argv) {
+    std::vector<std::string> out;
+    bool rest = false;
+    for (std::size_t i = 0; i < argv.size(); ++i) {
+        const std::string& a = argv[i];
+        std::optional<std::string> file;
+        if (!rest && a == "--args-file") {
+            if (i + 1 == argv.size()) throw UsageError("load: --args-file needs a FILE");
+            file = argv[++i];
+        } else if (!rest && a.rfind("--args-file=", 0) == 0) {
+            file = a.substr(12);
+        }
+        if (!file) {
+            rest = rest || a == "--";
+            out.push_back(a);
+            continue;
+        }
+        std::string text;
+        try {
+            text = text::read_input_file(*file);
+        } catch (const text::TextFileError& e) {
+            throw UsageError(std::string("load: --args-file: ") + e.what());
+        }
+        std::istringstream lines(text);
+        for (std::string line; std::getline(lines, line);) {
+            if (line == "--args-file" || line.rfind("--args-file=", 0) == 0)
+                throw UsageError("load: --args-file " + *file + ": names --args-file again");
+            out.push_back(line);
+        }
     }
     return out;
 }
@@ -314,21 +386,28 @@ int merged_histograms(const Args& args) {
 }  // namespace
 
 int run_load(const std::vector<std::string>& argv) {
-    Args args("load", expand_short(argv),
-              {{"help"}, {"json"}, {"insecure"}, {"tls-resume"}, {"allow-remote"}, {"warmup-once"},
-               {"threads", true}, {"connections", true}, {"duration", true}, {"rate", true}, {"requests", true},
-               {"timeout", true}, {"late", true}, {"slow", true}, {"urls", true}, {"method", true},
-               {"header", true, true}, {"ua", true}, {"keepalive", true}, {"xff", true}, {"bind-prefix", true},
-               {"cacert", true}, {"http3"}, {"streams", true}, {"cc", true}, {"histogram-out", true},
-               {"merge-histograms"}, {"start-at", true}});
+    std::vector<OptionSpec> options{
+        {"help"},          {"json"},          {"insecure"},        {"tls-resume"},     {"allow-remote"},
+        {"warmup-once"},   {"threads", true}, {"connections", true}, {"duration", true}, {"rate", true},
+        {"requests", true}, {"timeout", true}, {"late", true},      {"slow", true},     {"urls", true},
+        {"method", true},  {"header", true, true}, {"ua", true},   {"keepalive", true}, {"xff", true},
+        {"bind-prefix", true}, {"cacert", true}, {"http3"},        {"streams", true},  {"cc", true},
+        {"histogram-out", true}, {"merge-histograms"}, {"start-at", true}};
+    for (auto& o : generator_options()) options.push_back(std::move(o));
+    Args args("load", expand_args_file(expand_short(argv)), options);
     if (args.flag("help")) {
         std::cout << kHelp;
         return kExitOk;
     }
     if (args.flag("merge-histograms")) return merged_histograms(args);
     load::LoadSpec spec = spec_from(args);
+    spec.declared_hosts = declared_host_addresses(args);
     const auto histogram_out = args.value("histogram-out");
     if (histogram_out) check_writable(*histogram_out);
+    if (!args.values("generator").empty()) {
+        if (args.value("start-at")) throw UsageError("load: --start-at with --generator: the start is set for the generators");
+        return load_on_generators(args, spec);
+    }
 
     const bool tty = ::isatty(STDERR_FILENO) == 1;
     load::LoadHooks hooks;

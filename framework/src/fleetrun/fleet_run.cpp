@@ -1,9 +1,7 @@
 #include "fleetrun/fleet_run.hpp"
 
-#include "fleet/fleet_error.hpp"
-#include "fleet/remote_stand.hpp"
+#include "fleetrun/checked_hosts.hpp"
 
-#include <memory>
 #include <mutex>
 #include <thread>
 
@@ -11,42 +9,31 @@ namespace stand::fleetrun {
 
 namespace {
 
-using Sessions = std::vector<std::unique_ptr<fleet::SshSession>>;
-
-// A session per host, each host checked into `hosts`; throws FleetError
-// naming every host that cannot be used.
-Sessions checked_sessions(const std::vector<fleet::SshTarget>& targets, const fleet::SshOptions& ssh,
-                          std::vector<FleetHost>& hosts) {
-    Sessions sessions;
-    std::string refused;
-    for (const auto& target : targets) {
-        sessions.push_back(std::make_unique<fleet::SshSession>(target, ssh));
+// Every host checked into `hosts`; throws FleetError naming every host that cannot be used.
+std::vector<CheckedHost> checked(const std::vector<fleet::SshTarget>& targets, const fleet::SshOptions& ssh,
+                                 std::vector<FleetHost>& hosts) {
+    auto checked = open_checked_hosts(targets, ssh);
+    for (std::size_t i = 0; i < targets.size(); ++i) {
         FleetHost host;
-        host.name = target.name;
-        host.url = target.url();
-        try {
-            host.check = fleet::check(*sessions.back());
-        } catch (const fleet::FleetError& e) {
-            host.check.problem = e.what();
-        }
-        if (!host.check.problem.empty()) refused += (refused.empty() ? "" : "\n") + host.check.problem;
+        host.name = targets[i].name;
+        host.url = targets[i].url();
+        host.check = checked[i].check;
         hosts.push_back(std::move(host));
     }
-    if (!refused.empty()) throw fleet::FleetError(refused);
-    return sessions;
+    return checked;
 }
 
 }  // namespace
 
 std::vector<FleetHost> check_fleet(const std::vector<fleet::SshTarget>& targets, const fleet::SshOptions& ssh) {
     std::vector<FleetHost> hosts;
-    checked_sessions(targets, ssh, hosts);
+    checked(targets, ssh, hosts);
     return hosts;
 }
 
 FleetRunResult run_on_fleet(const FleetRunOptions& options) {
     FleetRunResult result;
-    const Sessions sessions = checked_sessions(options.hosts, options.ssh, result.hosts);
+    const auto sessions = checked(options.hosts, options.ssh, result.hosts);
 
     HostRunRequest request = options.request;
     request.run_name = options.run_dir.filename().string();
@@ -56,7 +43,7 @@ FleetRunResult run_on_fleet(const FleetRunOptions& options) {
     for (std::size_t i = 0; i < sessions.size(); ++i)
         threads.emplace_back([&, i] {
             auto& host = result.hosts[i];
-            host.outcome = run_on_host(*sessions[i], request, host_dir(options.run_dir, host.name),
+            host.outcome = run_on_host(*sessions[i].session, request, host_dir(options.run_dir, host.name),
                                        *options.interrupted, [&](const std::string& line) {
                                            const std::lock_guard lock(log_mutex);
                                            options.log("[" + host.name + "] " + line);

@@ -1,6 +1,7 @@
 #include "fleetrun/host_run.hpp"
 
 #include "fleet/fleet_error.hpp"
+#include "fleet/remote_process.hpp"
 #include "fleet/remote_stand.hpp"
 
 #include <boost/json.hpp>
@@ -13,83 +14,30 @@ namespace {
 
 namespace json = boost::json;
 
-// Writes stdin to the file $1 (its directory made), readable by the owner only.
-constexpr const char* kWriteFile = "umask 077; mkdir -p \"$(dirname \"$1\")\" && cat > \"$1\"";
-// Records its pid (the stand's, after exec) in the file $1 and prints it
-// first, with SIGPIPE ignored: a dropped connection must not kill the run
-// half way through a step (and `stand fleet collect` asks the pid file
-// whether the run still goes on).
-constexpr const char* kLaunch =
-    "trap '' PIPE; echo $$ > \"$1\"; shift; echo \"stand-remote-pid $$\"; exec \"$@\"";
 // Exit 0 while the stand whose pid is in the file $1 runs.
 constexpr const char* kStillRunning =
     "p=$(cat \"$1\" 2>/dev/null) && [ -n \"$p\" ] && kill -0 \"$p\" 2>/dev/null && "
     "tr '\\0' ' ' < /proc/\"$p\"/cmdline | grep -q 'stand run'";
-constexpr std::string_view kPidLine = "stand-remote-pid ";
-
-void upload(const fleet::SshSession& session, const std::string& path, const std::string& content) {
-    const auto r = session.run({"sh", "-c", kWriteFile, "sh", path}, content);
-    if (r.exit_code != 0)
-        throw fleet::FleetError("host " + session.target().name + ": could not write ~/" + path + ": " +
-                                fleet::last_line(r.err));
-}
-
-// Sends SIGINT to the remote stand once `interrupted` is set and its pid is
-// known; stops watching when destroyed.
-class Interrupter {
-public:
-    Interrupter(const fleet::SshSession& session, const std::atomic<bool>& interrupted)
-        : session_(session), interrupted_(interrupted), thread_([this] { watch(); }) {}
-    ~Interrupter() {
-        done_.store(true);
-        thread_.join();
-    }
-    Interrupter(const Interrupter&) = delete;
-    Interrupter& operator=(const Interrupter&) = delete;
-    void set_pid(long pid) { pid_.store(pid); }
-
-private:
-    void watch() {
-        bool sent = false;
-        while (!done_.load() && !sent) {
-            if (interrupted_.load() && pid_.load() > 0) {
-                try {
-                    session_.run({"kill", "-INT", std::to_string(pid_.load())}, {}, std::chrono::seconds(30));
-                } catch (const std::exception&) {
-                    // The connection is gone: the host's run goes on, and the outcome says so.
-                }
-                sent = true;
-            }
-            std::this_thread::sleep_for(std::chrono::milliseconds(100));
-        }
-    }
-
-    const fleet::SshSession& session_;
-    const std::atomic<bool>& interrupted_;
-    std::atomic<long> pid_{0};
-    std::atomic<bool> done_{false};
-    std::thread thread_;
-};
 
 // --fleet-host: the host runs its part alone, whatever "hosts" its copy of
 // the scenario names.
 std::vector<std::string> remote_command(const HostRunRequest& request, const std::string& host) {
     const std::string root = remote_run_root(request.run_name);
-    std::vector<std::string> argv{"sh", "-c", kLaunch, "sh", root + "/pid", fleet::install_dir() + "/bin/stand", "run",
+    std::vector<std::string> argv{fleet::install_dir() + "/bin/stand", "run",
                                   root + "/request/" + request.scenario_file_name, "--run-dir", root + "/run",
                                   "--param-file", root + "/request/params.json", "--fleet-host", host};
     for (std::size_t i = 0; i < request.plugins.size(); ++i)
         argv.insert(argv.end(), {"--plugin", request.plugins[i].id + "=@" + root + "/request/plugin-" +
                                                  std::to_string(i) + ".json"});
-    return argv;
+    return fleet::launched(root + "/pid", argv);
 }
 
 void send_request(const fleet::SshSession& session, const HostRunRequest& request) {
     const std::string dir = remote_run_root(request.run_name) + "/request/";
-    upload(session, dir + request.scenario_file_name, request.scenario_text);
-    upload(session, dir + "params.json", json::serialize(request.params));
+    fleet::upload_private_file(session, dir + request.scenario_file_name, request.scenario_text);
+    fleet::upload_private_file(session, dir + "params.json", json::serialize(request.params));
     for (std::size_t i = 0; i < request.plugins.size(); ++i)
-        upload(session, dir + "plugin-" + std::to_string(i) + ".json", json::serialize(request.plugins[i].config));
+        fleet::upload_private_file(session, dir + "plugin-" + std::to_string(i) + ".json", json::serialize(request.plugins[i].config));
 }
 
 }  // namespace
@@ -125,10 +73,10 @@ HostRunOutcome run_on_host(const fleet::SshSession& session, const HostRunReques
     bool started = false;
     try {
         send_request(session, request);
-        Interrupter interrupter(session, interrupted);
+        fleet::RemoteInterrupter interrupter(session, interrupted);
         started = true;
         outcome.exit_code = session.stream(remote_command(request, session.target().name), [&](const std::string& line) {
-            if (line.rfind(kPidLine, 0) == 0) interrupter.set_pid(std::atol(line.c_str() + kPidLine.size()));
+            if (const long pid = fleet::remote_pid_of(line)) interrupter.set_pid(pid);
             else on_line(line);
         });
     } catch (const std::exception& e) {

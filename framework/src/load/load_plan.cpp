@@ -41,28 +41,40 @@ void check_header(const Header& h) {
         throw LoadSpecError("header '" + h.first + "' has a line break in its value");
 }
 
-const char* kOnlyLocal = "stand load only sends to 127.0.0.0/8, ::1 and localhost names resolving there; "
-                         "pass --allow-remote to load another machine";
+const char* kOnlyLocal = "stand load only sends to 127.0.0.0/8, ::1, localhost names resolving there and the "
+                         "addresses of hosts declared with --host or --generator; pass --allow-remote to load another "
+                         "machine";
 
-std::vector<tcp::endpoint> resolve(asio::io_context& ioc, const host::http::Url& url, const std::string& text,
-                                   bool allow_remote) {
+bool declared(const std::vector<std::string>& hosts, const std::string& host) {
+    return std::find(hosts.begin(), hosts.end(), host) != hosts.end();
+}
+
+// Loopback, or a fleet host the user declared (by the address or name the
+// declaration gave), or anything with allow_remote. No other name is looked
+// up: the query itself could leave this machine.
+void check_host(const host::http::Url& url, const std::string& text, const LoadSpec& spec) {
+    if (spec.allow_remote || declared(spec.declared_hosts, url.host)) return;
     if (url.host_is_ip) {
-        const auto address = asio::ip::make_address(url.host);
-        if (!allow_remote && !host::http::is_loopback(address))
+        if (!host::http::is_loopback(asio::ip::make_address(url.host)))
             throw LoadSpecError("refusing non-local target '" + text + "': " + kOnlyLocal);
-        return {tcp::endpoint(address, url.port)};
-    }
-    // No other name is looked up without --allow-remote: the query itself could leave this machine.
-    if (!allow_remote && !host::http::is_localhost_name(url.host))
+    } else if (!host::http::is_localhost_name(url.host)) {
         throw LoadSpecError("refusing non-local target '" + text + "' (a name other than localhost is not looked up): " +
                             kOnlyLocal);
+    }
+}
+
+std::vector<tcp::endpoint> resolve(asio::io_context& ioc, const host::http::Url& url, const std::string& text,
+                                   const LoadSpec& spec) {
+    check_host(url, text, spec);
+    const bool allowed = spec.allow_remote || declared(spec.declared_hosts, url.host);
+    if (url.host_is_ip) return {tcp::endpoint(asio::ip::make_address(url.host), url.port)};
     std::vector<tcp::endpoint> endpoints;
     try {
-        endpoints = host::http::resolve_target(ioc, url, allow_remote, host::http::Deadline::after(std::chrono::seconds(10)));
+        endpoints = host::http::resolve_target(ioc, url, allowed, host::http::Deadline::after(std::chrono::seconds(10)));
     } catch (const std::exception& e) {
         throw LoadSpecError("cannot resolve '" + text + "': " + e.what());
     }
-    if (!allow_remote)
+    if (!allowed)
         for (const auto& ep : endpoints)
             if (!host::http::is_loopback(ep.address()))
                 throw LoadSpecError("refusing non-local target '" + text + "' (it resolves to " +
@@ -71,6 +83,16 @@ std::vector<tcp::endpoint> resolve(asio::io_context& ioc, const host::http::Url&
 }
 
 }  // namespace
+
+void check_target(const std::string& url, const LoadSpec& spec) {
+    host::http::Url parsed;
+    try {
+        parsed = host::http::parse_url(url, "URL");
+    } catch (const std::exception& e) {
+        throw LoadSpecError(e.what());
+    }
+    check_host(parsed, url, spec);
+}
 
 asio::ip::address_v4 bind_address(const std::string& prefix, std::uint64_t k) {
     unsigned a = 0, b = 0;
@@ -162,7 +184,7 @@ Plan prepare_plan(const LoadSpec& spec) {
         const auto key = std::make_pair(url.host, url.port);
         auto it = resolved.find(key);
         if (it == resolved.end()) {
-            auto endpoints = resolve(ioc, url, link.url, spec.allow_remote);
+            auto endpoints = resolve(ioc, url, link.url, spec);
             // IPv4 first: a --bind-prefix source is IPv4, and most test servers listen there.
             auto v4 = std::find_if(endpoints.begin(), endpoints.end(), [](const tcp::endpoint& e) { return e.address().is_v4(); });
             it = resolved.emplace(key, v4 != endpoints.end() ? *v4 : endpoints.front()).first;

@@ -41,9 +41,17 @@ struct Plan {
     bool any_tls = false;
 };
 
-// Throws LoadSpecError naming the URL for a bad URL, a refused non-local
-// target (unless spec.allow_remote) or a name that does not resolve.
+// Throws LoadSpecError naming the URL for a bad URL, a refused target (not
+// loopback or a declared host, unless spec.allow_remote) or a name that
+// does not resolve.
 Plan prepare_plan(const LoadSpec& spec);
+
+// The target rule alone, without looking anything up: throws LoadSpecError
+// naming `url` when it is malformed or its host is not 127.0.0.0/8, ::1,
+// localhost or a declared host (spec.declared_hosts), unless
+// spec.allow_remote. A name checked here may still resolve elsewhere:
+// prepare_plan checks what it resolves to.
+void check_target(const std::string& url, const LoadSpec& spec);
 
 // The source address of link k for a bind prefix "A.B": A.B.(k/250+1).(k%250+1).
 boost::asio::ip::address_v4 bind_address(const std::string& prefix, std::uint64_t k);

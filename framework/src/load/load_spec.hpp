@@ -77,6 +77,9 @@ struct LoadSpec {
     ClientIdentity identity;
     TlsOptions tls;
     bool allow_remote = false;  // otherwise only 127.0.0.0/8, ::1 and localhost names resolving there
+    // Fleet hosts the user declared (ssh://user@ADDRESS: the ADDRESS as given, a
+    // literal or a name): targets there are allowed too.
+    std::vector<std::string> declared_hosts;
     bool warmup_once = false;   // fetch every link once, sequentially, before the run
     std::set<unsigned> cpus;    // the load threads run only on these CPUs; empty: anywhere
     Http3Options http3;
