@@ -3,6 +3,7 @@
 // and when a measured RTT is off the plan. fleet.generators_merged puts
 // them on real interfaces of the test rig.
 #include "fleetrun/link_shaping.hpp"
+#include "fleetrun/remote_delay_line.hpp"
 
 #include <doctest/doctest.h>
 
@@ -58,4 +59,18 @@ TEST_CASE("link plan: the measured RTT is the plan on top of the one before, wit
     CHECK(rtt_as_planned(parse_link_plan("rtt=50ms,jitter=10ms"), 100, 75'000));
     CHECK(rtt_as_planned(parse_link_plan("rate=1mbit"), 300, 1'500));
     CHECK_FALSE(rtt_as_planned(parse_link_plan("rate=1mbit"), 300, 30'000));
+}
+
+TEST_CASE("link plan: without netem, stand's delay line takes the delay, jitter and loss, and tbf the rate") {
+    using stand::fleetrun::delay_line_plan_text;
+    const auto plan = parse_link_plan("rtt=50ms,jitter=5ms,loss=0.5%,rate=100mbit");
+    CHECK(delay_line_plan_text(plan) == "rtt=50000us,jitter=5000us,loss=0.5%");
+    CHECK(stand::fleetrun::rate_qdisc_args(*plan.rate_bits) == qdisc_args(parse_link_plan("rate=100mbit")));
+    // What the delay line is given reads back as the same plan, less the rate.
+    const auto back = parse_link_plan(delay_line_plan_text(plan));
+    CHECK(back.rtt == plan.rtt);
+    CHECK(back.jitter == plan.jitter);
+    CHECK(back.loss_pct == doctest::Approx(plan.loss_pct));
+    CHECK_FALSE(back.rate_bits);
+    CHECK(delay_line_plan_text(parse_link_plan("loss=2%")) == "rtt=0us,loss=2%");
 }

@@ -1,8 +1,10 @@
 #include "cli/commands.hpp"
 #include "cli/exit_codes.hpp"
 #include "cli/ssh_args.hpp"
+#include "fleet/delay_line.hpp"
 #include "fleet/fleet_error.hpp"
 #include "fleetrun/collect.hpp"
+#include "fleetrun/link_shaping.hpp"
 #include "report/run_report.hpp"
 #include "fleet/host_facts.hpp"
 #include "fleet/remote_stand.hpp"
@@ -11,6 +13,8 @@
 #include "text/number_format.hpp"
 
 #include <boost/json.hpp>
+
+#include <unistd.h>
 
 #include <ctime>
 #include <iostream>
@@ -25,6 +29,7 @@ const char* kHelp = R"(usage: stand fleet push HOST... [--force] [--plugin-path 
        stand fleet collect RUN_DIR [ssh options]
        stand fleet facts
        stand fleet clock
+       stand fleet delay-line INTERFACE rtt=DURATION[,jitter=DURATION][,loss=PCT%]
 
 Hosts for runs on more than one machine, reached with the system's OpenSSH
 client (one multiplexed connection per host, BatchMode: keys or an agent,
@@ -46,6 +51,11 @@ never a password; host keys checked against known_hosts).
   facts   (run on a host by check) this machine's facts as JSON
   clock   (run on a host by check) answers each line on stdin with its
           CLOCK_REALTIME in nanoseconds
+  delay-line (run on a generator by `stand load --link` where the kernel has
+          no netem qdisc; root) delays and drops the packets routed to its
+          TUN device as declared and sends them out of INTERFACE; prints
+          "delay-line DEVICE" once up, and ends with its stdin, SIGINT or
+          SIGTERM, taking the device (and routes through it) with it
 
 HOST is NAME=ssh://USER@ADDRESS[:PORT] or ssh://USER@ADDRESS[:PORT]; NAME is
 1 to 64 letters, digits, '_' or '-' (default: the address).
@@ -190,6 +200,20 @@ int answer_clock() {
     return kExitOk;
 }
 
+int run_delay_line(const Args& args) {
+    args.expect_positionals(3, 3, "INTERFACE and rtt=...[,jitter=...][,loss=...%] after delay-line");
+    fleetrun::LinkPlan plan;
+    try {
+        plan = fleetrun::parse_link_plan(args.positionals()[2]);
+    } catch (const std::invalid_argument& e) {
+        throw UsageError(std::string("fleet delay-line: ") + e.what());
+    }
+    if (plan.rate_bits) throw UsageError("fleet delay-line: a rate is tbf's (stand load --link puts it on the interface)");
+    return fleet::run_delay_line({args.positionals()[1], plan.rtt, plan.jitter, plan.loss_pct}, STDIN_FILENO, std::cout) == 0
+               ? kExitOk
+               : kExitFailed;
+}
+
 }  // namespace
 
 int run_fleet(const std::vector<std::string>& argv) {
@@ -212,7 +236,8 @@ int run_fleet(const std::vector<std::string>& argv) {
         args.expect_positionals(1, 1, "nothing after clock");
         return answer_clock();
     }
-    throw UsageError("fleet: unknown subcommand '" + sub + "' (push, check, collect, facts, clock)");
+    if (sub == "delay-line") return run_delay_line(args);
+    throw UsageError("fleet: unknown subcommand '" + sub + "' (push, check, collect, facts, clock, delay-line)");
 }
 
 }  // namespace stand::cli

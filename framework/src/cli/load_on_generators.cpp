@@ -106,7 +106,9 @@ void print_text(const json::object& out) {
                   << (num(find(r, {"start", "late_us"})) > 0 ? ", started " + fixed(num(find(r, {"start", "late_us"})) / 1000.0, "%.2f") + " ms late" : "")
                   << "\n";
         if (const auto* net = g.if_contains("net"); net && net->is_object())
-            std::cout << "    --link on " << net->at("interface").as_string().c_str() << ": planned RTT "
+            std::cout << "    --link on " << net->at("interface").as_string().c_str() << " ("
+                      << (net->as_object().contains("applied_with") ? net->at("applied_with").as_string().c_str() : "?")
+                      << "): planned RTT "
                       << fixed(num(find(net->as_object(), {"planned", "rtt_us"})) / 1000.0, "%.2f") << " ms, measured "
                       << fixed(num(find(net->as_object(), {"rtt_measured_us"})) / 1000.0, "%.2f") << " ms (before it: "
                       << fixed(num(find(net->as_object(), {"rtt_before_us"})) / 1000.0, "%.2f") << " ms)\n";

@@ -129,6 +129,7 @@ std::unique_ptr<ShapedLink> shape(const fleet::SshSession& session, const std::s
     const std::int64_t measured = connect_rtt_us(session, root);
     g.net = {{"planned", link_plan_json(*request.link)},
              {"interface", link->interface()},
+             {"applied_with", link->applied_with()},
              {"rtt_before_us", before},
              {"rtt_measured_us", measured},
              {"as_planned", rtt_as_planned(*request.link, before, measured)},
@@ -205,6 +206,7 @@ GeneratorLoadResult run_on_generators(const std::vector<CheckedHost>& hosts, con
         auto& g = result.generators[i];
         g.net_problem = links[i]->take_off();
         g.net["removed"] = g.net_problem.empty();
+        if (auto counts = links[i]->delay_line_counts(); !counts.empty()) g.net["delay_line"] = std::move(counts);
     }
     return result;
 }

@@ -1,6 +1,7 @@
 #include "fleetrun/link_shaping.hpp"
 
 #include "fleet/fleet_error.hpp"
+#include "fleetrun/remote_delay_line.hpp"
 #include "load/duration.hpp"
 
 #include <boost/json.hpp>
@@ -91,13 +92,15 @@ LinkPlan parse_link_plan(std::string_view text) {
 
 static bool needs_netem(const LinkPlan& plan) { return plan.rtt.count() > 0 || plan.loss_pct > 0; }
 
+std::vector<std::string> rate_qdisc_args(std::uint64_t rate_bits) {
+    // A burst of 10 ms at that rate, at least two full-size packets (tbf
+    // splits larger GSO packets to fit).
+    const std::uint64_t burst = std::max<std::uint64_t>(rate_bits / 8 / 100, 3028);
+    return {"tbf", "rate", std::to_string(rate_bits) + "bit", "burst", std::to_string(burst), "latency", "100ms"};
+}
+
 std::vector<std::string> qdisc_args(const LinkPlan& plan) {
-    if (!needs_netem(plan)) {
-        // A rate alone: tbf, with a burst of 10 ms at that rate, at least two
-        // full-size packets (tbf splits larger GSO packets to fit).
-        const std::uint64_t burst = std::max<std::uint64_t>(*plan.rate_bits / 8 / 100, 3028);
-        return {"tbf", "rate", std::to_string(*plan.rate_bits) + "bit", "burst", std::to_string(burst), "latency", "100ms"};
-    }
+    if (!needs_netem(plan)) return rate_qdisc_args(*plan.rate_bits);
     std::vector<std::string> args{"netem", "delay", micros(plan.rtt)};
     if (plan.jitter.count() > 0) args.push_back(micros(plan.jitter));
     if (plan.loss_pct > 0) {
@@ -131,8 +134,10 @@ ShapedLink::ShapedLink(const fleet::SshSession& session, const std::string& targ
     const std::string& host = session.target().name;
     const auto route = session.run({"ip", "-o", "route", "get", target_address}, {}, std::chrono::seconds(30));
     std::istringstream words(route.out);
-    for (std::string w; words >> w;)
-        if (w == "dev" && words >> interface_) break;
+    for (std::string w; words >> w;) {
+        if (w == "dev") words >> interface_;
+        else if (w == "src") words >> source_;
+    }
     if (route.exit_code != 0 || interface_.empty())
         throw fleet::FleetError("host " + host + ": no route to " + target_address + " for --link: " +
                                 fleet::last_line(route.err.empty() ? route.out : route.err));
@@ -143,31 +148,54 @@ ShapedLink::ShapedLink(const fleet::SshSession& session, const std::string& targ
         throw fleet::FleetError("host " + host + ": --link: tc qdisc show dev " + interface_ + ": " + fleet::last_line(shown.err));
     if (const auto problem = default_qdisc_problem(shown.out); !problem.empty())
         throw fleet::FleetError("host " + host + ": --link on " + interface_ + ": " + problem);
+    if (put(qdisc_args(plan))) {
+        applied_with_ = needs_netem(plan) ? "netem" : "tbf";
+        return;
+    }
+    if (!needs_netem(plan))
+        throw fleet::FleetError("host " + host + ": --link: its kernel has no tbf qdisc (CONFIG_NET_SCH_TBF): a rate cannot be applied there");
+    // No netem: the rate (if any) in tbf, the rest in stand's delay line.
+    if (plan.rate_bits && !put(rate_qdisc_args(*plan.rate_bits)))
+        throw fleet::FleetError("host " + host + ": --link: its kernel has neither netem nor tbf: a rate cannot be applied there");
+    try {
+        delay_line_ = std::make_unique<RemoteDelayLine>(session, interface_, target_address, source_, plan);
+    } catch (...) {
+        (void)take_off();
+        throw;
+    }
+    applied_with_ = plan.rate_bits ? "stand delay line + tbf" : "stand delay line";
+}
+
+bool ShapedLink::put(const std::vector<std::string>& args) {
     std::vector<std::string> tc{"tc", "qdisc", "replace", "dev", interface_, "root"};
-    for (auto& a : qdisc_args(plan)) tc.push_back(std::move(a));
-    const auto put = session.run(tc, {}, std::chrono::seconds(30));
-    if (put.exit_code != 0 && put.err.find("qdisc kind is unknown") != std::string::npos)
-        throw fleet::FleetError("host " + host + ": --link: its kernel has no " + tc[6] + " qdisc (CONFIG_NET_SCH_" +
-                                (tc[6] == "netem" ? "NETEM" : "TBF") + "): " +
-                                (tc[6] == "netem" ? "rtt, jitter and loss cannot be applied there (a rate alone uses tbf)"
-                                                  : "a rate cannot be applied there"));
-    if (put.exit_code != 0)
-        throw fleet::FleetError("host " + host + ": --link: tc qdisc replace dev " + interface_ + " (root needed there): " +
-                                fleet::last_line(put.err));
+    tc.insert(tc.end(), args.begin(), args.end());
+    const auto r = session_.run(tc, {}, std::chrono::seconds(30));
+    if (r.exit_code != 0 && r.err.find("qdisc kind is unknown") != std::string::npos) return false;
+    if (r.exit_code != 0)
+        throw fleet::FleetError("host " + session_.target().name + ": --link: tc qdisc replace dev " + interface_ +
+                                " (root needed there): " + fleet::last_line(r.err));
     on_ = true;
+    return true;
 }
 
 std::string ShapedLink::take_off() {
-    if (!on_) return "";
+    std::string problem = delay_line_ ? delay_line_->stop() : "";
+    if (!on_) return problem;
     on_ = false;
+    const auto add = [&problem](const std::string& p) { problem += (problem.empty() ? "" : "; ") + p; };
     try {
         const auto r = session_.run({"tc", "qdisc", "del", "dev", interface_, "root"}, {}, std::chrono::seconds(30));
-        if (r.exit_code == 0) return "";
-        return "its qdisc on " + interface_ + " could not be taken off: " + fleet::last_line(r.err) +
-               " (tc qdisc del dev " + interface_ + " root)";
+        if (r.exit_code != 0)
+            add("its qdisc on " + interface_ + " could not be taken off: " + fleet::last_line(r.err) + " (tc qdisc del dev " +
+                interface_ + " root)");
     } catch (const std::exception& e) {
-        return "its qdisc on " + interface_ + " may still be on (" + e.what() + "): tc qdisc del dev " + interface_ + " root";
+        add("its qdisc on " + interface_ + " may still be on (" + e.what() + "): tc qdisc del dev " + interface_ + " root");
     }
+    return problem;
+}
+
+boost::json::object ShapedLink::delay_line_counts() const {
+    return delay_line_ ? delay_line_->counts() : boost::json::object{};
 }
 
 ShapedLink::~ShapedLink() { (void)take_off(); }

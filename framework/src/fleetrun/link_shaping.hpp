@@ -2,9 +2,12 @@
 // target (issue 19, item 4, `stand load --link`): a root qdisc on the
 // generator's interface towards the target, on its egress (the requests'
 // direction: the whole declared RTT is added there): `netem` for rtt,
-// jitter and loss (with the rate inside it), `tbf` for a rate alone (this
-// machine kind's kernel has tbf but no netem). It is put there only for
-// the load and taken off after it, however it ends. Root is needed on the host;
+// jitter and loss (with the rate inside it), `tbf` for a rate alone. Where
+// the kernel has no netem (this machine kind's: CONFIG_NET_SCH_NETEM is not
+// set) rtt, jitter and loss go through stand's own delay line
+// (remote_delay_line.hpp), with a rate in tbf, and the output says so. It
+// is put there only for the load and taken off after it, however it ends.
+// Root is needed on the host;
 // an interface with a qdisc of its own (anything but a kernel default) is
 // refused, never replaced. The RTT is measured back before the load, from
 // TCP connects to the target (a short `stand load --keepalive off` on the
@@ -17,6 +20,7 @@
 
 #include <chrono>
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -38,6 +42,8 @@ LinkPlan parse_link_plan(std::string_view text);
 
 // The arguments after `tc qdisc replace dev IFACE root`.
 std::vector<std::string> qdisc_args(const LinkPlan& plan);
+// Those of tbf alone, for a rate.
+std::vector<std::string> rate_qdisc_args(std::uint64_t rate_bits);
 
 boost::json::object link_plan_json(const LinkPlan& plan);
 
@@ -45,6 +51,8 @@ boost::json::object link_plan_json(const LinkPlan& plan);
 // the one before it went on) is what the plan says: the planned RTT on top
 // of the one before, within 10 % of the plan, twice the jitter and 2 ms.
 bool rtt_as_planned(const LinkPlan& plan, std::int64_t before_us, std::int64_t measured_us);
+
+class RemoteDelayLine;
 
 // The qdisc on one host's interface towards `target_address` (an IP
 // literal). The constructor throws FleetError naming the host, the
@@ -57,13 +65,23 @@ public:
     ShapedLink(const ShapedLink&) = delete;
     ShapedLink& operator=(const ShapedLink&) = delete;
     const std::string& interface() const noexcept { return interface_; }
-    // "" when the interface has its own qdisc back; else what went wrong.
+    // What carries the plan: "netem", "tbf", "stand delay line" or
+    // "stand delay line + tbf".
+    const std::string& applied_with() const noexcept { return applied_with_; }
+    // "" when the interface has its own qdisc back (and the delay line, if
+    // any, is gone); else what went wrong.
     std::string take_off();
+    // The delay line's packet counts once taken off (empty without one).
+    boost::json::object delay_line_counts() const;
 
 private:
+    // `tc qdisc replace ... root ARGS`; false when the kernel lacks the kind.
+    bool put(const std::vector<std::string>& args);
+
     const fleet::SshSession& session_;
-    std::string interface_;
+    std::string interface_, source_, applied_with_;
     bool on_ = false;
+    std::unique_ptr<RemoteDelayLine> delay_line_;
 };
 
 }  // namespace stand::fleetrun

@@ -1,5 +1,8 @@
 #include "host/process/launch.hpp"
 
+#include "posix/unique_fd.hpp"
+
+
 #include <stand/cpp/error.hpp>
 
 #include <cerrno>
@@ -26,21 +29,7 @@ struct ChildFailure {
     int error;  // errno
 };
 
-class Fd {
-public:
-    explicit Fd(int fd = -1) noexcept : fd_(fd) {}
-    ~Fd() { reset(); }
-    Fd(const Fd&) = delete;
-    Fd& operator=(const Fd&) = delete;
-    int get() const noexcept { return fd_; }
-    void reset() noexcept {
-        if (fd_ >= 0) ::close(fd_);
-        fd_ = -1;
-    }
-
-private:
-    int fd_;
-};
+using Fd = posix::UniqueFd;
 
 std::string errno_text(int err) { return std::generic_category().message(err); }
 
