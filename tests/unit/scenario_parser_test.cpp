@@ -296,7 +296,7 @@ TEST_CASE("scenario parser: wrong types") {
 TEST_CASE("scenario parser: unknown keys name the keys that are allowed") {
     CHECK(error_of(with_top(R"("repetition": 3)")) ==
           R"(t.json: $.repetition: expected a key of a scenario (schema_version, name, description, plugins, box, client, )"
-          R"(repetitions, order, sample_interval_ms, allow_remote, backend, placement, phases, tables, checks, spread_ratios, hosts), got "repetition")");
+          R"(repetitions, order, sample_interval_ms, allow_remote, backend, placement, phases, tables, checks, spread_ratios, hosts, generators), got "repetition")");
     CHECK(error_of(with_top(R"("box": {"cpus": 1})")) ==
           R"(t.json: $.box.cpus: expected a key of a box (vcpu, memory_mib, swap_mib, pin, io), got "cpus")");
     CHECK(error_of(with_steps(R"({"step": "idle", "duration": 3})")) ==
@@ -305,7 +305,7 @@ TEST_CASE("scenario parser: unknown keys name the keys that are allowed") {
           R"(t.json: $.phases[0].steps[0].duration_s: expected a key of a start step (step, name, timeout_s, plugin), got "duration_s")");
     CHECK(error_of(with_top(R"("x y": 1)")) ==
           R"(t.json: $["x y"]: expected a key of a scenario (schema_version, name, description, plugins, box, client, )"
-          R"(repetitions, order, sample_interval_ms, allow_remote, backend, placement, phases, tables, checks, spread_ratios, hosts), got "x y")");
+          R"(repetitions, order, sample_interval_ms, allow_remote, backend, placement, phases, tables, checks, spread_ratios, hosts, generators), got "x y")");
 }
 
 TEST_CASE("scenario parser: values out of range") {
@@ -724,4 +724,31 @@ TEST_CASE("scenario parser: \"hosts\" names ssh hosts as --host does, and refuse
         CHECK(e.starts_with("t.json: $.hosts"));
         CHECK(e.size() > std::string("t.json: $.hosts.a: ").size());
     }
+}
+
+TEST_CASE("scenario parser: a load step's generators are the scenario's, with one URL they reach") {
+    const std::string gens = R"(, "allow_remote": true, "generators": {"g1": "ssh://root@10.0.0.3", "g2": "ssh://root@10.0.0.4"})";
+    const auto s = parse_scenario_text(
+        with_steps(R"({"step": "load", "urls": ["http://10.0.0.2:80/"], "generators": ["g2", "g1"], "link": "rtt=50ms"})", gens),
+        "t.json");
+    REQUIRE(s.generators.size() == 2);
+    CHECK(uses_generators(s));
+    const auto& l = s.phases[0].steps[0].action.get<LoadStep>();
+    CHECK(l.generators == std::vector<std::string>{"g2", "g1"});
+    REQUIRE(l.link);
+    CHECK(l.link->rtt == milliseconds(50));
+    CHECK_FALSE(uses_generators(parse_scenario_text(with_steps(R"({"step": "load"})", gens), "t.json")));
+
+    CHECK(error_of(with_steps(R"({"step": "load", "urls": ["http://10.0.0.2:80/"], "generators": ["g1", "g9"]})", gens)) ==
+          R"(t.json: $.phases[0].steps[0].generators[1]: expected the name of one of the scenario's "generators" ("g1", "g2"), got "g9")");
+    CHECK(error_of(with_steps(R"({"step": "load", "generators": ["g1"]})", gens)).find(
+              "$.phases[0].steps[0].urls: expected exactly one URL") != std::string::npos);
+    CHECK(error_of(with_steps(R"({"step": "load", "urls": ["http://10.0.0.2:80/"], "generators": ["g1", "g1"]})", gens))
+              .find("generators[1]: expected a name not given before") != std::string::npos);
+    CHECK(error_of(with_steps(R"({"step": "load", "urls": ["http://10.0.0.2:80/"], "link": "rtt=5ms"})", gens))
+              .find("$.phases[0].steps[0].link: expected a link with generators only") != std::string::npos);
+    CHECK(error_of(with_steps(R"({"step": "load", "urls": ["http://10.0.0.2:80/"], "generators": ["g1"], "link": "rtt=fast"})", gens))
+              .find("$.phases[0].steps[0].link: expected rtt=DURATION") != std::string::npos);
+    CHECK(error_of(with_steps(R"({"step": "load", "urls": ["http://10.0.0.2:80/"], "generators": ["g1"]})", R"(, "allow_remote": true)")).find(
+              R"(expected the name of one of the scenario's "generators" (it has none))") != std::string::npos);
 }

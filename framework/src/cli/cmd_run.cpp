@@ -52,7 +52,11 @@ finishes an interrupted run, skipping the repetitions that finished.
                         replaces by name the scenario's "hosts"): every host at once,
                         each with its pushed stand (stand fleet push), one report with
                         a column per host; the host runs go on if one fails
-  --ssh-config FILE     ssh -F FILE for the hosts
+  --generator NAME=ssh://USER@ADDRESS[:PORT]
+                        replace by name a host of the scenario's "generators" (those a
+                        load step's "generators" send its load from; checked before the
+                        run as --host is, each with its pushed stand)
+  --ssh-config FILE     ssh -F FILE for the hosts and generators
   --accept-new-host-key accept a host key not yet in known_hosts
   --fleet-host NAME     (set by the controller on each host) run this host's part
                         alone, ignoring the scenario's "hosts"
@@ -224,13 +228,20 @@ int run_run(const std::vector<std::string>& argv) {
     scenario::check_step_plugins(scen);
     const auto hosts = hosts_of_run(args, scen);
     if (resume && !hosts.empty()) throw UsageError(no_fleet_resume);
+    const auto generator_targets = generators_of_run(args, scen, hosts);
     auto search = plugin_search(args);
     if (args.flag("check")) {
         if (resume) throw UsageError("--check validates a scenario file, not --resume");
-        return checked_scenario(args, scen, search, hosts);
+        const int code = checked_scenario(args, scen, search, hosts);
+        if (code == kExitOk && !generator_targets.empty())
+            for (const auto& g : open_generators(args, generator_targets))
+                std::cout << "generator " << g.session->target().name << " (" << g.session->target().url()
+                          << "): ok, this stand's build is installed there\n";
+        return code;
     }
     resolve_plugins(args, scen, search);
     check_probe_steps(scen, search);
+    const auto generators = open_generators(args, generator_targets);
 
     install_signal_handlers();
     if (!hosts.empty()) return run_on_hosts(args, scen, hosts, run_dir, g_interrupted);
@@ -241,6 +252,7 @@ int run_run(const std::vector<std::string>& argv) {
     options.allow_drift = args.flag("allow-drift");
     options.search = &search;
     options.interrupted = &g_interrupted;
+    if (!generators.empty()) options.generators = &generators;
     options.progress = [tty](const std::string& line) {
         if (tty) std::cerr << "\r\033[K" << text::secrets().scrub(line) << std::flush;
         else std::cerr << text::secrets().scrub(line) << "\n";

@@ -9,6 +9,7 @@
 #include "host/http/url.hpp"
 #include "load/histogram_file.hpp"
 #include "load/load_plan.hpp"
+#include "text/json_path.hpp"
 #include "text/number_format.hpp"
 
 #include <boost/json.hpp>
@@ -68,17 +69,8 @@ std::vector<std::string> forwarded_args(const Args& args) {
 
 std::string fixed(double v, const char* format = "%.1f") { return text::PrintfFormat(format).apply(v); }
 
-double num(const json::value* v) { return v == nullptr ? 0 : v->is_double() ? v->get_double() : v->is_int64() ? static_cast<double>(v->get_int64()) : v->is_uint64() ? static_cast<double>(v->get_uint64()) : 0; }
-
-const json::value* find(const json::object& o, std::initializer_list<std::string_view> path) {
-    const json::object* cur = &o;
-    const json::value* v = nullptr;
-    for (const auto key : path) {
-        if (cur == nullptr || (v = cur->if_contains(key)) == nullptr) return nullptr;
-        cur = v->if_object();
-    }
-    return v;
-}
+using text::json_at;
+double num(const json::value* v) { return text::json_number(v); }
 
 std::string latency_line(const json::object& summary) {
     auto p = [&](const char* key) { return fixed(num(summary.if_contains(key)) / 1000.0, "%.2f"); };
@@ -99,29 +91,29 @@ void print_text(const json::object& out) {
             std::cout << "failed\n";
             continue;
         }
-        std::cout << fixed(num(find(r, {"throughput", "requests_per_s"}))) << " responses/s, sent "
-                  << fixed(num(find(r, {"requests", "sent"})), "%.0f") << ", errors "
-                  << fixed(num(find(r, {"requests", "errors"})), "%.0f") << ", its CPU "
-                  << fixed(num(find(r, {"cpu", "percent_of_threads"}))) << " % of its threads"
-                  << (num(find(r, {"start", "late_us"})) > 0 ? ", started " + fixed(num(find(r, {"start", "late_us"})) / 1000.0, "%.2f") + " ms late" : "")
+        std::cout << fixed(num(json_at(r, {"throughput", "requests_per_s"}))) << " responses/s, sent "
+                  << fixed(num(json_at(r, {"requests", "sent"})), "%.0f") << ", errors "
+                  << fixed(num(json_at(r, {"requests", "errors"})), "%.0f") << ", its CPU "
+                  << fixed(num(json_at(r, {"cpu", "percent_of_threads"}))) << " % of its threads"
+                  << (num(json_at(r, {"start", "late_us"})) > 0 ? ", started " + fixed(num(json_at(r, {"start", "late_us"})) / 1000.0, "%.2f") + " ms late" : "")
                   << "\n";
         if (const auto* net = g.if_contains("net"); net && net->is_object())
             std::cout << "    --link on " << net->at("interface").as_string().c_str() << " ("
                       << (net->as_object().contains("applied_with") ? net->at("applied_with").as_string().c_str() : "?")
                       << "): planned RTT "
-                      << fixed(num(find(net->as_object(), {"planned", "rtt_us"})) / 1000.0, "%.2f") << " ms, measured "
-                      << fixed(num(find(net->as_object(), {"rtt_measured_us"})) / 1000.0, "%.2f") << " ms (before it: "
-                      << fixed(num(find(net->as_object(), {"rtt_before_us"})) / 1000.0, "%.2f") << " ms)\n";
+                      << fixed(num(json_at(net->as_object(), {"planned", "rtt_us"})) / 1000.0, "%.2f") << " ms, measured "
+                      << fixed(num(json_at(net->as_object(), {"rtt_measured_us"})) / 1000.0, "%.2f") << " ms (before it: "
+                      << fixed(num(json_at(net->as_object(), {"rtt_before_us"})) / 1000.0, "%.2f") << " ms)\n";
     }
     const auto& m = out.at("merged").as_object();
     std::cout << "merged (" << fixed(num(m.if_contains("generators")), "%.0f") << " generators; histograms merged slot by slot):\n"
-              << "  requests: sent " << fixed(num(find(m, {"requests", "sent"})), "%.0f") << ", completed "
-              << fixed(num(find(m, {"requests", "completed"})), "%.0f") << ", errors "
-              << fixed(num(find(m, {"requests", "errors"})), "%.0f") << ", late "
-              << fixed(num(find(m, {"requests", "late"})), "%.0f") << ", unsent "
-              << fixed(num(find(m, {"requests", "unsent"})), "%.0f") << "\n"
-              << "  throughput: " << fixed(num(find(m, {"throughput", "requests_per_s"}))) << " responses/s\n";
-    if (const auto* all = find(m, {"latency_us", "all"}); all && all->is_object())
+              << "  requests: sent " << fixed(num(json_at(m, {"requests", "sent"})), "%.0f") << ", completed "
+              << fixed(num(json_at(m, {"requests", "completed"})), "%.0f") << ", errors "
+              << fixed(num(json_at(m, {"requests", "errors"})), "%.0f") << ", late "
+              << fixed(num(json_at(m, {"requests", "late"})), "%.0f") << ", unsent "
+              << fixed(num(json_at(m, {"requests", "unsent"})), "%.0f") << "\n"
+              << "  throughput: " << fixed(num(json_at(m, {"throughput", "requests_per_s"}))) << " responses/s\n";
+    if (const auto* all = json_at(m, {"latency_us", "all"}); all && all->is_object())
         std::cout << "  latency: " << latency_line(all->as_object()) << "\n";
     for (const auto& w : out.at("warnings").as_array()) std::cout << "warning: " << w.as_string().c_str() << "\n";
 }
@@ -153,19 +145,18 @@ void plan_link(const Args& args, const load::LoadSpec& spec, fleetrun::Generator
                              " and " + url.host);
         request.target_address = url.host;
     }
-    request.probe_args = {"--keepalive", "off", "--connections", "1", "--threads", "1", "--requests", "10",
-                          "--duration", "60s"};
-    if (spec.tls.insecure) request.probe_args.push_back("--insecure");
+    std::vector<std::string> extra;
+    if (spec.tls.insecure) extra.push_back("--insecure");
     for (const char* option : {"host", "generator"})
-        for (const auto& v : args.values(option)) request.probe_args.insert(request.probe_args.end(), {"--host", v});
-    request.probe_args.push_back(spec.links.front().url);
+        for (const auto& v : args.values(option)) extra.insert(extra.end(), {"--host", v});
+    request.probe_args = fleetrun::rtt_probe_args(spec.links.front().url, extra);
 }
 
 int exit_code_of(const fleetrun::GeneratorLoadResult& result, bool interrupted) {
     bool all_ok = true, any_response = false;
     for (const auto& g : result.generators) {
         all_ok = all_ok && g.problem.empty() && g.exit_code == kExitOk;
-        if (const auto* c = find(g.result, {"requests", "completed"})) any_response = any_response || num(c) > 0;
+        if (const auto* c = json_at(g.result, {"requests", "completed"})) any_response = any_response || num(c) > 0;
     }
     if (interrupted) return kExitInterrupted;
     return all_ok && any_response ? kExitOk : kExitFailed;
@@ -212,7 +203,9 @@ int load_on_generators(const Args& args, const load::LoadSpec& spec) {
     }
     SigintStop sigint;
     std::cerr << "load from " << hosts.size() << " generators, starting in " << request.lead.count() << " s\n";
-    const auto result = fleetrun::run_on_generators(hosts, request, SigintStop::flag());
+    std::vector<const fleetrun::CheckedHost*> views;
+    for (const auto& h : hosts) views.push_back(&h);
+    const auto result = fleetrun::run_on_generators(views, request, SigintStop::flag());
     if (!result.started) {
         std::cerr << "stand: load: a generator could not be made ready, nothing was sent:\n";
         for (const auto& g : result.generators) {

@@ -6,9 +6,11 @@
 #include "fleetrun/fleet_run.hpp"
 #include "report/run_report.hpp"
 #include "scenario/plugin_overrides.hpp"
+#include "scenario/scenario_parser.hpp"
 #include "text/text_file.hpp"
 #include "text/secrets.hpp"
 
+#include <algorithm>
 #include <iostream>
 
 namespace stand::cli {
@@ -51,7 +53,7 @@ int outcome_code(const fleetrun::FleetRunResult& result, const std::filesystem::
 }  // namespace
 
 std::vector<OptionSpec> host_options() {
-    std::vector<OptionSpec> specs{{"host", true, true}, {"fleet-host", true}};
+    std::vector<OptionSpec> specs{{"host", true, true}, {"generator", true, true}, {"fleet-host", true}};
     for (auto& o : ssh_option_specs()) specs.push_back(std::move(o));
     return specs;
 }
@@ -72,9 +74,41 @@ std::vector<fleet::SshTarget> hosts_of_run(const Args& args, const scenario::Sce
         std::erase_if(hosts, [&](const fleet::SshTarget& h) { return h.name == t.name; });
         hosts.push_back(std::move(t));
     }
-    if (hosts.empty() && (args.value("ssh-config") || args.flag("accept-new-host-key")))
-        throw UsageError("--ssh-config and --accept-new-host-key go with --host (or a scenario's \"hosts\")");
+    if (hosts.empty() && scen.generators.empty() && (args.value("ssh-config") || args.flag("accept-new-host-key")))
+        throw UsageError("--ssh-config and --accept-new-host-key go with --host (or a scenario's \"hosts\" or \"generators\")");
     return hosts;
+}
+
+std::vector<fleet::SshTarget> generators_of_run(const Args& args, const scenario::Scenario& scen,
+                                                const std::vector<fleet::SshTarget>& hosts) {
+    const bool named = scenario::uses_generators(scen);
+    auto generators = scen.generators;
+    for (const auto& arg : args.values("generator")) {
+        fleet::SshTarget t;
+        try {
+            t = fleet::parse_host_arg(arg);
+        } catch (const fleet::FleetError& e) {
+            throw UsageError(std::string("--generator: ") + e.what());
+        }
+        if (std::none_of(generators.begin(), generators.end(), [&](const auto& g) { return g.name == t.name; }))
+            throw UsageError("--generator " + t.name + ": the scenario's \"generators\" have no host of that name (it "
+                             "replaces one by name: a load step names the hosts it uses)");
+        std::erase_if(generators, [&](const fleet::SshTarget& g) { return g.name == t.name; });
+        generators.push_back(std::move(t));
+    }
+    if (!named || args.value("fleet-host")) return {};
+    if (!hosts.empty())
+        throw UsageError("a scenario whose load steps name generators runs here, not on hosts (--host or \"hosts\")");
+    return generators;
+}
+
+std::vector<fleetrun::CheckedHost> open_generators(const Args& args, const std::vector<fleet::SshTarget>& generators) {
+    if (generators.empty()) return {};
+    try {
+        return fleetrun::open_checked_hosts(generators, ssh_options(args));
+    } catch (const fleet::FleetError& e) {
+        throw UsageError("refused generators (nothing ran):\n" + text::secrets().scrub(e.what()));
+    }
 }
 
 int check_run_hosts(const Args& args, const std::vector<fleet::SshTarget>& hosts) {

@@ -3,6 +3,7 @@
 #pragma once
 
 #include "cli/args.hpp"
+#include "fleetrun/checked_hosts.hpp"
 #include "scenario/scenario_model.hpp"
 
 #include <atomic>
@@ -19,6 +20,16 @@ std::vector<OptionSpec> host_options();
 // --fleet-host NAME (a host's own part of a run on hosts, as the
 // controller starts it). UsageError for a malformed --host.
 std::vector<fleet::SshTarget> hosts_of_run(const Args& args, const scenario::Scenario& scen);
+
+// The scenario's "generators" with --generator added or replacing by
+// name, when a load step names one; UsageError for a malformed
+// --generator, or for generators in a run on hosts (not supported).
+std::vector<fleet::SshTarget> generators_of_run(const Args& args, const scenario::Scenario& scen,
+                                                const std::vector<fleet::SshTarget>& hosts);
+
+// Opens and checks them (this build's stand, clock offsets): UsageError
+// naming every one that cannot be used, before anything runs.
+std::vector<fleetrun::CheckedHost> open_generators(const Args& args, const std::vector<fleet::SshTarget>& generators);
 
 // --check with hosts: each host checked as a run would check it; prints a
 // line per host and returns 0, or names every refused host and returns 2.

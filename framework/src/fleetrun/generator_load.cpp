@@ -148,7 +148,15 @@ void try_qdisc(const fleet::SshSession& session, const GeneratorLoadRequest& req
 
 }  // namespace
 
-GeneratorLoadResult run_on_generators(const std::vector<CheckedHost>& hosts, const GeneratorLoadRequest& request,
+std::vector<std::string> rtt_probe_args(const std::string& url, const std::vector<std::string>& extra) {
+    std::vector<std::string> args{"--keepalive", "off", "--connections", "1", "--threads", "1", "--requests", "10",
+                                  "--duration", "60s"};
+    args.insert(args.end(), extra.begin(), extra.end());
+    args.push_back(url);
+    return args;
+}
+
+GeneratorLoadResult run_on_generators(const std::vector<const CheckedHost*>& hosts, const GeneratorLoadRequest& request,
                                       const std::atomic<bool>& interrupted) {
     GeneratorLoadResult result;
     const std::string root = remote_root();
@@ -156,12 +164,12 @@ GeneratorLoadResult run_on_generators(const std::vector<CheckedHost>& hosts, con
     std::vector<std::unique_ptr<ShapedLink>> links(hosts.size());
     for (std::size_t i = 0; i < hosts.size(); ++i) {
         GeneratorOutcome g;
-        g.name = hosts[i].session->target().name;
-        g.url = hosts[i].session->target().url();
-        g.clock = hosts[i].check.clock;
+        g.name = hosts[i]->session->target().name;
+        g.url = hosts[i]->session->target().url();
+        g.clock = hosts[i]->check.clock;
         try {
-            fleet::upload_private_file(*hosts[i].session, root + "/args", args_file_text(request.load_args));
-            if (request.link) try_qdisc(*hosts[i].session, request);
+            fleet::upload_private_file(*hosts[i]->session, root + "/args", args_file_text(request.load_args));
+            if (request.link) try_qdisc(*hosts[i]->session, request);
             ready.push_back(i);
         } catch (const fleet::FleetError& e) {
             g.problem = e.what();
@@ -173,7 +181,7 @@ GeneratorLoadResult run_on_generators(const std::vector<CheckedHost>& hosts, con
         ready.clear();
         for (std::size_t i = 0; i < hosts.size(); ++i) {
             try {
-                links[i] = shape(*hosts[i].session, root, request, result.generators[i]);
+                links[i] = shape(*hosts[i]->session, root, request, result.generators[i]);
                 ready.push_back(i);
             } catch (const fleet::FleetError& e) {
                 result.generators[i].problem = e.what();
@@ -183,7 +191,7 @@ GeneratorLoadResult run_on_generators(const std::vector<CheckedHost>& hosts, con
     if (ready.size() != hosts.size()) {  // one generator short would change the load: none starts
         for (std::size_t i = 0; i < hosts.size(); ++i) {
             if (links[i]) result.generators[i].net_problem = links[i]->take_off();
-            remove_files(*hosts[i].session, root);
+            remove_files(*hosts[i]->session, root);
         }
         return result;
     }
@@ -198,10 +206,10 @@ GeneratorLoadResult run_on_generators(const std::vector<CheckedHost>& hosts, con
     }
     std::vector<std::thread> threads;
     for (const std::size_t i : ready)
-        threads.emplace_back([&, i] { run_one(*hosts[i].session, root, result.generators[i], interrupted); });
+        threads.emplace_back([&, i] { run_one(*hosts[i]->session, root, result.generators[i], interrupted); });
     for (auto& t : threads) t.join();
     for (std::size_t i = 0; i < hosts.size(); ++i) {
-        remove_files(*hosts[i].session, root);
+        remove_files(*hosts[i]->session, root);
         if (!links[i]) continue;
         auto& g = result.generators[i];
         g.net_problem = links[i]->take_off();

@@ -68,9 +68,14 @@ struct GeneratorLoadResult {
     std::vector<GeneratorOutcome> generators;
 };
 
-// `hosts` were checked (open_checked_hosts). Never throws for what a host
+// The `stand load` arguments of the RTT probe towards `url`: ten requests
+// one after another, each on a new connection (its connect time is one
+// round trip), with `extra` (--insecure, --host ...) before the URL.
+std::vector<std::string> rtt_probe_args(const std::string& url, const std::vector<std::string>& extra);
+
+// `hosts` were checked (open_checked_hosts); they stay the caller's. Never throws for what a host
 // or a connection does: that is a generator's `problem`.
-GeneratorLoadResult run_on_generators(const std::vector<CheckedHost>& hosts, const GeneratorLoadRequest& request,
+GeneratorLoadResult run_on_generators(const std::vector<const CheckedHost*>& hosts, const GeneratorLoadRequest& request,
                                       const std::atomic<bool>& interrupted);
 
 }  // namespace stand::fleetrun

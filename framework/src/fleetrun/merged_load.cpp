@@ -1,6 +1,7 @@
 #include "fleetrun/merged_load.hpp"
 
 #include "load/load_result.hpp"
+#include "text/json_path.hpp"
 #include "text/number_format.hpp"
 
 #include <boost/json.hpp>
@@ -58,17 +59,7 @@ json::object summaries(const std::map<std::string, load::HdrHistogram>& set) {
     return out;
 }
 
-const json::value* at(const json::object& o, std::initializer_list<std::string_view> path) {
-    const json::value* v = nullptr;
-    const json::object* cur = &o;
-    for (const auto key : path) {
-        if (cur == nullptr) return nullptr;
-        v = cur->if_contains(key);
-        if (v == nullptr) return nullptr;
-        cur = v->if_object();
-    }
-    return v;
-}
+using text::json_at;
 
 json::object merged_counts(const GeneratorLoadResult& result, std::size_t& n) {
     json::value requests = json::object{}, throughput = json::object{}, statuses = json::object{}, errors = json::object{},
@@ -79,14 +70,14 @@ json::object merged_counts(const GeneratorLoadResult& result, std::size_t& n) {
         if (!came_back(g)) continue;
         ++n;
         for (const char* key : {"offered", "sent", "completed", "errors", "unsent", "late", "stale_retries"})
-            if (const auto* v = at(g.result, {"requests", key})) add_counts(requests, json::object{{key, *v}});
-        if (const auto* v = at(g.result, {"requests", "max_queue"})) max_queue = std::max(max_queue, v->to_number<std::uint64_t>());
+            if (const auto* v = json_at(g.result, {"requests", key})) add_counts(requests, json::object{{key, *v}});
+        if (const auto* v = json_at(g.result, {"requests", "max_queue"})) max_queue = std::max(max_queue, v->to_number<std::uint64_t>());
         if (const auto* v = g.result.if_contains("throughput")) add_counts(throughput, *v);
         if (const auto* v = g.result.if_contains("status_counts")) add_counts(statuses, *v);
         if (const auto* v = g.result.if_contains("errors")) add_counts(errors, *v);
         if (const auto* v = g.result.if_contains("error_reasons")) add_counts(reasons, *v);
         for (const char* key : {"completed", "errors", "slow"})
-            if (const auto* v = at(g.result, {"per_second", key})) add_counts(per_second, json::object{{key, *v}});
+            if (const auto* v = json_at(g.result, {"per_second", key})) add_counts(per_second, json::object{{key, *v}});
     }
     requests.get_object()["max_queue_per_generator"] = max_queue;
     return {{"requests", requests},    {"throughput", throughput}, {"status_counts", statuses},
@@ -101,7 +92,7 @@ json::object start_json(const GeneratorLoadResult& result, json::array& warnings
     std::int64_t first = std::numeric_limits<std::int64_t>::max(), last = std::numeric_limits<std::int64_t>::min();
     std::int64_t uncertainty = 0;
     for (const auto& g : result.generators) {
-        const auto* actual = came_back(g) ? at(g.result, {"start", "actual_unix_ns"}) : nullptr;
+        const auto* actual = came_back(g) ? json_at(g.result, {"start", "actual_unix_ns"}) : nullptr;
         if (actual == nullptr) continue;
         const std::int64_t here = actual->to_number<std::int64_t>() - g.clock.offset_ns;
         first = std::min(first, here);

@@ -168,7 +168,8 @@ private:
                            },
                            preface,
                            resources->backend(),
-                           boxes_.placement ? boxes_.placement->generator : box::CpuSet{}};
+                           boxes_.placement ? boxes_.placement->generator : box::CpuSet{},
+                           options_.generators};
         auto rep = run_repetition(env);
         resources->finish(dir_.samples_file(planned.key));
         ++measured_;

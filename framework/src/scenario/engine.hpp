@@ -3,6 +3,7 @@
 // files at the end. `--resume` skips the repetitions that already finished.
 #pragma once
 
+#include "fleetrun/checked_hosts.hpp"
 #include "loader/plugin_search.hpp"
 #include "scenario/scenario_model.hpp"
 
@@ -21,6 +22,9 @@ struct EngineOptions {
     const std::atomic<bool>* interrupted = nullptr;  // set by the CLI's SIGINT/SIGTERM handling
     std::function<void(const std::string& line)> progress;  // one status line
     std::function<void(const std::string& line)> log;       // plain log lines
+    // The scenario's "generators", each opened and checked (this build's
+    // stand, its clock offset) by the caller before the run; null: none.
+    const std::vector<fleetrun::CheckedHost>* generators = nullptr;
 };
 
 struct EngineOutcome {

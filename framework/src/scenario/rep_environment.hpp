@@ -3,6 +3,7 @@
 // run's interrupt flag. Owned by the engine for the repetition's life.
 #pragma once
 
+#include "fleetrun/checked_hosts.hpp"
 #include "host/plugin_host.hpp"
 #include "rundir/run_directory.hpp"
 #include "sampler/sampler.hpp"
@@ -32,6 +33,9 @@ struct RepEnvironment {
     boost::json::object preface;         // box, machine snapshot, findings so far
     target::BackendProcess* backend = nullptr;   // the scenario's backend, when it has one
     std::set<unsigned> generator_cpus;   // the load threads' CPUs; empty: anywhere
+    // The scenario's generator hosts, opened and checked before the run
+    // (EngineOptions::generators); null when it has none.
+    const std::vector<fleetrun::CheckedHost>* generators = nullptr;
 };
 
 }  // namespace stand::scenario

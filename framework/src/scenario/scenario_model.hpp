@@ -133,6 +133,10 @@ struct Scenario {
     // "hosts": where `stand run` runs the whole scenario, once per host (with
     // --host, which adds or replaces by name); empty: this machine.
     std::vector<fleet::SshTarget> hosts;
+    // "generators": hosts a load step may send its load from (its
+    // "generators" names them; --generator adds or replaces by name); the
+    // scenario itself runs here.
+    std::vector<fleet::SshTarget> generators;
 };
 
 }  // namespace stand::scenario

@@ -9,6 +9,7 @@
 #include "scenario/step_metrics.hpp"
 #include "scenario/spread_ratio_parser.hpp"
 #include "scenario/step_parser.hpp"
+#include "scenario/steps/load.hpp"
 #include "scenario/table_parser.hpp"
 #include "scenario/value_syntax.hpp"
 #include "text/text_file.hpp"
@@ -220,6 +221,26 @@ std::vector<fleet::SshTarget> parse_hosts(const json::value& v, const JsonPlace&
     return hosts;
 }
 
+// A load step's "generators" name hosts of the scenario's "generators".
+void check_step_generators(const Scenario& s) {
+    std::string names;
+    for (const auto& g : s.generators) names += (names.empty() ? "" : ", ") + json_quote(g.name);
+    for (const auto& phase : s.phases)
+        for (const auto& step : phase.steps) {
+            if (step.kind != "load") continue;
+            const auto& wanted = step.action.get<LoadStep>().generators;
+            for (std::size_t i = 0; i < wanted.size(); ++i) {
+                bool found = false;
+                for (const auto& g : s.generators) found = found || g.name == wanted[i];
+                if (!found)
+                    throw ScenarioError(s.file, step.json_path + ".generators[" + std::to_string(i) + "]",
+                                        "expected the name of one of the scenario's \"generators\" (" +
+                                            (names.empty() ? std::string("it has none") : names) + "), got " +
+                                            json_quote(wanted[i]));
+            }
+        }
+}
+
 Scenario parse_root(const json::value& root, const std::filesystem::path& file) {
     const JsonPlace place(file);
     const json::object& object = expect_object(root, place);
@@ -231,7 +252,7 @@ Scenario parse_root(const json::value& root, const std::filesystem::path& file) 
     const ObjectReader r(root, place, "a scenario",
                          {"schema_version", "name", "description", "plugins", "box", "client", "repetitions", "order",
                           "sample_interval_ms", "allow_remote", "backend", "placement", "phases", "tables", "checks",
-                          "spread_ratios", "hosts"});
+                          "spread_ratios", "hosts", "generators"});
     Scenario s;
     s.file = file;
     s.name = expect_string(r.require("name", "a non-empty string"), r.at("name"), true);
@@ -253,7 +274,10 @@ Scenario parse_root(const json::value& root, const std::filesystem::path& file) 
                                    r.find("placement"));
     }
     if (const json::value* hosts = r.find("hosts")) s.hosts = parse_hosts(*hosts, r.at("hosts"));
+    if (const json::value* generators = r.find("generators"))
+        s.generators = parse_hosts(*generators, r.at("generators"));
     s.phases = parse_phases(r.require("phases", "a non-empty array"), r.at("phases"), s.allow_remote);
+    check_step_generators(s);
     // After the phases: an adaptive rule names one of their metrics.
     if (const json::value* reps = r.find("repetitions")) parse_repetitions(*reps, r.at("repetitions"), s);
     if (const json::value* tables = r.find("tables")) s.tables = parse_tables(*tables, r.at("tables"), s.phases);
@@ -272,6 +296,13 @@ Scenario parse_scenario_text(std::string_view text, const std::filesystem::path&
     auto s = parse_root(root, file_for_messages);
     s.params = std::move(used);
     return s;
+}
+
+bool uses_generators(const Scenario& s) {
+    for (const auto& phase : s.phases)
+        for (const auto& step : phase.steps)
+            if (step.kind == "load" && !step.action.get<LoadStep>().generators.empty()) return true;
+    return false;
 }
 
 void check_step_plugins(const Scenario& s) {

@@ -17,6 +17,9 @@ Scenario parse_scenario_file(const std::filesystem::path& file, const ParamOverr
 Scenario parse_scenario_text(std::string_view text, const std::filesystem::path& file_for_messages,
                              const ParamOverrides& params = {});
 
+// Whether a load step names the scenario's "generators".
+bool uses_generators(const Scenario& s);
+
 // What depends on the plugins of this run (after --plugin replaced the list):
 // every step's "plugin" must be the label of one, and with adaptive
 // repetitions a step producing the rule's metric must run for each. Throws

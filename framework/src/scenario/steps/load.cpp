@@ -65,6 +65,37 @@ void read_headers(const ObjectReader& r, LoadStep& step) {
     }
 }
 
+// "generators" (names of the scenario's generator hosts) and their "link".
+// What a generator cannot do from another machine is refused here.
+void read_generators(const ObjectReader& r, LoadStep& step) {
+    if (const json::value* names = r.find("generators")) {
+        const json::array& list = expect_array(*names, r.at("generators"), true);
+        for (std::size_t i = 0; i < list.size(); ++i) {
+            std::string name = expect_string(list[i], r.at("generators").index(i), true);
+            for (const auto& earlier : step.generators)
+                if (earlier == name) r.at("generators").index(i).fail("a name not given before", &list[i]);
+            step.generators.push_back(std::move(name));
+        }
+        const char* why = nullptr;
+        const char* key = nullptr;
+        if (step.urls.size() != 1) key = "urls", why = "exactly one URL, the address the generators reach the target at (a loopback URL is each generator's own)";
+        else if (step.subscription_links) key = "links", why = "\"endpoint\" with generators (one URL for every generator)";
+        else if (step.bind_prefix) key = "bind_prefix", why = "no bind_prefix with generators (loopback sources are this machine's)";
+        else if (step.churn_per_s > 0) key = "churn_per_s", why = "no churn with generators";
+        else if (step.xff_per_link) key = "xff", why = "no xff with generators";
+        if (why != nullptr) r.at(key).fail(why, r.find(key));
+    }
+    if (auto text = r.string("link")) {
+        if (step.generators.empty()) r.at("link").fail("a link with generators only (it shapes their links)", r.find("link"));
+        try {
+            step.link = fleetrun::parse_link_plan(*text);
+        } catch (const std::invalid_argument& e) {
+            r.at("link").fail(std::string("rtt=DURATION[,jitter=DURATION][,loss=PCT%][,rate=Nmbit] (") + e.what() + ")",
+                              r.find("link"));
+        }
+    }
+}
+
 StepAction read_load(const ObjectReader& r, const StepParseContext& ctx) {
     LoadStep step;
     if (r.find("duration_s")) step.duration = step_keys::duration(r);
@@ -90,6 +121,7 @@ StepAction read_load(const ObjectReader& r, const StepParseContext& ctx) {
     }
     if (auto v = r.boolean("warmup_once")) step.warmup_once = *v;
     if (auto v = r.positive("churn_per_s", 100)) step.churn_per_s = *v;
+    read_generators(r, step);
     return step;
 }
 
@@ -120,7 +152,10 @@ const StepKind& load_kind() {
                  {"xff", "bool", "false"},
                  {"bind_prefix", "\"127.N\"", "absent"},
                  {"warmup_once", "bool", "false"},
-                 {"churn_per_s", "number > 0, at most 100", "0"}},
+                 {"churn_per_s", "number > 0, at most 100", "0"},
+                 {"generators", "non-empty array of names of the scenario's generators (needs one URL in urls)",
+                  "absent: from this machine"},
+                 {"link", "\"rtt=50ms,jitter=5ms,loss=0.5%,rate=100mbit\" (any part; with generators)", "absent"}},
         .metrics = {"rps", "ok_rps", "p50_ms", "p90_ms", "p95_ms", "p99_ms", "ok_p50_ms", "ok_p95_ms", "ok_p99_ms",
                     "error_pct", "box_cpu_pct", "box_cpu_us_per_req", "client_cpu_pct", "client_cpu_us_per_req",
                     "mem_max_mib", "anon_mean_mib", "peak_since_start_mib", "throttled_ms",

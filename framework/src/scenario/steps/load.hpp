@@ -1,6 +1,7 @@
 // The keys of load (load.cpp).
 #pragma once
 
+#include "fleetrun/link_shaping.hpp"
 #include "scenario/scenario_model.hpp"
 
 #include <chrono>
@@ -30,6 +31,11 @@ struct LoadStep {
     // Control-plane churn while the load runs: this many times a second one
     // user added, the previous one deleted and one admin call, each timed.
     double churn_per_s = 0;
+    // Names of the scenario's "generators": the load is sent from those
+    // hosts at once (fleetrun/generator_load.hpp), its rate split between
+    // them and their histograms merged; empty: from this machine.
+    std::vector<std::string> generators;
+    std::optional<fleetrun::LinkPlan> link;  // with generators: declared conditions on their links
 };
 
 }  // namespace stand::scenario

@@ -34,7 +34,11 @@ std::string first_error(const std::vector<std::string>& errors) {
 }
 
 RepContext::RepContext(RepEnvironment& e, isolation::PluginWorker& w, std::function<void(const Step&)> nested)
-    : env(e), worker(w), run_nested_(std::move(nested)) {}
+    : env(e),
+      worker(w),
+      // The host's own requests (readiness, backend stats) follow the scenario's allow_remote, as its loads do.
+      http{host::HttpPolicy{e.scenario.allow_remote, {}, false}},
+      run_nested_(std::move(nested)) {}
 
 const PluginRef& RepContext::plugin() const { return env.scenario.plugins[env.planned.plugin]; }
 

@@ -76,7 +76,7 @@ public:
 
     RepEnvironment& env;
     isolation::PluginWorker& worker;
-    host::HttpService http{host::HttpPolicy{}};
+    host::HttpService http;  // the scenario's allow_remote
     RepRecord record;
 
     // What one step leaves for the next.
