@@ -132,7 +132,11 @@ Generators on other hosts (stand fleet push them first)
                            (tbf for a rate alone) on its interface towards
                            the target for the load (root needed there; an
                            interface with a qdisc of its own is refused)
-                           and taken off after. The RTT is measured back first (median
+                           and taken off after; where its kernel has no
+                           netem, stand's own delay line (a TUN device the
+                           route to the target goes through; IPv4) carries
+                           rtt, jitter and loss, and the output says which
+                           (applied_with). The RTT is measured back first (median
                            TCP connect, before and with it); one off the
                            plan is a warning naming the generator
   --host NAME=ssh://USER@ADDRESS[:PORT]
