@@ -752,3 +752,23 @@ TEST_CASE("scenario parser: a load step's generators are the scenario's, with on
     CHECK(error_of(with_steps(R"({"step": "load", "urls": ["http://10.0.0.2:80/"], "generators": ["g1"]})", R"(, "allow_remote": true)")).find(
               R"(expected the name of one of the scenario's "generators" (it has none))") != std::string::npos);
 }
+
+TEST_CASE("scenario parser: a load step from the controller, and what cannot come from there") {
+    const auto s = parse_scenario_text(with_steps(R"({"step": "load", "from": "controller"})"), "t.json");
+    CHECK(s.phases[0].steps[0].action.get<LoadStep>().from_controller);
+    CHECK_FALSE(parse_scenario_text(with_steps(R"({"step": "load", "from": "host"})"), "t.json")
+                    .phases[0].steps[0].action.get<LoadStep>().from_controller);
+    CHECK(error_of(with_steps(R"({"step": "load", "from": "there"})")) ==
+          R"(t.json: $.phases[0].steps[0].from: expected "host" or "controller", got "there")");
+    CHECK(error_of(with_steps(R"({"step": "load", "from": "controller", "links": "subscriptions"})"))
+              .find("$.phases[0].steps[0].links: expected \"endpoint\" from the controller") != std::string::npos);
+    CHECK(error_of(with_steps(R"({"step": "load", "from": "controller", "bind_prefix": "127.1"})"))
+              .find("$.phases[0].steps[0].bind_prefix: expected no bind_prefix from the controller") != std::string::npos);
+    CHECK(error_of(with_steps(R"({"step": "load", "from": "controller", "churn_per_s": 2})"))
+              .find("$.phases[0].steps[0].churn_per_s: expected no churn_per_s from the controller") != std::string::npos);
+    const std::string gens = R"(, "allow_remote": true, "generators": {"g1": "ssh://root@10.0.0.3"})";
+    CHECK(error_of(with_steps(R"({"step": "load", "urls": ["http://10.0.0.2:80/"], "generators": ["g1"], "from": "controller"})", gens))
+              .find("$.phases[0].steps[0].from: expected \"host\" with generators") != std::string::npos);
+    CHECK(error_of(with_steps(R"({"step": "load", "urls": ["http://10.0.0.2:80/"], "generators": ["g1"], "xff": true})", gens))
+              .find("$.phases[0].steps[0].xff: expected no xff with generators") != std::string::npos);
+}

@@ -1,6 +1,7 @@
 #include "cli/commands.hpp"
 #include "cli/exit_codes.hpp"
 #include "cli/run_on_hosts.hpp"
+#include "fleetrun/controller_load.hpp"
 #include "text/text_file.hpp"
 #include "loader/schema_check.hpp"
 #include "report/run_report.hpp"
@@ -19,6 +20,7 @@
 #include <filesystem>
 #include <csignal>
 #include <iostream>
+#include <optional>
 #include <unistd.h>
 
 namespace stand::cli {
@@ -51,7 +53,9 @@ finishes an interrupted run, skipping the repetitions that finished.
                         run the whole scenario on this host (repeatable; adds to or
                         replaces by name the scenario's "hosts"): every host at once,
                         each with its pushed stand (stand fleet push), one report with
-                        a column per host; the host runs go on if one fails
+                        a column per host; the host runs go on if one fails. A load
+                        step "from": "controller" is sent from this machine to the
+                        host's address (the box stays on the host)
   --generator NAME=ssh://USER@ADDRESS[:PORT]
                         replace by name a host of the scenario's "generators" (those a
                         load step's "generators" send its load from; checked before the
@@ -59,7 +63,8 @@ finishes an interrupted run, skipping the repetitions that finished.
   --ssh-config FILE     ssh -F FILE for the hosts and generators
   --accept-new-host-key accept a host key not yet in known_hosts
   --fleet-host NAME     (set by the controller on each host) run this host's part
-                        alone, ignoring the scenario's "hosts"
+                        alone, ignoring the scenario's "hosts"; load steps "from":
+                        "controller" ask the controller on stdout and stdin
   --list-steps          the step kinds: keys, defaults, metrics, timeouts (--json: as JSON;
                         --markdown: as docs/steps.md)
 
@@ -253,6 +258,8 @@ int run_run(const std::vector<std::string>& argv) {
     options.search = &search;
     options.interrupted = &g_interrupted;
     if (!generators.empty()) options.generators = &generators;
+    std::optional<fleetrun::ControllerChannel> controller;
+    if (args.value("fleet-host")) options.controller = &controller.emplace();
     options.progress = [tty](const std::string& line) {
         if (tty) std::cerr << "\r\033[K" << text::secrets().scrub(line) << std::flush;
         else std::cerr << text::secrets().scrub(line) << "\n";

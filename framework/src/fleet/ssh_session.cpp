@@ -7,11 +7,16 @@
 #include <boost/asio/io_context.hpp>
 #include <boost/process.hpp>
 
+#include <cerrno>
+#include <csignal>
 #include <cstdlib>
 #include <fstream>
 #include <iterator>
 #include <future>
 #include <system_error>
+
+#include <pthread.h>
+#include <unistd.h>
 
 namespace stand::fleet {
 
@@ -36,6 +41,31 @@ bool run_until(boost::asio::io_context& io, bp::child& c, const bool& exited, st
     std::error_code ec;
     c.terminate(ec);
     return false;
+}
+
+// All of `data` to the pipe `fd`, or less when its reader is gone; the
+// SIGPIPE that would end this process is blocked on this thread and taken
+// back (only this write raised it).
+void write_ignoring_sigpipe(int fd, const std::string& data) {
+    sigset_t pipe_only, old;
+    sigemptyset(&pipe_only);
+    sigaddset(&pipe_only, SIGPIPE);
+    ::pthread_sigmask(SIG_BLOCK, &pipe_only, &old);
+    bool broken = false;
+    for (std::size_t done = 0; done < data.size();) {
+        const ssize_t n = ::write(fd, data.data() + done, data.size() - done);
+        if (n < 0 && errno == EINTR) continue;
+        if (n <= 0) {
+            broken = errno == EPIPE;
+            break;
+        }
+        done += static_cast<std::size_t>(n);
+    }
+    if (broken) {
+        const timespec none{};
+        ::sigtimedwait(&pipe_only, nullptr, &none);
+    }
+    ::pthread_sigmask(SIG_SETMASK, &old, nullptr);
 }
 
 }  // namespace
@@ -201,15 +231,27 @@ int SshSession::converse(const std::vector<std::string>& remote_argv, const Line
 
 int SshSession::stream(const std::vector<std::string>& remote_argv,
                        const std::function<void(const std::string&)>& on_line) const {
+    return stream_answering(remote_argv, [&on_line](const std::string& line) -> std::optional<std::string> {
+        on_line(line);
+        return std::nullopt;
+    });
+}
+
+int SshSession::stream_answering(const std::vector<std::string>& remote_argv, const Answerer& on_line) const {
     std::vector<std::string> merged{"sh", "-c", "exec \"$@\" 2>&1", "sh"};
     merged.insert(merged.end(), remote_argv.begin(), remote_argv.end());
     const auto argv = command(merged);
     const text::TempDir err_dir("stand-ssh-err");
     const auto err_file = err_dir.path() / "ssh.err";
+    bp::pipe to;
     bp::ipstream from;
-    bp::child c(argv.front(), std::vector<std::string>(argv.begin() + 1, argv.end()), bp::std_in < bp::null,
+    bp::child c(argv.front(), std::vector<std::string>(argv.begin() + 1, argv.end()), bp::std_in < to,
                 bp::std_out > from, bp::std_err > err_file);
-    for (std::string line; std::getline(from, line);) on_line(line);
+    ::close(to.native_source());  // the reading end is the child's now
+    to.assign_source(-1);
+    for (std::string line; std::getline(from, line);)
+        if (const auto reply = on_line(line)) write_ignoring_sigpipe(to.native_sink(), *reply + "\n");
+    to.close();
     c.wait();
     std::ifstream err_in(err_file);
     const std::string err((std::istreambuf_iterator<char>(err_in)), std::istreambuf_iterator<char>());

@@ -3,6 +3,7 @@
 #include "fleet/fleet_error.hpp"
 #include "fleet/remote_process.hpp"
 #include "fleet/remote_stand.hpp"
+#include "fleetrun/controller_load.hpp"
 
 #include <boost/json.hpp>
 
@@ -75,10 +76,13 @@ HostRunOutcome run_on_host(const fleet::SshSession& session, const HostRunReques
         send_request(session, request);
         fleet::RemoteInterrupter interrupter(session, interrupted);
         started = true;
-        outcome.exit_code = session.stream(remote_command(request, session.target().name), [&](const std::string& line) {
+        const auto answer = [&](const std::string& line) -> std::optional<std::string> {
             if (const long pid = fleet::remote_pid_of(line)) interrupter.set_pid(pid);
+            else if (auto reply = answer_controller_load(line, session.target(), interrupted)) return reply;
             else on_line(line);
-        });
+            return std::nullopt;
+        };
+        outcome.exit_code = session.stream_answering(remote_command(request, session.target().name), answer);
     } catch (const std::exception& e) {
         outcome.problem = e.what();
         if (started) outcome.problem += " (its run may go on there, in ~/" + outcome.remote_dir + ")";

@@ -169,7 +169,8 @@ private:
                            preface,
                            resources->backend(),
                            boxes_.placement ? boxes_.placement->generator : box::CpuSet{},
-                           options_.generators};
+                           options_.generators,
+                           options_.controller};
         auto rep = run_repetition(env);
         resources->finish(dir_.samples_file(planned.key));
         ++measured_;

@@ -4,6 +4,7 @@
 #pragma once
 
 #include "fleetrun/checked_hosts.hpp"
+#include "fleetrun/controller_load.hpp"
 #include "loader/plugin_search.hpp"
 #include "scenario/scenario_model.hpp"
 
@@ -25,6 +26,9 @@ struct EngineOptions {
     // The scenario's "generators", each opened and checked (this build's
     // stand, its clock offset) by the caller before the run; null: none.
     const std::vector<fleetrun::CheckedHost>* generators = nullptr;
+    // On a fleet host: the channel to the controller (load steps "from":
+    // "controller"); null elsewhere.
+    fleetrun::ControllerChannel* controller = nullptr;
 };
 
 struct EngineOutcome {

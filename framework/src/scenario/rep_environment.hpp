@@ -4,6 +4,7 @@
 #pragma once
 
 #include "fleetrun/checked_hosts.hpp"
+#include "fleetrun/controller_load.hpp"
 #include "host/plugin_host.hpp"
 #include "rundir/run_directory.hpp"
 #include "sampler/sampler.hpp"
@@ -36,6 +37,9 @@ struct RepEnvironment {
     // The scenario's generator hosts, opened and checked before the run
     // (EngineOptions::generators); null when it has none.
     const std::vector<fleetrun::CheckedHost>* generators = nullptr;
+    // On a fleet host (stand run --fleet-host): the channel a load step
+    // "from": "controller" asks the controller through; null otherwise.
+    fleetrun::ControllerChannel* controller = nullptr;
 };
 
 }  // namespace stand::scenario

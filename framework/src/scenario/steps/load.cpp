@@ -65,8 +65,24 @@ void read_headers(const ObjectReader& r, LoadStep& step) {
     }
 }
 
-// "generators" (names of the scenario's generator hosts) and their "link".
-// What a generator cannot do from another machine is refused here.
+// What a load cannot do from another machine, refused for one that comes
+// from `from` (the generators, the controller).
+void refuse_what_stays_here(const ObjectReader& r, const LoadStep& step, const std::string& from) {
+    const char* key = step.subscription_links ? "links"
+                      : step.bind_prefix      ? "bind_prefix"
+                      : step.churn_per_s > 0  ? "churn_per_s"
+                      : step.xff_per_link     ? "xff"
+                                              : nullptr;
+    if (key == nullptr) return;
+    const std::string why = std::string(key) == "links" ? "\"endpoint\" " + from + " (the links and their headers are this machine's)"
+                            : std::string(key) == "bind_prefix" ? "no bind_prefix " + from + " (loopback sources are this machine's)"
+                                                                : "no " + std::string(key) + " " + from;
+    r.at(key).fail(why, r.find(key));
+}
+
+// "generators" (names of the scenario's generator hosts) and their "link",
+// or "from": "controller". What cannot come from another machine is
+// refused here.
 void read_generators(const ObjectReader& r, LoadStep& step) {
     if (const json::value* names = r.find("generators")) {
         const json::array& list = expect_array(*names, r.at("generators"), true);
@@ -76,14 +92,18 @@ void read_generators(const ObjectReader& r, LoadStep& step) {
                 if (earlier == name) r.at("generators").index(i).fail("a name not given before", &list[i]);
             step.generators.push_back(std::move(name));
         }
-        const char* why = nullptr;
-        const char* key = nullptr;
-        if (step.urls.size() != 1) key = "urls", why = "exactly one URL, the address the generators reach the target at (a loopback URL is each generator's own)";
-        else if (step.subscription_links) key = "links", why = "\"endpoint\" with generators (one URL for every generator)";
-        else if (step.bind_prefix) key = "bind_prefix", why = "no bind_prefix with generators (loopback sources are this machine's)";
-        else if (step.churn_per_s > 0) key = "churn_per_s", why = "no churn with generators";
-        else if (step.xff_per_link) key = "xff", why = "no xff with generators";
-        if (why != nullptr) r.at(key).fail(why, r.find(key));
+        if (step.urls.size() != 1)
+            r.at("urls").fail("exactly one URL, the address the generators reach the target at (a loopback URL is each "
+                              "generator's own)",
+                              r.find("urls"));
+        refuse_what_stays_here(r, step, "with generators");
+    }
+    if (auto from = r.string("from")) {
+        if (*from != "host" && *from != "controller") r.at("from").fail("\"host\" or \"controller\"", r.find("from"));
+        step.from_controller = *from == "controller";
+        if (step.from_controller && !step.generators.empty())
+            r.at("from").fail("\"host\" with generators (they are where the load comes from)", r.find("from"));
+        if (step.from_controller) refuse_what_stays_here(r, step, "from the controller");
     }
     if (auto text = r.string("link")) {
         if (step.generators.empty()) r.at("link").fail("a link with generators only (it shapes their links)", r.find("link"));
@@ -155,7 +175,10 @@ const StepKind& load_kind() {
                  {"churn_per_s", "number > 0, at most 100", "0"},
                  {"generators", "non-empty array of names of the scenario's generators (needs one URL in urls)",
                   "absent: from this machine"},
-                 {"link", "\"rtt=50ms,jitter=5ms,loss=0.5%,rate=100mbit\" (any part; with generators)", "absent"}},
+                 {"link", "\"rtt=50ms,jitter=5ms,loss=0.5%,rate=100mbit\" (any part; with generators)", "absent"},
+                 {"from", "\"host\" or \"controller\" (on a fleet host: the load from the controller, at the host's "
+                          "address)",
+                  "host"}},
         .metrics = {"rps", "ok_rps", "p50_ms", "p90_ms", "p95_ms", "p99_ms", "ok_p50_ms", "ok_p95_ms", "ok_p99_ms",
                     "error_pct", "box_cpu_pct", "box_cpu_us_per_req", "client_cpu_pct", "client_cpu_us_per_req",
                     "mem_max_mib", "anon_mean_mib", "peak_since_start_mib", "throttled_ms",

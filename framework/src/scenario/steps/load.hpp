@@ -36,6 +36,10 @@ struct LoadStep {
     // them and their histograms merged; empty: from this machine.
     std::vector<std::string> generators;
     std::optional<fleetrun::LinkPlan> link;  // with generators: declared conditions on their links
+    // "from": "controller": when the scenario runs on a fleet host, the load
+    // comes from the controller (fleetrun/controller_load.hpp), outside the
+    // host; run here, the controller is this machine, so nothing changes.
+    bool from_controller = false;
 };
 
 }  // namespace stand::scenario

@@ -1,5 +1,6 @@
 #include "scenario/steps/load_generators.hpp"
 
+#include "fleetrun/controller_load.hpp"
 #include "fleetrun/generator_load.hpp"
 #include "fleetrun/merged_load.hpp"
 #include "host/http/url.hpp"
@@ -18,9 +19,9 @@ using text::json_number;
 
 std::uint64_t count(const json::value* v) { return v != nullptr && v->is_number() ? v->to_number<std::uint64_t>() : 0; }
 
-// `stand load` arguments every generator gets (the rate and the start are
-// fleetrun's); the target rule there: the scenario's allow_remote.
-std::vector<std::string> load_args(const LoadStep& l, bool allow_remote) {
+// `stand load` options every generator gets, without the URL (the rate
+// and the start are fleetrun's).
+std::vector<std::string> load_options(const LoadStep& l) {
     const auto us = std::chrono::duration_cast<std::chrono::microseconds>(l.duration).count();
     std::vector<std::string> args{"--connections", std::to_string(l.connections), "--threads", std::to_string(l.threads),
                                   "--duration", std::to_string(us) + "us", "--timeout",
@@ -28,8 +29,6 @@ std::vector<std::string> load_args(const LoadStep& l, bool allow_remote) {
                                   l.keepalive ? "on" : "off"};
     for (const auto& h : l.headers) args.insert(args.end(), {"--header", h});
     if (l.warmup_once) args.push_back("--warmup-once");
-    if (allow_remote) args.push_back("--allow-remote");
-    args.push_back(l.urls.front());
     return args;
 }
 
@@ -85,11 +84,29 @@ load::LoadResult merged_result(const json::object& doc, load::HistogramSet merge
     return r;
 }
 
+// The step's record, findings and LoadResult from what the generators
+// (or the controller) sent back.
+load::LoadResult result_of(RepContext& ctx, const Step& s, const LoadStep& l, const fleetrun::GeneratorLoadResult& result,
+                           const char* who) {
+    const auto merged = fleetrun::merged_histograms(result);
+    json::object doc = fleetrun::merged_load_json(result, merged);
+    ctx.record.loads[s.name] = doc;
+    for (const auto& w : doc.at("warnings").as_array())
+        ctx.record.finding(detect::Finding{"generator-trouble", ctx.scope(s), std::string(w.as_string())});
+    if (!result.started)
+        throw StepFailure(std::string("load: ") + who + " could not be made ready, nothing was sent (see the findings)");
+    if (doc.at("merged").as_object().at("generators").to_number<int>() == 0)
+        throw StepFailure(std::string("load: no figures came back from ") + who + " (see the findings)");
+    return merged_result(doc, merged, l);
+}
+
 }  // namespace
 
 load::LoadResult run_from_generators(RepContext& ctx, const Step& s, const LoadStep& l, const load::LoadSpec& spec) {
     fleetrun::GeneratorLoadRequest request;
-    request.load_args = load_args(l, ctx.env.scenario.allow_remote);
+    request.load_args = load_options(l);
+    if (ctx.env.scenario.allow_remote) request.load_args.push_back("--allow-remote");
+    request.load_args.push_back(l.urls.front());
     request.rate = l.rate.value_or(0);
     if (l.link) {
         const auto url = host::http::parse_url(spec.links.front().url, "URL");
@@ -101,15 +118,23 @@ load::LoadResult run_from_generators(RepContext& ctx, const Step& s, const LoadS
             ctx.env.scenario.allow_remote ? std::vector<std::string>{"--allow-remote"} : std::vector<std::string>{});
     }
     const auto result = fleetrun::run_on_generators(named_hosts(ctx, l), request, ctx.env.interrupted);
-    const auto merged = fleetrun::merged_histograms(result);
-    json::object doc = fleetrun::merged_load_json(result, merged);
-    ctx.record.loads[s.name] = doc;
-    for (const auto& w : doc.at("warnings").as_array())
-        ctx.record.finding(detect::Finding{"generator-trouble", ctx.scope(s), std::string(w.as_string())});
-    if (!result.started) throw StepFailure("load: a generator could not be made ready, nothing was sent (see the findings)");
-    if (doc.at("merged").as_object().at("generators").to_number<int>() == 0)
-        throw StepFailure("load: no generator's figures came back (see the findings)");
-    return merged_result(doc, merged, l);
+    return result_of(ctx, s, l, result, "a generator");
+}
+
+load::LoadResult run_from_controller(RepContext& ctx, const Step& s, const LoadStep& l, const load::LoadSpec& spec) {
+    fleetrun::ControllerLoadRequest request;
+    request.options = load_options(l);
+    for (const auto& link : spec.links) request.urls.push_back(link.url);
+    request.rate = l.rate.value_or(0);
+    request.allow_remote = ctx.env.scenario.allow_remote;
+    // The load's own length and its last requests' timeout, and then time to start and to send the figures back.
+    const auto within = std::chrono::ceil<std::chrono::seconds>(l.duration) +
+                        std::chrono::ceil<std::chrono::seconds>(l.request_timeout) + std::chrono::seconds(60);
+    fleetrun::GeneratorLoadResult result;
+    result.started = true;
+    result.generators.push_back(ctx.env.controller->load(request, within));
+    result.start_at_ns = result.generators.front().start_at_host_ns;
+    return result_of(ctx, s, l, result, "the controller");
 }
 
 }  // namespace stand::scenario::steps

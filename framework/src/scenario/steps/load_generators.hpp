@@ -21,4 +21,10 @@ namespace stand::scenario::steps {
 // and the generators' CPU summed.
 load::LoadResult run_from_generators(RepContext& ctx, const Step& s, const LoadStep& l, const load::LoadSpec& spec);
 
+// A load step with "from": "controller" on a fleet host: the same, with the
+// controller the one generator (fleetrun/controller_load.hpp: it loads the
+// step's URLs, the plugin's endpoint included, from outside the host).
+// Needs ctx.env.controller.
+load::LoadResult run_from_controller(RepContext& ctx, const Step& s, const LoadStep& l, const load::LoadSpec& spec);
+
 }  // namespace stand::scenario::steps

@@ -160,7 +160,10 @@ void run_load(RepContext& ctx, const Step& s, RepClock::time_point) {
         backend_cpu_before = ctx.env.backend->cpu_seconds();
     }
     const auto t0 = RepClock::now();
-    const load::LoadResult r = l.generators.empty() ? drive(ctx, s, l, spec) : run_from_generators(ctx, s, l, spec);
+    const bool elsewhere = !l.generators.empty() || (l.from_controller && ctx.env.controller != nullptr);
+    const load::LoadResult r = !l.generators.empty() ? run_from_generators(ctx, s, l, spec)
+                               : elsewhere           ? run_from_controller(ctx, s, l, spec)
+                                                     : drive(ctx, s, l, spec);
     const auto t1 = RepClock::now();
     put_client_metrics(ctx, s, r);
     proxy.box_cpu_s = put_box_metrics(ctx, s, r, t0, t1);
@@ -175,7 +178,7 @@ void run_load(RepContext& ctx, const Step& s, RepClock::time_point) {
         if (auto now = ctx.env.backend->cpu_seconds(); now && backend_cpu_before) proxy.backend_cpu_s = *now - *backend_cpu_before;
     }
     add_proxy_load_metrics(proxy, ctx.record.metrics, ctx.record.findings);
-    if (!spec.links.empty() && l.generators.empty()) record_tls_session(ctx, s, spec.links.front().url.substr(0, spec.links.front().url.find('/', 8)));
+    if (!spec.links.empty() && !elsewhere) record_tls_session(ctx, s, spec.links.front().url.substr(0, spec.links.front().url.find('/', 8)));
 }
 
 }  // namespace stand::scenario::steps
