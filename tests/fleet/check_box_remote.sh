@@ -10,7 +10,9 @@
 # packet per request more than in the same run with "from": "host" (whose
 # load stays on the host's loopback). A "from": "controller" step at a
 # loopback URL (the host's own, which this machine cannot reach) fails its
-# repetition with what to change, and nothing stays running on the host.
+# repetition with what to change; Ctrl-C during the load from here exits
+# 130 within seconds with the interrupted repetition back; and nothing
+# stays running here or on the host.
 #   check_box_remote.sh STAND PLUGINS NET
 set -uo pipefail
 stand=$1 plugins=$2 net=$3
@@ -81,6 +83,26 @@ print(f"ok: box on the host, load from here: {m['outside.rps']:.0f}/s p50 {m['ou
       f"host eth0 received {rx_controller} packets (load from the host: {rx_host}) for {done} requests")
 PY
   fail "the load from the controller is not as documented"
+
+# Ctrl-C during the load from here: exit 130 soon, what was measured kept,
+# no stand load left here and nothing left on the host.
+sed 's/"duration_s": 3/"duration_s": 30/' "$dir/controller.json" >"$dir/long.json"
+"$stand" run "$dir/long.json" --run-dir "$dir/run-int" --host "box=ssh://root@$net.11" --plugin-path "$plugins" \
+  "${ssh_opts[@]}" >"$dir/out" 2>"$dir/err" &
+pid=$!
+for _ in $(seq 1 300); do pgrep -f "stand-controller-load" >/dev/null && break; sleep 0.1; done
+pgrep -f "stand-controller-load" >/dev/null || fail "the controller's load did not start"
+sleep 1
+start=$(date +%s%N)
+kill -INT "$pid"
+wait "$pid"
+code=$?
+took_ms=$((($(date +%s%N) - start) / 1000000))
+[[ $code == 130 ]] || fail "Ctrl-C during the controller's load exited $code (expected 130)"
+((took_ms < 10000)) || fail "Ctrl-C during the controller's load took $took_ms ms"
+pgrep -f "stand-controller-load" >/dev/null && fail "the controller's stand load is still running"
+grep -qs '"status":"interrupted"' "$dir"/run-int/hosts/box/reps/*.json || fail "the interrupted repetition did not come back"
+echo "ok: Ctrl-C during the load from here: exit 130 in $took_ms ms"
 
 # The host's loopback is not the controller's: the repetition fails with what to change.
 scenario "$dir/loopback.json" controller 127.0.0.1
