@@ -17,12 +17,8 @@
 set -uo pipefail
 stand=$1 plugins=$2 net=$3
 here=$(cd "$(dirname "$0")" && pwd)
-dir=$(mktemp -d /var/tmp/stand-fleet-box.XXXXXX)
-cleanup() { "$here/rig.sh" down "$dir/rig" >/dev/null 2>&1; rm -rf "$dir"; }
-trap cleanup EXIT
-fail() { echo "FAIL: $*"; for f in "$dir"/out "$dir"/err; do [[ -f $f ]] && { echo "--- $f"; tail -40 "$f"; }; done; exit 1; }
-"$here/rig.sh" up "$dir/rig" 1 "$net" || fail "the rig did not come up"
-ssh_opts=(--ssh-config "$dir/rig/ssh_config")
+. "$here/test_lib.sh"
+fleet_rig box 1 "$net"
 "$stand" fleet push "box=ssh://root@$net.11" "${ssh_opts[@]}" --plugin-path "$plugins" >"$dir/out" 2>"$dir/err" ||
   fail "push failed"
 

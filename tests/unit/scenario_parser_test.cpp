@@ -772,3 +772,18 @@ TEST_CASE("scenario parser: a load step from the controller, and what cannot com
     CHECK(error_of(with_steps(R"({"step": "load", "urls": ["http://10.0.0.2:80/"], "generators": ["g1"], "xff": true})", gens))
               .find("$.phases[0].steps[0].xff: expected no xff with generators") != std::string::npos);
 }
+
+TEST_CASE("scenario parser: the backend on a host is an ssh URL with an IP address") {
+    const auto s = parse_scenario_text(with_top(R"("backend": {"host": "ssh://root@10.0.0.4:2222"})"), "t.json");
+    REQUIRE(s.backend);
+    REQUIRE(s.backend->host);
+    CHECK(s.backend->host->name == "backend");
+    CHECK(s.backend->host->address == "10.0.0.4");
+    CHECK(s.backend->host->port == 2222);
+    CHECK_FALSE(parse_scenario_text(with_top(R"("backend": {})"), "t.json").backend->host);
+    CHECK(error_of(with_top(R"("backend": {"host": "ssh://root@backend.example"})")) ==
+          "t.json: $.backend.host: expected an IP address in the URL (the system under test is given it as its upstream), "
+          "got \"ssh://root@backend.example\"");
+    CHECK(error_of(with_top(R"("backend": {"host": "http://root@10.0.0.4"})")).starts_with("t.json: $.backend.host: "));
+    CHECK(error_of(with_top(R"("backend": {"host": 4})")).starts_with("t.json: $.backend.host: expected"));
+}

@@ -234,19 +234,23 @@ int run_run(const std::vector<std::string>& argv) {
     const auto hosts = hosts_of_run(args, scen);
     if (resume && !hosts.empty()) throw UsageError(no_fleet_resume);
     const auto generator_targets = generators_of_run(args, scen, hosts);
+    const auto backend_target = backend_host_of_run(args, scen, hosts);
     auto search = plugin_search(args);
     if (args.flag("check")) {
         if (resume) throw UsageError("--check validates a scenario file, not --resume");
         const int code = checked_scenario(args, scen, search, hosts);
-        if (code == kExitOk && !generator_targets.empty())
-            for (const auto& g : open_generators(args, generator_targets))
-                std::cout << "generator " << g.session->target().name << " (" << g.session->target().url()
-                          << "): ok, this stand's build is installed there\n";
+        if (code != kExitOk) return code;
+        for (const auto& g : open_run_hosts(args, generator_targets, "generators"))
+            std::cout << "generator " << g.session->target().name << " (" << g.session->target().url()
+                      << "): ok, this stand's build is installed there\n";
+        for (const auto& b : open_run_hosts(args, backend_target, "the backend host"))
+            std::cout << "backend host (" << b.session->target().url() << "): ok, this stand's build is installed there\n";
         return code;
     }
     resolve_plugins(args, scen, search);
     check_probe_steps(scen, search);
-    const auto generators = open_generators(args, generator_targets);
+    const auto generators = open_run_hosts(args, generator_targets, "generators");
+    const auto backend_host = open_run_hosts(args, backend_target, "the backend host");
 
     install_signal_handlers();
     if (!hosts.empty()) return run_on_hosts(args, scen, hosts, run_dir, g_interrupted);
@@ -258,6 +262,7 @@ int run_run(const std::vector<std::string>& argv) {
     options.search = &search;
     options.interrupted = &g_interrupted;
     if (!generators.empty()) options.generators = &generators;
+    if (!backend_host.empty()) options.backend_host = &backend_host.front();
     std::optional<fleetrun::ControllerChannel> controller;
     if (args.value("fleet-host")) options.controller = &controller.emplace();
     options.progress = [tty](const std::string& line) {

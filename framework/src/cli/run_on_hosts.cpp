@@ -50,6 +50,14 @@ int outcome_code(const fleetrun::FleetRunResult& result, const std::filesystem::
     return all_ok ? kExitOk : kExitFailed;
 }
 
+fleet::SshTarget target_arg(const char* option, const std::string& arg) {
+    try {
+        return fleet::parse_host_arg(arg);
+    } catch (const fleet::FleetError& e) {
+        throw UsageError(std::string(option) + ": " + e.what());
+    }
+}
+
 }  // namespace
 
 std::vector<OptionSpec> host_options() {
@@ -65,17 +73,15 @@ std::vector<fleet::SshTarget> hosts_of_run(const Args& args, const scenario::Sce
     }
     auto hosts = scen.hosts;
     for (const auto& arg : args.values("host")) {
-        fleet::SshTarget t;
-        try {
-            t = fleet::parse_host_arg(arg);
-        } catch (const fleet::FleetError& e) {
-            throw UsageError(std::string("--host: ") + e.what());
-        }
+        fleet::SshTarget t = target_arg("--host", arg);
         std::erase_if(hosts, [&](const fleet::SshTarget& h) { return h.name == t.name; });
         hosts.push_back(std::move(t));
     }
-    if (hosts.empty() && scen.generators.empty() && (args.value("ssh-config") || args.flag("accept-new-host-key")))
-        throw UsageError("--ssh-config and --accept-new-host-key go with --host (or a scenario's \"hosts\" or \"generators\")");
+    const bool backend_host = scen.backend && scen.backend->host;
+    if (hosts.empty() && scen.generators.empty() && !backend_host &&
+        (args.value("ssh-config") || args.flag("accept-new-host-key")))
+        throw UsageError("--ssh-config and --accept-new-host-key go with --host (or a scenario's \"hosts\", "
+                         "\"generators\" or backend \"host\")");
     return hosts;
 }
 
@@ -84,12 +90,7 @@ std::vector<fleet::SshTarget> generators_of_run(const Args& args, const scenario
     const bool named = scenario::uses_generators(scen);
     auto generators = scen.generators;
     for (const auto& arg : args.values("generator")) {
-        fleet::SshTarget t;
-        try {
-            t = fleet::parse_host_arg(arg);
-        } catch (const fleet::FleetError& e) {
-            throw UsageError(std::string("--generator: ") + e.what());
-        }
+        fleet::SshTarget t = target_arg("--generator", arg);
         if (std::none_of(generators.begin(), generators.end(), [&](const auto& g) { return g.name == t.name; }))
             throw UsageError("--generator " + t.name + ": the scenario's \"generators\" have no host of that name (it "
                              "replaces one by name: a load step names the hosts it uses)");
@@ -102,13 +103,23 @@ std::vector<fleet::SshTarget> generators_of_run(const Args& args, const scenario
     return generators;
 }
 
-std::vector<fleetrun::CheckedHost> open_generators(const Args& args, const std::vector<fleet::SshTarget>& generators) {
-    if (generators.empty()) return {};
+std::vector<fleetrun::CheckedHost> open_run_hosts(const Args& args, const std::vector<fleet::SshTarget>& targets,
+                                                  const std::string& what) {
+    if (targets.empty()) return {};
     try {
-        return fleetrun::open_checked_hosts(generators, ssh_options(args));
+        return fleetrun::open_checked_hosts(targets, ssh_options(args));
     } catch (const fleet::FleetError& e) {
-        throw UsageError("refused generators (nothing ran):\n" + text::secrets().scrub(e.what()));
+        throw UsageError("refused " + what + " (nothing ran):\n" + text::secrets().scrub(e.what()));
     }
+}
+
+std::vector<fleet::SshTarget> backend_host_of_run(const Args& args, const scenario::Scenario& scen,
+                                                  const std::vector<fleet::SshTarget>& hosts) {
+    if (!scen.backend || !scen.backend->host || args.value("fleet-host")) return {};
+    if (!hosts.empty())
+        throw UsageError("a scenario whose backend is on a host (\"backend\": {\"host\": ...}) runs here, not on hosts "
+                         "(--host or \"hosts\")");
+    return {*scen.backend->host};
 }
 
 int check_run_hosts(const Args& args, const std::vector<fleet::SshTarget>& hosts) {

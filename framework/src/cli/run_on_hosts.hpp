@@ -29,7 +29,14 @@ std::vector<fleet::SshTarget> generators_of_run(const Args& args, const scenario
 
 // Opens and checks them (this build's stand, clock offsets): UsageError
 // naming every one that cannot be used, before anything runs.
-std::vector<fleetrun::CheckedHost> open_generators(const Args& args, const std::vector<fleet::SshTarget>& generators);
+// `what` names them in the refusal ("generators", "the backend host").
+std::vector<fleetrun::CheckedHost> open_run_hosts(const Args& args, const std::vector<fleet::SshTarget>& targets,
+                                                  const std::string& what);
+
+// The scenario's backend host ("backend": {"host": URL}), none or one;
+// UsageError in a run on hosts (not supported).
+std::vector<fleet::SshTarget> backend_host_of_run(const Args& args, const scenario::Scenario& scen,
+                                                  const std::vector<fleet::SshTarget>& hosts);
 
 // --check with hosts: each host checked as a run would check it; prints a
 // line per host and returns 0, or names every refused host and returns 2.

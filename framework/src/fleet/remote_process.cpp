@@ -13,6 +13,12 @@ namespace {
 constexpr const char* kWriteFile = "umask 077; mkdir -p \"$(dirname \"$1\")\" && cat > \"$1\"";
 constexpr const char* kLaunch = "trap '' PIPE; echo $$ > \"$1\"; shift; echo \"stand-remote-pid $$\"; exec \"$@\"";
 constexpr std::string_view kPidLine = "stand-remote-pid ";
+// $1 the pid file, then the argv. A background list's stdin is /dev/null
+// in sh, so the watcher gets the session's stdin through fd 3 explicitly.
+constexpr const char* kTied =
+    "f=$1; shift; mkdir -p \"$(dirname \"$f\")\" || exit 1; exec 3<&0; \"$@\" 3<&- & p=$!; echo \"$p\" > \"$f\"; "
+    "echo \"stand-remote-pid $p\"; (cat >/dev/null; kill -TERM \"$p\" 2>/dev/null) <&3 >/dev/null 2>&1 & "
+    "exec 3<&-; wait \"$p\"";
 
 }  // namespace
 
@@ -24,6 +30,12 @@ void upload_private_file(const SshSession& session, const std::string& path, con
 
 std::vector<std::string> launched(const std::string& pid_file, const std::vector<std::string>& argv) {
     std::vector<std::string> out{"sh", "-c", kLaunch, "sh", pid_file};
+    out.insert(out.end(), argv.begin(), argv.end());
+    return out;
+}
+
+std::vector<std::string> tied_to_connection(const std::string& pid_file, const std::vector<std::string>& argv) {
+    std::vector<std::string> out{"sh", "-c", kTied, "sh", pid_file};
     out.insert(out.end(), argv.begin(), argv.end());
     return out;
 }

@@ -22,7 +22,15 @@ void upload_private_file(const SshSession& session, const std::string& path, con
 // connection must not kill it half way through a step) and then execs `argv`.
 std::vector<std::string> launched(const std::string& pid_file, const std::vector<std::string>& argv);
 
-// The pid a launched() command printed, or 0 when `line` is not that line.
+// The remote argv that runs `argv` in the background with its pid in
+// ~/`pid_file` and printed first (remote_pid_of), for as long as the
+// connection that started it lasts: once the command's stdin ends (the
+// controller closed it, or its ssh went away) `argv` gets SIGTERM. For
+// helpers that must not outlive the run (a backend), run with
+// SshSession::stream_answering, whose stdin stays open until the output ends.
+std::vector<std::string> tied_to_connection(const std::string& pid_file, const std::vector<std::string>& argv);
+
+// The pid a launched() or tied_to_connection() command printed, or 0 when `line` is not that line.
 long remote_pid_of(const std::string& line);
 
 // Sends SIGINT to the remote process once `interrupted` is set and its pid

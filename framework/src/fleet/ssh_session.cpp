@@ -231,13 +231,20 @@ int SshSession::converse(const std::vector<std::string>& remote_argv, const Line
 
 int SshSession::stream(const std::vector<std::string>& remote_argv,
                        const std::function<void(const std::string&)>& on_line) const {
-    return stream_answering(remote_argv, [&on_line](const std::string& line) -> std::optional<std::string> {
-        on_line(line);
-        return std::nullopt;
-    });
+    return stream_lines(
+        remote_argv,
+        [&on_line](const std::string& line) -> std::optional<std::string> {
+            on_line(line);
+            return std::nullopt;
+        },
+        false);
 }
 
 int SshSession::stream_answering(const std::vector<std::string>& remote_argv, const Answerer& on_line) const {
+    return stream_lines(remote_argv, on_line, true);
+}
+
+int SshSession::stream_lines(const std::vector<std::string>& remote_argv, const Answerer& on_line, bool keep_stdin) const {
     std::vector<std::string> merged{"sh", "-c", "exec \"$@\" 2>&1", "sh"};
     merged.insert(merged.end(), remote_argv.begin(), remote_argv.end());
     const auto argv = command(merged);
@@ -249,8 +256,9 @@ int SshSession::stream_answering(const std::vector<std::string>& remote_argv, co
                 bp::std_out > from, bp::std_err > err_file);
     ::close(to.native_source());  // the reading end is the child's now
     to.assign_source(-1);
+    if (!keep_stdin) to.close();
     for (std::string line; std::getline(from, line);)
-        if (const auto reply = on_line(line)) write_ignoring_sigpipe(to.native_sink(), *reply + "\n");
+        if (const auto reply = on_line(line); reply && keep_stdin) write_ignoring_sigpipe(to.native_sink(), *reply + "\n");
     to.close();
     c.wait();
     std::ifstream err_in(err_file);

@@ -81,16 +81,16 @@ public:
     // ("Connection to ... closed", a server-alive timeout).
     int stream(const std::vector<std::string>& remote_argv, const std::function<void(const std::string&)>& on_line) const;
 
-    // The same with its stdin open: a line `on_line` returns is written to
-    // it (with a newline) before the next output line is read; nullopt
-    // writes nothing. Its stdin closes when the output ends. A reader gone
-    // by then is not an error here (no SIGPIPE): the exit code says how the
-    // command ended.
+    // The same with its stdin open until the output ends: a line `on_line`
+    // returns is written to it (with a newline) before the next output line
+    // is read; nullopt writes nothing. A reader gone by then is not an
+    // error here (no SIGPIPE): the exit code says how the command ended.
     using Answerer = std::function<std::optional<std::string>(const std::string& line)>;
     int stream_answering(const std::vector<std::string>& remote_argv, const Answerer& on_line) const;
 
 private:
     void check_ssh(int exit_code, const std::string& err) const;
+    int stream_lines(const std::vector<std::string>& remote_argv, const Answerer& on_line, bool keep_stdin) const;
 
     SshTarget target_;
     SshOptions options_;

@@ -139,8 +139,9 @@ private:
 
         std::unique_ptr<RepResources> resources;
         try {
-            resources = std::make_unique<RepResources>(scenario_, boxes_, dir_, planned.key, options_.allow_drift,
-                                                       preface, findings);
+            resources = std::make_unique<RepResources>(
+                scenario_, boxes_, dir_, planned.key, options_.allow_drift, preface, findings,
+                options_.backend_host != nullptr ? options_.backend_host->session.get() : nullptr);
         } catch (const RepSetupError& e) {
             outcome_.stopped_because = e.what();
             preface[rundir::rep_key::kKey] = planned.key;

@@ -29,6 +29,9 @@ struct EngineOptions {
     // On a fleet host: the channel to the controller (load steps "from":
     // "controller"); null elsewhere.
     fleetrun::ControllerChannel* controller = nullptr;
+    // The host of the scenario's backend ("backend": {"host": ...}), opened
+    // and checked by the caller; null: the backend runs here.
+    const fleetrun::CheckedHost* backend_host = nullptr;
 };
 
 struct EngineOutcome {

@@ -3,7 +3,7 @@
 // cost of a TLS handshake on each side, and the findings they support.
 #pragma once
 
-#include "target/backend_process.hpp"
+#include "target/backend.hpp"
 
 #include <boost/json.hpp>
 

@@ -10,7 +10,7 @@
 #include "sampler/sampler.hpp"
 #include "scenario/run_plan.hpp"
 #include "scenario/scenario_model.hpp"
-#include "target/backend_process.hpp"
+#include "target/backend.hpp"
 
 #include <boost/json.hpp>
 
@@ -32,7 +32,7 @@ struct RepEnvironment {
     const std::atomic<bool>& interrupted;
     std::function<void(const std::string& status)> on_step;  // progress text
     boost::json::object preface;         // box, machine snapshot, findings so far
-    target::BackendProcess* backend = nullptr;   // the scenario's backend, when it has one
+    target::Backend* backend = nullptr;   // the scenario's backend, when it has one
     std::set<unsigned> generator_cpus;   // the load threads' CPUs; empty: anywhere
     // The scenario's generator hosts, opened and checked before the run
     // (EngineOptions::generators); null when it has none.

@@ -3,6 +3,8 @@
 
 #include "box/block_device.hpp"
 #include "detect/finding.hpp"
+#include "fleetrun/remote_backend.hpp"
+#include "target/backend_process.hpp"
 #include "sampler/sample_csv.hpp"
 #include "sampler/sample_source.hpp"
 
@@ -60,7 +62,8 @@ RunBoxes plan_run_boxes(const Scenario& scenario) {
 }
 
 RepResources::RepResources(const Scenario& scenario, const RunBoxes& boxes, const rundir::RunDirectory& dir,
-                           const std::string& rep_key, bool allow_drift, json::object& preface, json::array& findings) {
+                           const std::string& rep_key, bool allow_drift, json::object& preface, json::array& findings,
+                           const fleet::SshSession* backend_host) {
     try {
         if (boxes.layout.backend) {
             measured_ = std::make_unique<box::Box>(boxes.layout, run_id_of(dir.root()) + "-" + rep_key, boxes.measured);
@@ -86,7 +89,19 @@ RepResources::RepResources(const Scenario& scenario, const RunBoxes& boxes, cons
         }
         // A fresh backend per repetition: its counters and connections start
         // at zero, and a proxy never inherits the previous one's sockets.
-        if (scenario.backend) {
+        if (scenario.backend && backend_host != nullptr) {
+            try {
+                fleetrun::RemoteBackendOptions options;
+                options.log_file = dir.root() / ("backend-" + rep_key + ".log");
+                options.body_bytes = scenario.backend->body_bytes;
+                options.threads = scenario.backend->threads;
+                backend_ = std::make_unique<fleetrun::RemoteBackend>(*backend_host, options, std::chrono::seconds(20));
+                preface[rundir::rep_key::kBackend] = backend_->info();
+            } catch (const std::exception& e) {
+                throw RepSetupError("the backend on " + backend_host->target().url() + " did not start before " + rep_key +
+                                    ": " + e.what());
+            }
+        } else if (scenario.backend) {
             try {
                 target::BackendOptions options;
                 options.log_file = dir.root() / ("backend-" + rep_key + ".log");

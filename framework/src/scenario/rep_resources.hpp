@@ -8,7 +8,8 @@
 #include "rundir/run_directory.hpp"
 #include "sampler/sampler.hpp"
 #include "scenario/scenario_model.hpp"
-#include "target/backend_process.hpp"
+#include "fleet/ssh_session.hpp"
+#include "target/backend.hpp"
 
 #include <boost/json.hpp>
 
@@ -44,9 +45,11 @@ public:
     // sampler, then the backend. Throws RepSetupError on drift without
     // `allow_drift` or when the backend does not start; what was built is
     // torn down then.
+    // With `backend_host` (the scenario's backend "host", opened and
+    // checked), the backend runs there.
     RepResources(const Scenario& scenario, const RunBoxes& boxes, const rundir::RunDirectory& dir,
                  const std::string& rep_key, bool allow_drift, boost::json::object& preface,
-                 boost::json::array& findings);
+                 boost::json::array& findings, const fleet::SshSession* backend_host = nullptr);
     ~RepResources();
     RepResources(const RepResources&) = delete;
     RepResources& operator=(const RepResources&) = delete;
@@ -54,7 +57,7 @@ public:
     // Null without cgroups.
     const box::Box* measured() const { return measured_.get(); }
     sampler::Sampler* sampler() const { return sampler_.get(); }
-    target::BackendProcess* backend() const { return backend_.get(); }
+    target::Backend* backend() const { return backend_.get(); }
 
     // Tears everything down (the backend, its box, the sampler, the measured
     // box), writing the samples to `samples_csv` once the sampler stopped.
@@ -66,7 +69,7 @@ private:
     std::unique_ptr<box::Box> measured_;
     std::unique_ptr<sampler::Sampler> sampler_;
     std::unique_ptr<box::Box> backend_box_;
-    std::unique_ptr<target::BackendProcess> backend_;
+    std::unique_ptr<target::Backend> backend_;
 };
 
 }  // namespace stand::scenario

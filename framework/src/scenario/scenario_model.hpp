@@ -97,6 +97,9 @@ using Table = rundir::RunTable;
 struct BackendSpec {
     std::uint32_t body_bytes = 64;
     std::uint32_t threads = 1;
+    // "host": on this fleet host (fleetrun/remote_backend.hpp), named
+    // "backend"; absent: here.
+    std::optional<fleet::SshTarget> host;
 };
 
 // "repetitions": {"min": 3, "max": 10, "until": {"metric": ..., "ci_width_pct": 5}}:

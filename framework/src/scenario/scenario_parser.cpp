@@ -14,6 +14,8 @@
 #include "scenario/value_syntax.hpp"
 #include "text/text_file.hpp"
 
+#include <boost/asio/ip/address.hpp>
+
 #include <cerrno>
 #include <cmath>
 #include <cstring>
@@ -200,10 +202,20 @@ void parse_repetitions(const json::value& v, const JsonPlace& place, Scenario& s
 }
 
 BackendSpec parse_backend(const json::value& v, const JsonPlace& place) {
-    const ObjectReader r(v, place, "the backend", {"body_bytes", "threads"});
+    const ObjectReader r(v, place, "the backend", {"body_bytes", "threads", "host"});
     BackendSpec b;
     if (auto n = r.uint("body_bytes", 0, 1 << 20)) b.body_bytes = static_cast<std::uint32_t>(*n);
     if (auto n = r.uint("threads", 1, 64)) b.threads = static_cast<std::uint32_t>(*n);
+    if (auto url = r.string("host")) {
+        try {
+            b.host = fleet::parse_host_arg("backend=" + *url);
+        } catch (const fleet::FleetError& e) {
+            r.at("host").fail_message(e.what());
+        }
+        boost::system::error_code ec;
+        boost::asio::ip::make_address(b.host->address, ec);
+        if (ec) r.at("host").fail("an IP address in the URL (the system under test is given it as its upstream)", r.find("host"));
+    }
     return b;
 }
 

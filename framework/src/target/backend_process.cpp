@@ -3,11 +3,6 @@
 #include "backend/host_port.hpp"
 #include "host/process/process_manager.hpp"
 
-#include <boost/asio/connect.hpp>
-#include <boost/asio/io_context.hpp>
-#include <boost/asio/ip/tcp.hpp>
-#include <boost/beast/core.hpp>
-#include <boost/beast/http.hpp>
 #include <boost/json.hpp>
 
 #include <csignal>
@@ -21,8 +16,6 @@ namespace stand::target {
 namespace {
 
 namespace json = boost::json;
-namespace asio = boost::asio;
-namespace http = boost::beast::http;
 
 // The file from byte `offset` on: what this backend wrote to a log that may
 // hold an earlier one's (a resumed run appends to the same file).
@@ -44,19 +37,9 @@ std::uintmax_t size_or_zero(const std::filesystem::path& p) {
 std::optional<json::object> ready_line(const std::string& output) {
     std::istringstream lines(output);
     std::string line;
-    while (std::getline(lines, line)) {
-        if (line.empty() || line.front() != '{') continue;
-        boost::system::error_code ec;
-        auto v = json::parse(line, ec);
-        if (!ec && v.is_object() && v.as_object().contains("listen")) return v.as_object();
-    }
+    while (std::getline(lines, line))
+        if (auto ready = backend_ready_line(line)) return ready;
     return std::nullopt;
-}
-
-std::uint64_t counter(const json::object& o, const char* key) {
-    const auto* v = o.if_contains(key);
-    if (v == nullptr || !v->is_number()) throw std::runtime_error(std::string("backend stats without \"") + key + "\"");
-    return v->to_number<std::uint64_t>();
 }
 
 }  // namespace
@@ -123,37 +106,10 @@ std::optional<double> BackendProcess::cpu_seconds() const {
     const int p = pid();
     if (p <= 0) return std::nullopt;
     std::ifstream in("/proc/" + std::to_string(p) + "/stat");
-    std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-    const auto paren = text.rfind(')');  // the command name may hold spaces
-    if (paren == std::string::npos) return std::nullopt;
-    std::istringstream fields(text.substr(paren + 2));
-    std::string skip;
-    for (int i = 3; i < 14; ++i) fields >> skip;  // fields 3..13: state .. cmajflt
-    unsigned long long utime = 0, stime = 0;
-    if (!(fields >> utime >> stime)) return std::nullopt;
-    return static_cast<double>(utime + stime) / static_cast<double>(::sysconf(_SC_CLK_TCK));
+    return cpu_seconds_of_stat(std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>()),
+                               ::sysconf(_SC_CLK_TCK));
 }
 
-BackendStats BackendProcess::stats() const {
-    const std::string where = control_host_ + ":" + std::to_string(control_port_);
-    try {
-        asio::io_context io;
-        asio::ip::tcp::socket socket(io);
-        socket.connect({asio::ip::make_address(control_host_), control_port_});
-        http::request<http::empty_body> req{http::verb::get, "/stats", 11};
-        req.set(http::field::host, where);
-        req.set(http::field::connection, "close");
-        http::write(socket, req);
-        boost::beast::flat_buffer buffer;
-        http::response<http::string_body> res;
-        http::read(socket, buffer, res);
-        if (res.result_int() != 200) throw std::runtime_error("HTTP " + std::to_string(res.result_int()));
-        auto o = json::parse(res.body()).as_object();
-        return {counter(o, "accepted"), counter(o, "open"), counter(o, "requests"), counter(o, "ws_sessions"),
-                counter(o, "ws_messages")};
-    } catch (const std::exception& e) {
-        throw std::runtime_error("the backend's stats at " + where + " did not answer: " + e.what());
-    }
-}
+BackendStats BackendProcess::stats() const { return backend_stats_at(control_host_, control_port_); }
 
 }  // namespace stand::target

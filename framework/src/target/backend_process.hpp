@@ -3,6 +3,8 @@
 // accepted connections can be counted.
 #pragma once
 
+#include "target/backend.hpp"
+
 #include <boost/json/object.hpp>
 
 #include <chrono>
@@ -28,33 +30,23 @@ struct BackendOptions {
     std::string ws_path = "/ws";
 };
 
-// Counters of the backend's data port (see `stand backend --help`).
-struct BackendStats {
-    std::uint64_t accepted = 0, open = 0, requests = 0, ws_sessions = 0, ws_messages = 0;
-};
-
-class BackendProcess {
+class BackendProcess final : public Backend {
 public:
     // Starts the backend and waits up to `ready_within` for its ready line.
     // Throws std::runtime_error with the backend's output when it does not come.
     BackendProcess(const BackendOptions& options, std::chrono::milliseconds ready_within);
-    ~BackendProcess();  // SIGTERM, then SIGKILL after 5 s
+    ~BackendProcess() override;  // SIGTERM, then SIGKILL after 5 s
     BackendProcess(const BackendProcess&) = delete;
     BackendProcess& operator=(const BackendProcess&) = delete;
 
-    const std::string& host() const { return host_; }
-    std::uint16_t port() const { return port_; }
-    const std::string& ws_path() const { return options_.ws_path; }
+    const std::string& host() const override { return host_; }
+    std::uint16_t port() const override { return port_; }
+    const std::string& ws_path() const override { return options_.ws_path; }
     int pid() const;
-    // {"listen","control","body_bytes","threads","ws_path","pid"}: the ready line.
-    const boost::json::object& info() const { return info_; }
-
-    // GET /stats on the control port. Throws std::runtime_error naming the
-    // address when the backend does not answer (it died: a finding, not a crash).
-    BackendStats stats() const;
-    // The backend process's user + system CPU so far (/proc/PID/stat, all
-    // threads); nullopt when it cannot be read.
-    std::optional<double> cpu_seconds() const;
+    const boost::json::object& info() const override { return info_; }
+    BackendStats stats() const override;
+    // From /proc/PID/stat.
+    std::optional<double> cpu_seconds() const override;
 
 private:
     BackendOptions options_;
