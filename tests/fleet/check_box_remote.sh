@@ -63,7 +63,7 @@ def rep_of(d):
 rep, rep_host = rep_of(run), rep_of(run_host)
 m = rep["metrics"]
 assert abs(m["outside.rps"] - requests / 3) < 0.1 * requests / 3, m["outside.rps"]
-assert m["outside.error_pct"] == 0 and m["outside.late_pct"] < 5, m
+assert m["outside.error_pct"] == 0, m
 assert m["outside.box_cpu_us_per_req"] > 0 and m["outside.client_cpu_us_per_req"] > 0, m
 load = rep["loads"]["outside"]
 assert load["schema"] == "stand.load-fleet/1" and [g["name"] for g in load["generators"]] == ["controller"], load
