@@ -1,6 +1,7 @@
 #include "cli/commands.hpp"
 #include "cli/exit_codes.hpp"
 #include "cli/run_on_hosts.hpp"
+#include "cli/scenario_run.hpp"
 #include "fleetrun/controller_load.hpp"
 #include "text/text_file.hpp"
 #include "loader/schema_check.hpp"
@@ -72,18 +73,6 @@ Exit: 0 all repetitions ok, 1 some failed, 2 bad scenario or arguments,
 3 a plugin was refused, 130 interrupted (resume with --resume).
 )";
 
-std::atomic<bool> g_interrupted{false};
-
-extern "C" void on_signal(int) { g_interrupted.store(true); }
-
-void install_signal_handlers() {
-    struct sigaction sa {};
-    sa.sa_handler = on_signal;
-    sigemptyset(&sa.sa_mask);
-    ::sigaction(SIGINT, &sa, nullptr);
-    ::sigaction(SIGTERM, &sa, nullptr);
-}
-
 // The scenario of an earlier run, with the parameters and plugins it started with.
 scenario::Scenario resumed_scenario(const Args& args, const std::string& resume) {
     args.expect_positionals(0, 0, "no scenario with --resume (it is in RUN_DIR/run.json)");
@@ -133,36 +122,6 @@ scenario::Scenario scenario_from_args(const Args& args) {
     return scen;
 }
 
-// Refuses bad plugins, and configs their schemas refuse, before measuring
-// anything, naming where each was given.
-void resolve_plugins(const Args& args, const scenario::Scenario& scen, const loader::PluginSearch& search) {
-    for (std::size_t i = 0; i < scen.plugins.size(); ++i) {
-        const auto& plugin = scen.plugins[i];
-        const std::string where = args.values("plugin").empty()
-                                      ? scen.file.string() + ": $.plugins[" + std::to_string(i) + "]"
-                                      : "--plugin " + plugin.id;
-        std::shared_ptr<loader::LoadedPlugin> loaded;
-        try {
-            loaded = search.resolve(plugin.id);
-        } catch (const loader::LoadError& e) {
-            throw loader::LoadError(where, e.what());
-        }
-        const auto problems = loader::config_problems(plugin.config, loaded->config_schema);
-        if (problems.empty()) continue;
-        std::string all;
-        for (const auto& p : problems) all += (all.empty() ? "" : "; ") + p;
-        throw loader::LoadError(where + ".config", plugin.label + "'s config schema (stand info " + plugin.id +
-                                                       ") refuses: " + all);
-    }
-}
-
-// Every run_probe step's job and params, asked of the probe plugins
-// themselves (their workers run in a scratch directory).
-void check_probe_steps(const scenario::Scenario& scen, const loader::PluginSearch& search) {
-    const text::TempDir scratch("stand-check");
-    scenario::check_probe_params(scen, search, scratch.path());
-}
-
 // --check: what a run would refuse, refused now; nothing measured.
 int checked_scenario(const Args& args, const scenario::Scenario& scen, const loader::PluginSearch& search,
                      const std::vector<fleet::SshTarget>& hosts) {
@@ -179,24 +138,6 @@ int checked_scenario(const Args& args, const scenario::Scenario& scen, const loa
     std::cout << scen.file.string() << ": ok (" << scen.plugins.size() << " plugin(s), " << steps << " step(s), "
               << plan.size() << " repetition(s) planned)\n";
     return hosts.empty() ? kExitOk : check_run_hosts(args, hosts);
-}
-
-int reported_outcome(const std::filesystem::path& run_dir, const scenario::EngineOutcome& outcome) {
-    auto files = report::write_run_report(run_dir);
-    std::cout << "summary: " << files.summary_md.string() << "\n"
-              << "results: " << files.results_json.string() << "\n"
-              << "report:  " << files.report_html.string() << "\n";
-    std::cerr << outcome.reps_ok << " repetitions ok, " << outcome.reps_failed << " failed, " << outcome.reps_skipped
-              << " already done\n";
-    if (!outcome.stopped_because.empty()) {
-        std::cerr << "stand: run stopped: " << outcome.stopped_because << "\n";
-        return kExitFailed;
-    }
-    if (outcome.interrupted) {
-        std::cerr << "stand: interrupted; finish with: stand run --resume " << run_dir.string() << "\n";
-        return kExitInterrupted;
-    }
-    return outcome.reps_failed == 0 ? kExitOk : kExitFailed;
 }
 
 }  // namespace
@@ -252,30 +193,18 @@ int run_run(const std::vector<std::string>& argv) {
     const auto generators = open_run_hosts(args, generator_targets, "generators");
     const auto backend_host = open_run_hosts(args, backend_target, "the backend host");
 
-    install_signal_handlers();
-    if (!hosts.empty()) return run_on_hosts(args, scen, hosts, run_dir, g_interrupted);
-    const bool tty = ::isatty(STDERR_FILENO);
-    scenario::EngineOptions options;
-    options.run_dir = run_dir;
+    const std::atomic<bool>& interrupted = install_signal_handlers();
+    if (!hosts.empty()) return run_on_hosts(args, scen, hosts, run_dir, interrupted);
+    scenario::EngineOptions options = engine_options(run_dir, search, interrupted);
     options.resume = resume.has_value();
     options.allow_drift = args.flag("allow-drift");
-    options.search = &search;
-    options.interrupted = &g_interrupted;
     if (!generators.empty()) options.generators = &generators;
     if (!backend_host.empty()) options.backend_host = &backend_host.front();
     std::optional<fleetrun::ControllerChannel> controller;
     if (args.value("fleet-host")) options.controller = &controller.emplace();
-    options.progress = [tty](const std::string& line) {
-        if (tty) std::cerr << "\r\033[K" << text::secrets().scrub(line) << std::flush;
-        else std::cerr << text::secrets().scrub(line) << "\n";
-    };
-    options.log = [tty](const std::string& line) {
-        std::cerr << (tty ? "\r\033[K" : "") << text::secrets().scrub(line) << "\n";
-    };
     std::cerr << "stand run " << scen.name << " -> " << run_dir.string() << "\n";
-    auto outcome = scenario::run_scenario(scen, options);
-    if (tty) std::cerr << "\r\033[K";
-    return reported_outcome(run_dir, outcome);
+    const auto outcome = run_with_progress(scen, options);
+    return reported_outcome(run_dir, outcome, std::cout);
 }
 
 }  // namespace stand::cli

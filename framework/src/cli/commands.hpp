@@ -14,6 +14,7 @@ int run_plugins(const std::vector<std::string>& argv);
 int run_info(const std::vector<std::string>& argv);
 int run_compat(const std::vector<std::string>& argv);
 int run_run(const std::vector<std::string>& argv);
+int run_probe(const std::vector<std::string>& argv);
 int run_load(const std::vector<std::string>& argv);
 int run_tunnel(const std::vector<std::string>& argv);
 int run_report(const std::vector<std::string>& argv);

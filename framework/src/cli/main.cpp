@@ -26,6 +26,8 @@ commands:
   info PLUGIN        print a plugin's descriptor and config schema
   compat PLUGIN      run the compatibility checks of a plugin
   run SCENARIO       run a scenario: repetitions, boxes, samples, load, report
+  probe PLUGIN JOB   one probe job without a scenario file (stand probe disk
+                     rnd4k-q32t1-read --param dir=/var/tmp), as text or --json
   load URL...        HTTP/1.1 or HTTP/3 load generator (closed or open model)
   tunnel LINK        Hysteria 2 tunnel: throughput of /zero streams, /small
                      probes, dropped streams and reconnects
@@ -76,6 +78,7 @@ int main(int argc, char** argv) {
         if (command == "info") return run_info(rest);
         if (command == "compat") return run_compat(rest);
         if (command == "run") return run_run(rest);
+        if (command == "probe") return run_probe(rest);
         if (command == "load") return run_load(rest);
         if (command == "tunnel") return run_tunnel(rest);
         if (command == "report") return run_report(rest);

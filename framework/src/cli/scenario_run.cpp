@@ -1,0 +1,104 @@
+#include "cli/scenario_run.hpp"
+
+#include "cli/exit_codes.hpp"
+#include "loader/schema_check.hpp"
+#include "report/run_report.hpp"
+#include "scenario/probe_params_check.hpp"
+#include "text/secrets.hpp"
+#include "text/temp_dir.hpp"
+
+#include <csignal>
+#include <iostream>
+
+#include <unistd.h>
+
+namespace stand::cli {
+namespace {
+
+std::atomic<bool> g_interrupted{false};
+
+extern "C" void on_signal(int) { g_interrupted.store(true); }
+
+}  // namespace
+
+// Refuses bad plugins, and configs their schemas refuse, before measuring
+// anything, naming where each was given.
+void resolve_plugins(const Args& args, const scenario::Scenario& scen, const loader::PluginSearch& search) {
+    for (std::size_t i = 0; i < scen.plugins.size(); ++i) {
+        const auto& plugin = scen.plugins[i];
+        const std::string where = args.values("plugin").empty()
+                                      ? scen.file.string() + ": $.plugins[" + std::to_string(i) + "]"
+                                      : "--plugin " + plugin.id;
+        std::shared_ptr<loader::LoadedPlugin> loaded;
+        try {
+            loaded = search.resolve(plugin.id);
+        } catch (const loader::LoadError& e) {
+            throw loader::LoadError(where, e.what());
+        }
+        const auto problems = loader::config_problems(plugin.config, loaded->config_schema);
+        if (problems.empty()) continue;
+        std::string all;
+        for (const auto& p : problems) all += (all.empty() ? "" : "; ") + p;
+        throw loader::LoadError(where + ".config", plugin.label + "'s config schema (stand info " + plugin.id +
+                                                       ") refuses: " + all);
+    }
+}
+
+// Every run_probe step's job and params, asked of the probe plugins
+// themselves (their workers run in a scratch directory).
+void check_probe_steps(const scenario::Scenario& scen, const loader::PluginSearch& search) {
+    const text::TempDir scratch("stand-check");
+    scenario::check_probe_params(scen, search, scratch.path());
+}
+
+const std::atomic<bool>& install_signal_handlers() {
+    struct sigaction sa {};
+    sa.sa_handler = on_signal;
+    sigemptyset(&sa.sa_mask);
+    ::sigaction(SIGINT, &sa, nullptr);
+    ::sigaction(SIGTERM, &sa, nullptr);
+    return g_interrupted;
+}
+
+scenario::EngineOptions engine_options(const std::filesystem::path& run_dir, const loader::PluginSearch& search,
+                                       const std::atomic<bool>& interrupted) {
+    const bool tty = ::isatty(STDERR_FILENO);
+    scenario::EngineOptions options;
+    options.run_dir = run_dir;
+    options.search = &search;
+    options.interrupted = &interrupted;
+    options.progress = [tty](const std::string& line) {
+        if (tty) std::cerr << "\r\033[K" << text::secrets().scrub(line) << std::flush;
+        else std::cerr << text::secrets().scrub(line) << "\n";
+    };
+    options.log = [tty](const std::string& line) {
+        std::cerr << (tty ? "\r\033[K" : "") << text::secrets().scrub(line) << "\n";
+    };
+    return options;
+}
+
+scenario::EngineOutcome run_with_progress(const scenario::Scenario& scen, const scenario::EngineOptions& options) {
+    auto outcome = scenario::run_scenario(scen, options);
+    if (::isatty(STDERR_FILENO)) std::cerr << "\r\033[K";
+    return outcome;
+}
+
+int reported_outcome(const std::filesystem::path& run_dir, const scenario::EngineOutcome& outcome, std::ostream& paths) {
+    auto files = report::write_run_report(run_dir);
+    paths << "summary: " << files.summary_md.string() << "\n"
+              << "results: " << files.results_json.string() << "\n"
+              << "report:  " << files.report_html.string() << "\n";
+    std::cerr << outcome.reps_ok << " repetitions ok, " << outcome.reps_failed << " failed, " << outcome.reps_skipped
+              << " already done\n";
+    if (!outcome.stopped_because.empty()) {
+        std::cerr << "stand: run stopped: " << outcome.stopped_because << "\n";
+        return kExitFailed;
+    }
+    if (outcome.interrupted) {
+        std::cerr << "stand: interrupted; finish with: stand run --resume " << run_dir.string() << "\n";
+        return kExitInterrupted;
+    }
+    return outcome.reps_failed == 0 ? kExitOk : kExitFailed;
+}
+
+}  // namespace stand::cli

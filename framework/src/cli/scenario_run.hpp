@@ -1,0 +1,41 @@
+// What `stand run` and `stand probe` share to run a scenario here: the
+// checks before anything is measured, SIGINT/SIGTERM as a stop flag, the
+// engine's progress and log lines on stderr, and the closing report.
+#pragma once
+
+#include "cli/args.hpp"
+#include "loader/plugin_search.hpp"
+#include "scenario/engine.hpp"
+#include "scenario/scenario_model.hpp"
+
+#include <atomic>
+#include <filesystem>
+#include <ostream>
+
+namespace stand::cli {
+
+// Refuses bad plugins, and configs their schemas refuse, before measuring
+// anything, naming where each was given (the scenario's place, or --plugin).
+void resolve_plugins(const Args& args, const scenario::Scenario& scen, const loader::PluginSearch& search);
+
+// Every run_probe step's job and params, asked of the probe plugins
+// themselves (their workers run in a scratch directory).
+void check_probe_steps(const scenario::Scenario& scen, const loader::PluginSearch& search);
+
+// SIGINT and SIGTERM set the returned flag from now on (the engine stops
+// cleanly at it, keeping what was measured).
+const std::atomic<bool>& install_signal_handlers();
+
+// Options for a run here: progress lines on stderr (rewritten in place on a
+// terminal), log lines, secrets scrubbed from both.
+scenario::EngineOptions engine_options(const std::filesystem::path& run_dir, const loader::PluginSearch& search,
+                                       const std::atomic<bool>& interrupted);
+
+// run_scenario, leaving the terminal's line clean after it.
+scenario::EngineOutcome run_with_progress(const scenario::Scenario& scen, const scenario::EngineOptions& options);
+
+// Writes the report, prints where its files are on `paths` and the
+// repetition counts on stderr; the exit code of the run.
+int reported_outcome(const std::filesystem::path& run_dir, const scenario::EngineOutcome& outcome, std::ostream& paths);
+
+}  // namespace stand::cli
