@@ -15,8 +15,7 @@ stand=$1 plugins=$2 net=$3
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/test_lib.sh"
 fleet_rig backend 2 "$net"
-"$stand" fleet push "be=ssh://root@$net.11" "${ssh_opts[@]}" --plugin-path "$plugins" >"$dir/out" 2>"$dir/err" ||
-  fail "push failed"
+fleet_push "be=ssh://root@$net.11"
 
 port=$((19000 + RANDOM % 100))
 requests=1200

@@ -19,8 +19,7 @@ stand=$1 plugins=$2 net=$3
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/test_lib.sh"
 fleet_rig box 1 "$net"
-"$stand" fleet push "box=ssh://root@$net.11" "${ssh_opts[@]}" --plugin-path "$plugins" >"$dir/out" 2>"$dir/err" ||
-  fail "push failed"
+fleet_push "box=ssh://root@$net.11"
 
 port=$((18900 + RANDOM % 100))
 requests=1200

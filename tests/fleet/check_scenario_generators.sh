@@ -14,8 +14,7 @@ stand=$1 plugins=$2 net=$3
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/test_lib.sh"
 fleet_rig scen 3 "$net"
-"$stand" fleet push "g1=ssh://root@$net.11" "g2=ssh://root@$net.12" "${ssh_opts[@]}" --plugin-path "$plugins" \
-  >"$dir/out" 2>"$dir/err" || fail "push failed"
+fleet_push "g1=ssh://root@$net.11" "g2=ssh://root@$net.12"
 
 port=$((18700 + RANDOM % 200))
 python3 - "$dir/scenario.json" "$net" "$port" <<'PY'

@@ -9,3 +9,7 @@ fleet_rig() {
   "$here/rig.sh" up "$dir/rig" "$2" "$3" || fail "the rig did not come up"
   ssh_opts=(--ssh-config "$dir/rig/ssh_config")
 }
+# fleet_push NAME=URL...: this stand and the plugins of $plugins onto those rig hosts.
+fleet_push() {
+  "$stand" fleet push "$@" "${ssh_opts[@]}" --plugin-path "$plugins" >"$dir/out" 2>"$dir/err" || fail "push failed"
+}

@@ -51,18 +51,21 @@ bool write_all(int fd, const std::string& data) {
     return true;
 }
 
-void take_answer(const std::string& line, GeneratorOutcome& g) {
+// Fills `g` from the answer; whether it says the controller was interrupted.
+bool take_answer(const std::string& line, GeneratorOutcome& g) {
     boost::system::error_code ec;
     const json::value v = json::parse(line, ec);
     if (ec || !v.is_object()) {
         g.problem = "the controller's answer is not JSON";
-        return;
+        return false;
     }
     const json::object& a = v.as_object();
+    const auto* interrupted = a.if_contains("interrupted");
+    const bool was_interrupted = interrupted != nullptr && interrupted->is_bool() && interrupted->as_bool();
     if (const auto* code = a.if_contains("exit_code"); code && code->is_int64()) g.exit_code = static_cast<int>(code->as_int64());
     if (const auto* p = a.if_contains("problem"); p && p->is_string() && !p->as_string().empty()) {
         g.problem = std::string(p->as_string());
-        return;
+        return was_interrupted;
     }
     try {
         g.result = a.at("result").as_object();
@@ -70,6 +73,7 @@ void take_answer(const std::string& line, GeneratorOutcome& g) {
     } catch (const std::exception& e) {
         g.problem = std::string("the controller's answer has no usable result: ") + e.what();
     }
+    return was_interrupted;
 }
 
 // ---- the controller side ----
@@ -171,7 +175,7 @@ json::object answer(const json::object& request, const fleet::SshTarget& host, c
     }
     argv.insert(argv.end(), {"--args-file", (dir.path() / "args").string()});
     const LocalLoad run = run_local_load(stand_binary, argv, dir.path() / "err", interrupted);
-    json::object out{{"exit_code", run.exit_code}};
+    json::object out{{"exit_code", run.exit_code}, {"interrupted", interrupted.load()}};
     if (run.result_line.empty()) {
         out["problem"] = "the controller's stand load printed no result (exit " + std::to_string(run.exit_code) + ")" +
                          (run.last_lines.empty() ? "" : ": " + run.last_lines);
@@ -231,7 +235,11 @@ GeneratorOutcome ControllerChannel::load(const ControllerLoadRequest& request, s
                     " s (or its connection is gone)";
         return g;
     }
-    take_answer(*line, g);
+    const bool controller_interrupted = take_answer(*line, g);
+    // The controller's Ctrl-C reaches this process as SIGINT too, but
+    // through another ssh channel, maybe after this step has moved on: the
+    // answer makes it happen here and now, as it does there.
+    if (controller_interrupted) ::raise(SIGINT);
     return g;
 }
 

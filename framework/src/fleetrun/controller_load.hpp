@@ -52,7 +52,9 @@ public:
     // `answer_within` for the answer: the controller's load as a
     // generator's outcome named "controller". Called from the step's
     // thread, one request at a time. Never throws for what the controller
-    // or the connection does: that is the outcome's `problem`.
+    // or the connection does: that is the outcome's `problem`. An answer
+    // saying the controller was interrupted (Ctrl-C there) raises SIGINT in
+    // this process, so the run stops here at once as it does there.
     GeneratorOutcome load(const ControllerLoadRequest& request, std::chrono::seconds answer_within);
 
 private:
