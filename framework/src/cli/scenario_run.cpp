@@ -7,7 +7,9 @@
 #include "text/secrets.hpp"
 #include "text/temp_dir.hpp"
 
+#include <chrono>
 #include <csignal>
+#include <memory>
 #include <iostream>
 
 #include <unistd.h>
@@ -70,6 +72,18 @@ scenario::EngineOptions engine_options(const std::filesystem::path& run_dir, con
     options.progress = [tty](const std::string& line) {
         if (tty) std::cerr << "\r\033[K" << text::secrets().scrub(line) << std::flush;
         else std::cerr << text::secrets().scrub(line) << "\n";
+    };
+    // Elsewhere (a log file, CI) one live line in ten seconds is enough.
+    auto last_plain = std::make_shared<std::chrono::steady_clock::time_point>();
+    options.live = [tty, last_plain](const std::string& line) {
+        if (tty) {
+            std::cerr << "\r\033[K" << text::secrets().scrub(line) << std::flush;
+            return;
+        }
+        const auto now = std::chrono::steady_clock::now();
+        if (now - *last_plain < std::chrono::seconds(10)) return;
+        *last_plain = now;
+        std::cerr << text::secrets().scrub(line) << "\n";
     };
     options.log = [tty](const std::string& line) {
         std::cerr << (tty ? "\r\033[K" : "") << text::secrets().scrub(line) << "\n";

@@ -26,8 +26,9 @@ void check_probe_steps(const scenario::Scenario& scen, const loader::PluginSearc
 // cleanly at it, keeping what was measured).
 const std::atomic<bool>& install_signal_handlers();
 
-// Options for a run here: progress lines on stderr (rewritten in place on a
-// terminal), log lines, secrets scrubbed from both.
+// Options for a run here: progress and live lines on stderr (rewritten in
+// place on a terminal; elsewhere a live line at most every 10 s), log lines,
+// secrets scrubbed from all.
 scenario::EngineOptions engine_options(const std::filesystem::path& run_dir, const loader::PluginSearch& search,
                                        const std::atomic<bool>& interrupted);
 

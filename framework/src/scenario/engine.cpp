@@ -172,6 +172,9 @@ private:
                            boxes_.placement ? boxes_.placement->generator : box::CpuSet{},
                            options_.generators,
                            options_.controller};
+        env.on_live = [&](const std::string& status) {
+            if (options_.live) options_.live(prefix + ": " + status);
+        };
         auto rep = run_repetition(env);
         resources->finish(dir_.samples_file(planned.key));
         ++measured_;

@@ -23,6 +23,10 @@ struct EngineOptions {
     const std::atomic<bool>* interrupted = nullptr;  // set by the CLI's SIGINT/SIGTERM handling
     std::function<void(const std::string& line)> progress;  // one status line
     std::function<void(const std::string& line)> log;       // plain log lines
+    // A measured step's live status about once a second ("[3/15 ETA 1m2s]
+    // nginx_r1: keepalive 3 s elapsed, 7 s left, 16204/s, 0 errors"): a terminal shows it
+    // in place of the progress line; elsewhere the caller thins it.
+    std::function<void(const std::string& line)> live;
     // The scenario's "generators", each opened and checked (this build's
     // stand, its clock offset) by the caller before the run; null: none.
     const std::vector<fleetrun::CheckedHost>* generators = nullptr;

@@ -40,6 +40,9 @@ struct RepEnvironment {
     // On a fleet host (stand run --fleet-host): the channel a load step
     // "from": "controller" asks the controller through; null otherwise.
     fleetrun::ControllerChannel* controller = nullptr;
+    // A measured step's live status, about once a second (elapsed and
+    // remaining time, rate, errors), with the repetition's prefix added.
+    std::function<void(const std::string& status)> on_live;
 };
 
 }  // namespace stand::scenario

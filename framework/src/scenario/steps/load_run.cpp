@@ -9,7 +9,11 @@
 #include "scenario/steps/load_generators.hpp"
 #include "tls/peer_certificate.hpp"
 
+#include <algorithm>
 #include <atomic>
+#include <cstdio>
+#include <functional>
+#include <memory>
 #include <thread>
 
 namespace stand::scenario::steps {
@@ -61,11 +65,30 @@ load::LoadSpec load_spec(RepContext& ctx, const Step& s, const LoadStep& l) {
     return spec;
 }
 
+// "keepalive 3 s elapsed, 7 s left, 16204/s, 0 errors" about once a second: the rate over
+// the last interval, the errors so far.
+std::function<void(const load::LoadProgress&)> live_status(RepContext& ctx, const Step& s, const LoadStep& l) {
+    if (!ctx.env.on_live) return {};
+    auto last = std::make_shared<load::LoadProgress>();
+    const double planned = l.duration.count();
+    return [&ctx, &s, last, planned](const load::LoadProgress& p) {
+        const double dt = p.elapsed_s - last->elapsed_s;
+        const double rate = dt > 0 ? static_cast<double>(p.completed - last->completed) / dt : 0;
+        *last = p;
+        char text[160];
+        std::snprintf(text, sizeof text, " %.0f s elapsed, %.0f s left, %.0f/s, %llu error%s", p.elapsed_s,
+                      std::max(0.0, planned - p.elapsed_s), rate, static_cast<unsigned long long>(p.errors),
+                      p.errors == 1 ? "" : "s");
+        ctx.env.on_live(s.name + text);
+    };
+}
+
 // The load, with the admin churn alongside when the step asks for it
 // (loads.<step>.churn).
 load::LoadResult drive(RepContext& ctx, const Step& s, const LoadStep& l, const load::LoadSpec& spec) {
     load::LoadHooks hooks;
     hooks.stop = &ctx.env.interrupted;
+    hooks.on_progress = live_status(ctx, s, l);
     load::LoadResult r;
     std::string load_error;
     std::atomic<bool> load_done{false};
