@@ -171,10 +171,10 @@ private:
                            resources->backend(),
                            boxes_.placement ? boxes_.placement->generator : box::CpuSet{},
                            options_.generators,
-                           options_.controller};
-        env.on_live = [&](const std::string& status) {
-            if (options_.live) options_.live(prefix + ": " + status);
-        };
+                           options_.controller,
+                           [&](const std::string& status) {
+                               if (options_.live) options_.live(prefix + ": " + status);
+                           }};
         auto rep = run_repetition(env);
         resources->finish(dir_.samples_file(planned.key));
         ++measured_;
