@@ -3,7 +3,7 @@
 
     check_hostile.py STAND MODE...
 
-For every mode, at once (each on its own port, 47100 + its index in MODES):
+For every mode, at once (each on its own port, 29100 + its index in MODES):
 `stand load --json` and `stand load` (the human report) run side by side
 for DURATION_S with TIMEOUT_S per request, and the check asserts
 
@@ -34,7 +34,7 @@ DURATION_S = 2
 TIMEOUT_S = 1
 SLACK_S = 1.5
 RSS_BOUND_MIB = 32
-PORT_BASE = 47100
+PORT_BASE = 29100  # below the ephemeral range (32768-60999): no client socket takes it
 DEFAULT_LOAD = ["-t", "1", "-c", "4", "--rate", "20"]
 
 # mode -> (kind, reason), or None for the modes that must give no error.
