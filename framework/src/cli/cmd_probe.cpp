@@ -9,6 +9,7 @@
 #include "rundir/run_directory.hpp"
 #include "rundir/run_files.hpp"
 #include "scenario/scenario_parser.hpp"
+#include "text/secrets.hpp"
 #include "text/text_file.hpp"
 
 #include <boost/json.hpp>
@@ -118,19 +119,19 @@ std::string number_text(const json::value& v) {
 
 std::string text_of(const json::value& v) { return v.is_string() ? std::string(v.get_string()) : json::serialize(v); }
 
-void print_text(const json::object& p) {
-    std::cout << text_of(p.at("plugin")) << " " << text_of(p.at("job")) << ": " << text_of(p.at("status"));
-    if (const auto* reason = p.if_contains("reason"); reason && reason->is_string()) std::cout << " (" << text_of(*reason) << ")";
-    std::cout << "\n";
+void print_text(const json::object& p, std::ostream& out) {
+    out << text_of(p.at("plugin")) << " " << text_of(p.at("job")) << ": " << text_of(p.at("status"));
+    if (const auto* reason = p.if_contains("reason"); reason && reason->is_string()) out << " (" << text_of(*reason) << ")";
+    out << "\n";
     for (const auto& [k, v] : p.at("metrics").as_object()) {
         char line[160];
         std::snprintf(line, sizeof line, "  %-24s %s\n", std::string(k).c_str(), number_text(v).c_str());
-        std::cout << line;
+        out << line;
     }
-    for (const auto& n : p.at("notes").as_array()) std::cout << "caveat: " << text_of(n) << "\n";
+    for (const auto& n : p.at("notes").as_array()) out << "caveat: " << text_of(n) << "\n";
     for (const auto& f : p.at("findings").as_array())
         if (f.is_object() && f.as_object().contains("id") && f.as_object().contains("message"))
-            std::cout << "finding " << text_of(f.at("id")) << ": " << text_of(f.at("message")) << "\n";
+            out << "finding " << text_of(f.at("id")) << ": " << text_of(f.at("message")) << "\n";
 }
 
 }  // namespace
@@ -156,8 +157,14 @@ int run_probe(const std::vector<std::string>& argv) {
     const int code = reported_outcome(run_dir, outcome, paths);
     std::cerr << paths.str();
     const auto result = probe_json(plugin, job, the_rep(run_dir), run_dir);
-    if (args.flag("json")) std::cout << json::serialize(result) << "\n";
-    else print_text(result);
+    // The repetition was written redacted; the scrub covers a value a plugin marked secret since.
+    if (args.flag("json")) {
+        std::cout << text::secrets().scrub(json::serialize(result)) << "\n";
+    } else {
+        std::ostringstream out;
+        print_text(result, out);
+        std::cout << text::secrets().scrub(out.str());
+    }
     return code;
 }
 

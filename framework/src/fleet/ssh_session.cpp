@@ -2,6 +2,7 @@
 
 #include "fleet/fleet_error.hpp"
 #include "fleet/shell_quote.hpp"
+#include "posix/write_all.hpp"
 #include "text/temp_dir.hpp"
 
 #include <boost/asio/io_context.hpp>
@@ -51,17 +52,7 @@ void write_ignoring_sigpipe(int fd, const std::string& data) {
     sigemptyset(&pipe_only);
     sigaddset(&pipe_only, SIGPIPE);
     ::pthread_sigmask(SIG_BLOCK, &pipe_only, &old);
-    bool broken = false;
-    for (std::size_t done = 0; done < data.size();) {
-        const ssize_t n = ::write(fd, data.data() + done, data.size() - done);
-        if (n < 0 && errno == EINTR) continue;
-        if (n <= 0) {
-            broken = errno == EPIPE;
-            break;
-        }
-        done += static_cast<std::size_t>(n);
-    }
-    if (broken) {
+    if (!posix::write_all(fd, data) && errno == EPIPE) {
         const timespec none{};
         ::sigtimedwait(&pipe_only, nullptr, &none);
     }

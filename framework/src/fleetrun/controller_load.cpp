@@ -4,6 +4,7 @@
 #include "host/http/target_resolver.hpp"
 #include "host/http/url.hpp"
 #include "load/histogram_file.hpp"
+#include "posix/write_all.hpp"
 #include "text/temp_dir.hpp"
 
 #include <boost/asio/io_context.hpp>
@@ -39,16 +40,6 @@ std::string request_line(const ControllerLoadRequest& r) {
            json::serialize(json::object{
                {"options", std::move(options)}, {"urls", std::move(urls)}, {"rate", r.rate}, {"allow_remote", r.allow_remote}}) +
            "\n";
-}
-
-bool write_all(int fd, const std::string& data) {
-    for (std::size_t done = 0; done < data.size();) {
-        const ssize_t n = ::write(fd, data.data() + done, data.size() - done);
-        if (n < 0 && errno == EINTR) continue;
-        if (n <= 0) return false;
-        done += static_cast<std::size_t>(n);
-    }
-    return true;
 }
 
 // Fills `g` from the answer; whether it says the controller was interrupted.
@@ -225,7 +216,7 @@ GeneratorOutcome ControllerChannel::load(const ControllerLoadRequest& request, s
     g.rate = request.rate;
     g.start_at_host_ns = fleet::wall_ns();
     std::fflush(stdout);
-    if (!write_all(1, request_line(request))) {
+    if (!posix::write_all(1, request_line(request))) {
         g.problem = std::string("could not ask the controller (its connection is gone: ") + std::strerror(errno) + ")";
         return g;
     }

@@ -68,16 +68,11 @@ void read_headers(const ObjectReader& r, LoadStep& step) {
 // What a load cannot do from another machine, refused for one that comes
 // from `from` (the generators, the controller).
 void refuse_what_stays_here(const ObjectReader& r, const LoadStep& step, const std::string& from) {
-    const char* key = step.subscription_links ? "links"
-                      : step.bind_prefix      ? "bind_prefix"
-                      : step.churn_per_s > 0  ? "churn_per_s"
-                      : step.xff_per_link     ? "xff"
-                                              : nullptr;
-    if (key == nullptr) return;
-    const std::string why = std::string(key) == "links" ? "\"endpoint\" " + from + " (the links and their headers are this machine's)"
-                            : std::string(key) == "bind_prefix" ? "no bind_prefix " + from + " (loopback sources are this machine's)"
-                                                                : "no " + std::string(key) + " " + from;
-    r.at(key).fail(why, r.find(key));
+    const auto refuse = [&](const char* key, const std::string& why) { r.at(key).fail(why, r.find(key)); };
+    if (step.subscription_links) refuse("links", "\"endpoint\" " + from + " (the links and their headers are this machine's)");
+    if (step.bind_prefix) refuse("bind_prefix", "no bind_prefix " + from + " (loopback sources are this machine's)");
+    if (step.churn_per_s > 0) refuse("churn_per_s", "no churn_per_s " + from);
+    if (step.xff_per_link) refuse("xff", "no xff " + from);
 }
 
 // "generators" (names of the scenario's generator hosts) and their "link",
