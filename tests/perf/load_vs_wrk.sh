@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# stand load versus wrk against one nginx on loopback (`return 200`, one
-# worker, no access log): the same -t/-c/-d, ROUNDS interleaved rounds (the
-# order alternates), each generator's CPU measured by /usr/bin/time (user +
-# system of the whole process), then an open-model run of stand at a fixed
+# stand load (both HTTP/1.1 engines: io_uring and Asio) versus wrk against
+# one nginx on loopback (`return 200`, one worker, no access log): the same
+# -t/-c/-d, ROUNDS interleaved rounds (the order rotates), each generator's
+# CPU measured by /usr/bin/time (user and system of the whole process, per
+# request, printed apart), then an open-model run of each engine at a fixed
 # rate for its send lag. Not part of ctest or CI.
 #
 #   tests/perf/load_vs_wrk.sh [STAND_BINARY]        (default build/bin/stand)
@@ -75,49 +76,64 @@ url=http://127.0.0.1:$port/
 
 calc() { awk "BEGIN { printf \"%.2f\", $* }"; }
 median() { sort -g | awk '{ v[NR] = $1 } END { if (NR % 2) print v[(NR + 1) / 2]; else printf "%.2f\n", (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
-cpu_of() { awk '{ printf "%.3f", $1 + $2 }' "$1"; }   # user + system seconds
 json_num() { grep -oE "\"$2\":[0-9.eE+-]+" "$1" | head -1 | cut -d: -f2 | awk '{ printf "%.10g", $1 }'; }
 
+# Sets <name>_requests, _rps, _user_us, _sys_us, _us (CPU per request).
+per_request() {  # NAME REQUESTS RPS TIMEFILE
+  local user sys
+  read -r user sys <"$4"
+  printf -v "$1_requests" '%s' "$2"
+  printf -v "$1_rps" '%s' "$3"
+  printf -v "$1_user_us" '%s' "$(calc "$user * 1e6 / $2")"
+  printf -v "$1_sys_us" '%s' "$(calc "$sys * 1e6 / $2")"
+  printf -v "$1_us" '%s' "$(calc "($user + $sys) * 1e6 / $2")"
+}
 run_wrk() {
   /usr/bin/time -f '%U %S' -o "$work/wrk.time" "$WRK" -t"$THREADS" -c"$CONNECTIONS" -d"$DURATION" "$url" >"$work/wrk.out"
-  wrk_requests=$(grep -oE '^ *[0-9]+ requests in' "$work/wrk.out" | awk '{ print $1 }')
-  wrk_rps=$(grep -oE 'Requests/sec: *[0-9.]+' "$work/wrk.out" | awk '{ print $2 }')
-  wrk_cpu=$(cpu_of "$work/wrk.time")
+  per_request wrk "$(grep -oE '^ *[0-9]+ requests in' "$work/wrk.out" | awk '{ print $1 }')" \
+    "$(grep -oE 'Requests/sec: *[0-9.]+' "$work/wrk.out" | awk '{ print $2 }')" "$work/wrk.time"
 }
-run_stand() {
-  /usr/bin/time -f '%U %S' -o "$work/stand.time" "$STAND" load "$url" -t "$THREADS" -c "$CONNECTIONS" -d "$DURATION" \
-    --json >"$work/stand.json"
-  stand_requests=$(json_num "$work/stand.json" completed)
-  stand_rps=$(json_num "$work/stand.json" requests_per_s)
-  stand_cpu=$(cpu_of "$work/stand.time")
+run_stand() {  # ENGINE (uring or asio)
+  /usr/bin/time -f '%U %S' -o "$work/$1.time" "$STAND" load "$url" -t "$THREADS" -c "$CONNECTIONS" -d "$DURATION" \
+    --engine "$1" --json >"$work/$1.json"
+  grep -q "\"engine\":\"$([[ $1 == uring ]] && echo io_uring || echo asio)\"" "$work/$1.json" ||
+    die "stand load --engine $1 ran another engine: $(grep -oE '"engine[a-z_]*":"[^"]*"' "$work/$1.json" | tr '\n' ' ')"
+  per_request "$1" "$(json_num "$work/$1.json" completed)" "$(json_num "$work/$1.json" requests_per_s)" "$work/$1.time"
 }
 
-echo "stand load vs wrk: -t $THREADS -c $CONNECTIONS -d $DURATION, $ROUNDS rounds, nginx $("$NGINX" -v 2>&1 | sed 's/.*\///')"
-echo "machine: $(nproc) cores, load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
-printf '%-6s %12s %12s %14s %14s %10s %10s\n' round wrk_req/s stand_req/s wrk_cpu_us/req stand_cpu_us/req cpu_ratio rps_ratio
-ratios=() wrk_rpss=() wrk_cpus=() stand_cpus=() rps_ratios=()
+echo "stand load (io_uring, asio) vs wrk: -t $THREADS -c $CONNECTIONS -d $DURATION, $ROUNDS rounds, nginx $("$NGINX" -v 2>&1 | sed 's/.*\///')"
+echo "machine: $(nproc) cores, kernel $(uname -r), load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
+echo "CPU per request in us as user+system=total; ratio = that engine's total / wrk's total in the same round"
+printf '%-6s %10s %10s %10s  %-20s %-20s %-20s %7s %7s\n' round wrk_r/s uring_r/s asio_r/s wrk_us uring_us asio_us uring/w asio/w
+declare -a col_wrk col_uring col_asio col_ru col_ra col_wrps col_urps col_arps
+order=(wrk uring asio)
 for round in $(seq "$ROUNDS"); do
-  if ((round % 2)); then run_wrk; run_stand; else run_stand; run_wrk; fi
-  wrk_us=$(calc "$wrk_cpu * 1e6 / $wrk_requests")
-  stand_us=$(calc "$stand_cpu * 1e6 / $stand_requests")
-  ratio=$(calc "$stand_us / $wrk_us")
-  rps_ratio=$(calc "$stand_rps / $wrk_rps")
-  printf '%-6s %12.0f %12.0f %14s %14s %10s %10s\n' "$round" "$wrk_rps" "$stand_rps" "$wrk_us" "$stand_us" "$ratio" "$rps_ratio"
-  ratios+=("$ratio") wrk_rpss+=("$wrk_rps") wrk_cpus+=("$wrk_us") stand_cpus+=("$stand_us") rps_ratios+=("$rps_ratio")
+  for k in 0 1 2; do
+    g=${order[$(((k + round) % 3))]}
+    if [[ $g == wrk ]]; then run_wrk; else run_stand "$g"; fi
+  done
+  ru=$(calc "$uring_us / $wrk_us") ra=$(calc "$asio_us / $wrk_us")
+  printf '%-6s %10.0f %10.0f %10.0f  %-20s %-20s %-20s %7s %7s\n' "$round" "$wrk_rps" "$uring_rps" "$asio_rps" \
+    "$wrk_user_us+$wrk_sys_us=$wrk_us" "$uring_user_us+$uring_sys_us=$uring_us" "$asio_user_us+$asio_sys_us=$asio_us" "$ru" "$ra"
+  col_wrk+=("$wrk_us") col_uring+=("$uring_us") col_asio+=("$asio_us") col_ru+=("$ru") col_ra+=("$ra")
+  col_wrps+=("$wrk_rps") col_urps+=("$uring_rps") col_arps+=("$asio_rps")
 done
-printf '%-6s %12s %12s %14s %14s %10s %10s\n' median "$(printf '%s\n' "${wrk_rpss[@]}" | median)" - \
-  "$(printf '%s\n' "${wrk_cpus[@]}" | median)" "$(printf '%s\n' "${stand_cpus[@]}" | median)" \
-  "$(printf '%s\n' "${ratios[@]}" | median)" "$(printf '%s\n' "${rps_ratios[@]}" | median)"
-echo "cpu_ratio = stand CPU per request / wrk CPU per request (<= 1: stand is as cheap as wrk)"
+med() { printf '%s\n' "$@" | median; }
+printf '%-6s %10.0f %10.0f %10.0f  %-20s %-20s %-20s %7s %7s\n' median "$(med "${col_wrps[@]}")" "$(med "${col_urps[@]}")" \
+  "$(med "${col_arps[@]}")" "$(med "${col_wrk[@]}")" "$(med "${col_uring[@]}")" "$(med "${col_asio[@]}")" \
+  "$(med "${col_ru[@]}")" "$(med "${col_ra[@]}")"
+echo "uring/w, asio/w = stand CPU per request / wrk CPU per request (< 1: cheaper than wrk)"
 
 if [[ $RATE != 0 ]]; then
-  [[ $RATE == auto ]] && RATE=$(printf '%s\n' "${wrk_rpss[@]}" | median | awk '{ printf "%d", $1 / 2 }')
-  "$STAND" load "$url" -t "$THREADS" -c "$CONNECTIONS" -d "$DURATION" --rate "$RATE" --json >"$work/rate.json"
-  lag=$(grep -oE '"send_lag_us":\{[^}]*\}' "$work/rate.json")
-  echo "open model --rate $RATE: sent $(json_num "$work/rate.json" sent) of $(json_num "$work/rate.json" offered)" \
-       "offered, late (>1ms) $(json_num "$work/rate.json" late), unsent $(json_num "$work/rate.json" unsent)," \
-       "send lag p50 $(grep -oE '"p50":[0-9]+' <<<"$lag" | cut -d: -f2)us" \
-       "p99 $(grep -oE '"p99":[0-9]+' <<<"$lag" | cut -d: -f2)us max $(grep -oE '"max":[0-9]+' <<<"$lag" | cut -d: -f2)us," \
-       "cpu $(json_num "$work/rate.json" us_per_request)us/request"
+  [[ $RATE == auto ]] && RATE=$(med "${col_wrps[@]}" | awk '{ printf "%d", $1 / 2 }')
+  for engine in uring asio; do
+    "$STAND" load "$url" -t "$THREADS" -c "$CONNECTIONS" -d "$DURATION" --rate "$RATE" --engine "$engine" --json >"$work/rate.json"
+    lag=$(grep -oE '"send_lag_us":\{[^}]*\}' "$work/rate.json")
+    echo "open model --rate $RATE, $engine: sent $(json_num "$work/rate.json" sent) of $(json_num "$work/rate.json" offered)" \
+         "offered, late (>1ms) $(json_num "$work/rate.json" late), unsent $(json_num "$work/rate.json" unsent)," \
+         "send lag p50 $(grep -oE '"p50":[0-9]+' <<<"$lag" | cut -d: -f2)us" \
+         "p99 $(grep -oE '"p99":[0-9]+' <<<"$lag" | cut -d: -f2)us max $(grep -oE '"max":[0-9]+' <<<"$lag" | cut -d: -f2)us," \
+         "cpu $(json_num "$work/rate.json" us_per_request)us/request"
+  done
 fi
 echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg)"

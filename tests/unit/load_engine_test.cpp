@@ -3,8 +3,10 @@
 // bodies, hangs and broken responses, and the TLS test server.
 #include "cli/args.hpp"
 #include "cli/commands.hpp"
+#include "load/engine_choice.hpp"
 #include "load/link_pattern.hpp"
 #include "load/load_engine.hpp"
+#include "load/load_plan.hpp"
 
 #include "http_test_server.hpp"
 #include "load_test_support.hpp"
@@ -22,6 +24,16 @@ using namespace std::chrono_literals;
 
 namespace {
 
+// The HTTP/1.1 engine the current test case drives (EACH_ENGINE).
+Engine g_engine = Engine::automatic;
+
+// Runs the rest of the test case once on each HTTP/1.1 engine.
+#define EACH_ENGINE()                                     \
+    g_engine = Engine::uring;                             \
+    SUBCASE("io_uring") { g_engine = Engine::uring; }     \
+    SUBCASE("asio") { g_engine = Engine::asio; }          \
+    CAPTURE(engine_name(g_engine))
+
 LoadSpec spec_for(std::vector<std::string> urls, unsigned threads = 1, unsigned connections = 1) {
     LoadSpec spec;
     for (auto& u : urls) spec.links.push_back(Link{"GET", u, {}, {}});
@@ -29,6 +41,7 @@ LoadSpec spec_for(std::vector<std::string> urls, unsigned threads = 1, unsigned 
     spec.connections = connections;
     spec.duration = 10s;
     spec.timeout = 2s;
+    spec.engine = g_engine;
     return spec;
 }
 
@@ -53,6 +66,7 @@ const HdrHistogram& hist(const std::map<std::string, HdrHistogram>& m, const std
 
 TEST_CASE("load closed model: counts, status mix, round robin, keep-alive") {
     REQUIRE_NGINX();
+    EACH_ENGINE();
     Nginx nginx;
     LoadSpec spec = spec_for({nginx.url("/"), nginx.url("/429")}, 2, 4);
     spec.max_requests = 400;
@@ -72,6 +86,8 @@ TEST_CASE("load closed model: counts, status mix, round robin, keep-alive") {
     CHECK(r.body.max == 9);
     CHECK(r.connections_opened == 4);
     CHECK(r.cpu.us_per_request > 0);
+    CHECK(r.engine == engine_name(g_engine));
+    CHECK(r.engine_note.empty());
     CHECK(r.offered == 400);
     const auto log = nginx.log();
     CHECK(log.size() == 400);
@@ -88,6 +104,7 @@ TEST_CASE("load closed model: counts, status mix, round robin, keep-alive") {
 
 TEST_CASE("load closed model: a duration-bound run and its per-second series") {
     REQUIRE_NGINX();
+    EACH_ENGINE();
     Nginx nginx;
     // The same endpoint by address and by name: plain connections are shared.
     LoadSpec spec = spec_for({nginx.url("/"), "http://localhost:" + std::to_string(nginx.port()) + "/"}, 2, 4);
@@ -111,6 +128,7 @@ TEST_CASE("load closed model: a duration-bound run and its per-second series") {
 
 TEST_CASE("load keep-alive off: one connection per request") {
     REQUIRE_NGINX();
+    EACH_ENGINE();
     Nginx nginx;
     LoadSpec spec = spec_for({nginx.url("/")}, 1, 2);
     spec.keepalive = false;
@@ -127,6 +145,7 @@ TEST_CASE("load keep-alive off: one connection per request") {
 
 TEST_CASE("load identity: X-Forwarded-For per link and bound source addresses") {
     REQUIRE_NGINX();
+    EACH_ENGINE();
     Nginx nginx;
     LoadSpec spec = spec_for({nginx.url("/id?k=0"), nginx.url("/id?k=1"), nginx.url("/id?k=2")}, 1, 2);
     spec.max_requests = 30;
@@ -147,6 +166,7 @@ TEST_CASE("load identity: X-Forwarded-For per link and bound source addresses") 
 
 TEST_CASE("load open model: a fixed rate is met and every tick is accounted for") {
     REQUIRE_NGINX();
+    EACH_ENGINE();
     Nginx nginx;
     LoadSpec spec = spec_for({nginx.url("/")}, 2, 8);
     spec.model = Model::open;
@@ -168,6 +188,7 @@ TEST_CASE("load open model: a fixed rate is met and every tick is accounted for"
 }
 
 TEST_CASE("load open model: a slow server makes requests late and queued, never dropped") {
+    EACH_ENGINE();
     ScriptServer server([](const std::string&) { return Script::ok("ok", 50ms); });
     LoadSpec spec = spec_for({server.url("/")}, 1, 2);
     spec.model = Model::open;
@@ -188,6 +209,7 @@ TEST_CASE("load open model: a slow server makes requests late and queued, never 
 }
 
 TEST_CASE("load open model: coordinated omission is corrected") {
+    EACH_ENGINE();
     // The server stalls every response for 500 ms once, 200 ms into the run.
     std::mutex mutex;
     std::chrono::steady_clock::time_point first{};
@@ -219,6 +241,7 @@ TEST_CASE("load open model: coordinated omission is corrected") {
 }
 
 TEST_CASE("load transport errors: timeouts, refused connections, bad responses") {
+    EACH_ENGINE();
     SUBCASE("timeout") {
         ScriptServer server([](const std::string&) {
             Script s;
@@ -268,6 +291,7 @@ TEST_CASE("load transport errors: timeouts, refused connections, bad responses")
 }
 
 TEST_CASE("load bodies: chunked in pieces, and a server that closes kept-alive connections") {
+    EACH_ENGINE();
     SUBCASE("chunked") {
         ScriptServer server([](const std::string&) {
             Script s;
@@ -300,6 +324,7 @@ TEST_CASE("load bodies: chunked in pieces, and a server that closes kept-alive c
 }
 
 TEST_CASE("load TLS: verification is explicit, sessions resume only when asked") {
+    g_engine = Engine::automatic;
     const auto cert = TestCertificate::make("localhost", "DNS:localhost,IP:127.0.0.1");
     auto server_tls = cert.server_context();
     HttpTestServer server([](const TestRequest&) { return reply(200, "secure"); }, server_tls.get());
@@ -319,6 +344,8 @@ TEST_CASE("load TLS: verification is explicit, sessions resume only when asked")
         CHECK(r.body.total == 5 * 6);
         CHECK(r.tls);
         CHECK(r.tls_handshakes == 1);
+        CHECK(r.engine == "asio");  // chosen, and said why
+        CHECK(r.engine_note.find("https://") != std::string::npos);
     }
     SUBCASE("--cacert trusts it, by IP and by name") {
         TempDir dir;
@@ -347,6 +374,7 @@ TEST_CASE("load TLS: verification is explicit, sessions resume only when asked")
 
 TEST_CASE("load warm-up: every link once, reported apart") {
     REQUIRE_NGINX();
+    EACH_ENGINE();
     Nginx nginx;
     LoadSpec spec = spec_for({nginx.url("/"), nginx.url("/429"), nginx.url("/")}, 1, 1);
     spec.warmup_once = true;
@@ -367,6 +395,7 @@ TEST_CASE("load warm-up: every link once, reported apart") {
 
 TEST_CASE("load stop flag: the window closes early and the result says so") {
     REQUIRE_NGINX();
+    EACH_ENGINE();
     Nginx nginx;
     std::atomic<bool> stop{false};
     LoadSpec spec = spec_for({nginx.url("/")}, 1, 2);
@@ -422,4 +451,33 @@ TEST_CASE("load CLI: help, refusal and JSON") {
     CHECK(j.at("requests").at("completed") == 20);
     CHECK(j.at("xff_pattern") == "10.{k>>8&255}.{k&255}.7");
     CHECK(j.at("generator_saturated").is_bool());
+}
+
+TEST_CASE("load engine choice: io_uring for plain links, Asio where it cannot be, and why") {
+    LoadSpec spec = spec_for({"http://127.0.0.1:1/"});
+    Plan plain;
+    Plan tls;
+    tls.any_tls = true;
+    spec.engine = Engine::automatic;
+    CHECK(choose_engine(spec, plain, "").engine == Engine::uring);
+    CHECK(choose_engine(spec, plain, "").note.empty());
+    const EngineChoice refused = choose_engine(spec, plain, "io_uring_setup: Operation not permitted");
+    CHECK(refused.engine == Engine::asio);
+    CHECK(refused.note == "io_uring refused here: io_uring_setup: Operation not permitted");
+    CHECK(choose_engine(spec, tls, "").engine == Engine::asio);
+    CHECK(choose_engine(spec, tls, "").note == "https:// links: io_uring carries plain HTTP/1.1 only");
+
+    spec.engine = Engine::uring;
+    CHECK(choose_engine(spec, plain, "").engine == Engine::uring);
+    CHECK_THROWS_WITH_AS(choose_engine(spec, plain, "io_uring_setup: Operation not permitted"),
+                         "--engine uring: io_uring is refused here (io_uring_setup: Operation not permitted)",
+                         LoadSpecError);
+    CHECK_THROWS_AS(choose_engine(spec, tls, ""), LoadSpecError);
+
+    spec.engine = Engine::asio;
+    CHECK(choose_engine(spec, plain, "").engine == Engine::asio);
+    CHECK(choose_engine(spec, plain, "").note.empty());  // asked for: nothing to explain
+    spec.engine = Engine::automatic;
+    spec.http3.enabled = true;
+    CHECK(choose_engine(spec, plain, "").note.empty());
 }

@@ -57,6 +57,12 @@ Load model
                            (default 500ms)
   --warmup-once            first fetch every link once, sequentially on one
                            connection; its statuses are reported separately
+  --engine auto|uring|asio what carries HTTP/1.1 (default auto): io_uring
+                           (batched submissions, multishot receives into
+                           provided buffers; plain http:// only) or Asio
+                           (epoll; TLS too). auto takes io_uring for plain
+                           links where the kernel allows it, and the result
+                           says which engine ran and why not io_uring
 
 Requests
   URL...                   links; requests go to them in global round robin
@@ -242,6 +248,27 @@ std::chrono::nanoseconds duration_of(const std::string& flag, const std::string&
     }
 }
 
+// --http3, --streams, --cc and --engine: what carries the requests.
+void transport_from(const Args& args, load::LoadSpec& spec) {
+    spec.http3.enabled = args.flag("http3");
+    if (auto v = args.value("streams")) {
+        if (!spec.http3.enabled) throw UsageError("--streams needs --http3");
+        spec.http3.streams = static_cast<unsigned>(parse_count("streams", *v, 1, 1000));
+    }
+    if (auto v = args.value("cc")) {
+        if (!spec.http3.enabled) throw UsageError("--cc needs --http3");
+        spec.http3.congestion_control = *v;
+    }
+    if (auto v = args.value("engine")) {
+        if (*v == "auto") spec.engine = load::Engine::automatic;
+        else if (*v == "uring" || *v == "io_uring") spec.engine = load::Engine::uring;
+        else if (*v == "asio") spec.engine = load::Engine::asio;
+        else throw UsageError("--engine " + *v + ": expected auto, uring or asio");
+        if (spec.http3.enabled && spec.engine != load::Engine::automatic)
+            throw UsageError("--engine applies to HTTP/1.1; --http3 has its own QUIC engine");
+    }
+}
+
 load::LoadSpec spec_from(const Args& args) {
     load::LoadSpec spec;
     const std::string method = args.value("method").value_or("GET");
@@ -304,16 +331,8 @@ load::LoadSpec spec_from(const Args& args) {
     spec.tls.resume = args.flag("tls-resume");
     if (auto v = args.value("cacert")) spec.tls.ca_file = *v;
     spec.allow_remote = args.flag("allow-remote");
-    spec.http3.enabled = args.flag("http3");
-    if (auto v = args.value("streams")) {
-        if (!spec.http3.enabled) throw UsageError("--streams needs --http3");
-        spec.http3.streams = static_cast<unsigned>(parse_count("streams", *v, 1, 1000));
-    }
-    if (auto v = args.value("cc")) {
-        if (!spec.http3.enabled) throw UsageError("--cc needs --http3");
-        spec.http3.congestion_control = *v;
-    }
     spec.warmup_once = args.flag("warmup-once");
+    transport_from(args, spec);
     if (spec.connections < spec.threads)
         throw UsageError("-c " + std::to_string(spec.connections) + " is fewer connections than -t " +
                          std::to_string(spec.threads) + " threads");
@@ -396,7 +415,7 @@ int run_load(const std::vector<std::string>& argv) {
         {"requests", true}, {"timeout", true}, {"late", true},      {"slow", true},     {"urls", true},
         {"method", true},  {"header", true, true}, {"ua", true},   {"keepalive", true}, {"xff", true},
         {"bind-prefix", true}, {"cacert", true}, {"http3"},        {"streams", true},  {"cc", true},
-        {"histogram-out", true}, {"merge-histograms"}, {"start-at", true}};
+        {"histogram-out", true}, {"merge-histograms"}, {"start-at", true}, {"engine", true}};
     for (auto& o : generator_options()) options.push_back(std::move(o));
     Args args("load", expand_args_file(expand_short(argv)), options);
     if (args.flag("help")) {

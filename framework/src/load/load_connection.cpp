@@ -1,5 +1,7 @@
 #include "load/load_connection.hpp"
 
+#include "load/client_socket.hpp"
+#include "load/exchange.hpp"
 #include "load/load_clock.hpp"
 #include "load/load_worker.hpp"
 
@@ -9,8 +11,7 @@
 
 #include <cstring>
 
-#include <netinet/in.h>
-#include <sys/socket.h>
+#include <unistd.h>
 
 namespace stand::load {
 
@@ -23,9 +24,7 @@ namespace {
 // parser keeps at most one line of it (kMaxLineBytes) between reads.
 constexpr std::size_t kBufferSize = 16384;
 static_assert(kMaxLineBytes < kBufferSize);
-constexpr const char* kUnsolicited = "bytes after the response that no request asked for";
 constexpr std::int64_t kIdleCheckNs = 1'000'000;
-constexpr const char* kUnsolicitedIdle = "bytes on an idle kept-alive connection that no request asked for";
 
 }  // namespace
 
@@ -71,18 +70,15 @@ void Connection::connect() {
     connecting_ = true;
     connect_started_ = now_ns();
     if (link_->tls) tls_.emplace(worker_.io(), worker_.shared().tls->context());
+    SocketFailure failure{};
+    const int fd = open_client_socket(*link_, failure);
+    if (fd < 0) return defer_fail(failure.kind, failure.reason);
     Socket& s = socket();
     error_code ec;
-    s.open(link_->endpoint.protocol(), ec);
-    if (ec) return defer_fail(ErrorKind::other, "cannot open a socket");
-    s.set_option(asio::ip::tcp::no_delay(true), ec);
-    if (link_->source) {
-        // Let connect() pick the port per destination, so that one source
-        // address is not limited to one connection per port.
-        const int one = 1;
-        ::setsockopt(s.native_handle(), IPPROTO_IP, IP_BIND_ADDRESS_NO_PORT, &one, sizeof one);
-        s.bind(asio::ip::tcp::endpoint(*link_->source, 0), ec);
-        if (ec) return defer_fail(ErrorKind::bind, default_reason(ErrorKind::bind));
+    s.assign(link_->endpoint.protocol(), fd, ec);
+    if (ec) {
+        ::close(fd);
+        return defer_fail(ErrorKind::other, "cannot open a socket");
     }
     s.async_connect(link_->endpoint, [this](const error_code& e) { on_connect(e); });
 }
@@ -146,16 +142,15 @@ void Connection::on_read(const error_code& ec, std::size_t n) {
     worker_.stats().bytes_received += n;
     used_ += n;
     std::size_t consumed = 0;
-    switch (parser_.feed(buffer_.get(), used_, consumed)) {
-    case ResponseParser::Result::done:
-        // Anything after the response answers no request of ours: the
-        // exchange is out of step, and this connection is done with.
-        if (consumed != used_) return fail(ErrorKind::protocol, kUnsolicited);
+    switch (feed_response(parser_, buffer_.get(), used_, consumed)) {
+    case Fed::done:
         used_ = 0;
         return complete();
-    case ResponseParser::Result::error:
+    case Fed::unsolicited:
+        return fail(ErrorKind::protocol, kUnsolicited);
+    case Fed::error:
         return fail(parser_.error_kind(), parser_.error());
-    case ResponseParser::Result::need_more:
+    case Fed::need_more:
         break;
     }
     if (consumed == used_) {
@@ -168,23 +163,25 @@ void Connection::on_read(const error_code& ec, std::size_t n) {
 }
 
 void Connection::io_error(const error_code& ec) {
-    const bool eof = ec == asio::error::eof || ec == asio::ssl::error::stream_truncated;
-    if (eof && parser_.eof() == ResponseParser::Result::done) return complete();
-    const bool reset = ec == asio::error::connection_reset || ec == asio::error::broken_pipe;
-    if ((eof || reset) && reused_ && !got_bytes_ && !retried_) {
-        // The server closed the kept-alive connection before our request
-        // reached it: send it again once on a new connection (as browsers do).
+    StreamEnd how = StreamEnd::other;
+    if (ec == asio::error::eof || ec == asio::ssl::error::stream_truncated) how = StreamEnd::eof;
+    else if (ec == asio::error::connection_reset || ec == asio::error::broken_pipe) how = StreamEnd::reset;
+    else if (ec == asio::error::timed_out) how = StreamEnd::timed_out;
+    else if (ec.category() == asio::error::get_ssl_category() || ec.category() == asio::ssl::error::get_stream_category())
+        how = StreamEnd::tls;
+    const EndVerdict verdict = end_of_stream(how, parser_, reused_, got_bytes_, retried_);
+    switch (verdict.action) {
+    case EndVerdict::Action::complete:
+        return complete();
+    case EndVerdict::Action::retry:
         retried_ = true;
         ++worker_.stats().stale_retries;
         release();
         return attempt();
+    case EndVerdict::Action::fail:
+        break;
     }
-    if (eof) return fail_in_phase(ErrorKind::closed);
-    if (reset) return fail_in_phase(ErrorKind::reset);
-    if (ec == asio::error::timed_out) return fail_in_phase(ErrorKind::timeout);
-    if (ec.category() == asio::error::get_ssl_category() || ec.category() == asio::ssl::error::get_stream_category())
-        return fail_in_phase(ErrorKind::tls);
-    fail_in_phase(ErrorKind::other);
+    fail_in_phase(verdict.kind);
 }
 
 void Connection::complete() {

@@ -8,6 +8,7 @@
 // is its own, and Asio recycles the handler memory.
 #pragma once
 
+#include "load/load_dispatch.hpp"
 #include "load/load_plan.hpp"
 #include "load/load_result.hpp"
 #include "load/response_parser.hpp"
@@ -23,22 +24,18 @@ namespace stand::load {
 
 class Worker;
 
-class Connection {
+class Connection : public LoadConnection {
 public:
     explicit Connection(Worker& worker);
-    ~Connection();
+    ~Connection() override;
     Connection(const Connection&) = delete;
     Connection& operator=(const Connection&) = delete;
 
-    // Starts a request of link `link`; when it is done (response or error)
-    // the connection records it and calls worker.on_idle().
-    void start(std::uint32_t link, std::int64_t intended_ns, std::int64_t now_ns);
-    bool busy() const noexcept { return busy_; }
-    std::int64_t deadline() const noexcept { return deadline_; }
-    // The request's deadline passed: abort it; it ends as a timeout.
-    void expire() noexcept;
-    // Drops an idle connection.
-    void close() noexcept;
+    void start(std::uint32_t link, std::int64_t intended_ns, std::int64_t now_ns) override;
+    bool busy() const noexcept override { return busy_; }
+    std::int64_t deadline() const noexcept override { return deadline_; }
+    void expire() noexcept override;
+    void close() noexcept override;
 
 private:
     using Socket = boost::asio::ip::tcp::socket;

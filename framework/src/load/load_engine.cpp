@@ -4,7 +4,9 @@
 #include "load/load_clock.hpp"
 #include "load/load_plan.hpp"
 #include "load/load_stats.hpp"
+#include "load/engine_choice.hpp"
 #include "load/load_worker.hpp"
+#include "load/uring_worker.hpp"
 #include "load/pass_runner.hpp"
 #include "load/http3_worker.hpp"
 #include "load/thread_affinity.hpp"
@@ -31,26 +33,39 @@ namespace stand::load {
 namespace {
 
 
-// Runs one pass (the warm-up or the load) and merges its threads' counts into `out`.
-PassTimes run_pass(const LoadSpec& spec, const Plan& plan, TlsClient* tls, const LoadHooks& hooks, LoadResult& out) {
-    const bool open = spec.model == Model::open;
-    RunShared shared;
+void fill_shared(RunShared& shared, const LoadSpec& spec, const Plan& plan, TlsClient* tls, const LoadHooks& hooks) {
     shared.spec = &spec;
     shared.plan = &plan;
     shared.tls = tls;
-    shared.open_model = open;
+    shared.open_model = spec.model == Model::open;
     shared.threads = spec.threads;
     shared.timeout_ns = spec.timeout.count();
     shared.late_ns = spec.late_threshold.count();
     shared.slow_us = ns_to_us(spec.slow_threshold.count());
     shared.max_requests = spec.max_requests;
     shared.stop = hooks.stop;
+}
 
-    const unsigned threads = spec.threads;
-    std::vector<std::unique_ptr<Worker>> workers;
-    for (unsigned i = 0; i < threads; ++i)
-        workers.push_back(std::make_unique<Worker>(shared, i, spec.connections / threads + (i < spec.connections % threads ? 1 : 0)));
-    return run_workers(spec, workers, hooks, open, out);
+unsigned connections_of_thread(const LoadSpec& spec, unsigned i) {
+    return spec.connections / spec.threads + (i < spec.connections % spec.threads ? 1 : 0);
+}
+
+template <class W>
+PassTimes run_pass_on(const LoadSpec& spec, RunShared& shared, const LoadHooks& hooks, LoadResult& out) {
+    std::vector<std::unique_ptr<W>> workers;
+    for (unsigned i = 0; i < spec.threads; ++i)
+        workers.push_back(std::make_unique<W>(shared, i, connections_of_thread(spec, i)));
+    return run_workers(spec, workers, hooks, shared.open_model, out);
+}
+
+// Runs one pass (the warm-up or the load) on `engine` and merges its
+// threads' counts into `out`.
+PassTimes run_pass(const LoadSpec& spec, const Plan& plan, TlsClient* tls, Engine engine, const LoadHooks& hooks,
+                   LoadResult& out) {
+    RunShared shared;
+    fill_shared(shared, spec, plan, tls, hooks);
+    if (engine == Engine::uring) return run_pass_on<UringWorker>(spec, shared, hooks, out);
+    return run_pass_on<Worker>(spec, shared, hooks, out);
 }
 
 std::string percent(double v) {
@@ -67,6 +82,9 @@ LoadResult run_load(const LoadSpec& spec, const LoadHooks& hooks) {
     if (plan.any_tls && !spec.http3.enabled) tls.emplace(spec.tls);
 
     LoadResult result;
+    const EngineChoice engine = choose_engine(spec, plan);
+    result.engine = spec.http3.enabled ? "quic" : engine_name(engine.engine);
+    result.engine_note = engine.note;
     if (spec.warmup_once) {
         LoadSpec warm = spec;
         warm.model = Model::closed;
@@ -76,7 +94,7 @@ LoadResult run_load(const LoadSpec& spec, const LoadHooks& hooks) {
         warm.max_requests = spec.links.size();
         warm.duration = std::chrono::hours(24);
         LoadResult w;
-        const PassTimes t = run_pass(warm, plan, tls ? &*tls : nullptr, LoadHooks{{}, hooks.stop}, w);
+        const PassTimes t = run_pass(warm, plan, tls ? &*tls : nullptr, engine.engine, LoadHooks{{}, hooks.stop}, w);
         result.has_warmup = true;
         result.warmup.requests = w.sent;
         result.warmup.completed = w.completed;
@@ -106,7 +124,7 @@ LoadResult run_load(const LoadSpec& spec, const LoadHooks& hooks) {
 
     if (!(hooks.stop != nullptr && hooks.stop->load())) {
         const PassTimes t = spec.http3.enabled ? run_http3_pass(spec, plan, hooks, result)
-                                               : run_pass(spec, plan, tls ? &*tls : nullptr, hooks, result);
+                                               : run_pass(spec, plan, tls ? &*tls : nullptr, engine.engine, hooks, result);
         result.window_s = t.window_s;
         result.elapsed_s = t.elapsed_s;
         CpuUsage& cpu = result.cpu;

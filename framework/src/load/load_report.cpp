@@ -83,6 +83,11 @@ void run_description(std::ostringstream& out, const LoadResult& r) {
         out << "  HTTP/3 over QUIC, " << r.streams_per_connection << " stream(s) per connection, congestion control "
             << r.congestion_control << "\n";
     }
+    if (!r.engine.empty() && r.protocol != "h3") {
+        out << "  engine: " << r.engine;
+        if (!r.engine_note.empty()) out << " (" << r.engine_note << ")";
+        out << "\n";
+    }
     if (!r.xff_pattern.empty()) out << "  X-Forwarded-For: " << r.xff_pattern << "\n";
     if (!r.bind_prefix.empty()) out << "  source addresses: " << r.bind_prefix << ".x.y\n";
     if (r.has_warmup) {

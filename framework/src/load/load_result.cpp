@@ -57,6 +57,8 @@ void put_settings(json::object& o, const LoadResult& r) {
     o["protocol"] = r.protocol;
     o["streams_per_connection"] = r.streams_per_connection;
     if (!r.congestion_control.empty()) o["congestion_control"] = r.congestion_control;
+    o["engine"] = r.engine;
+    if (!r.engine_note.empty()) o["engine_note"] = r.engine_note;
     json::array u;
     for (const auto& url : r.urls) u.emplace_back(url);
     o["links"] = r.urls.size();

@@ -102,6 +102,8 @@ struct LoadResult {
     std::string protocol = "http/1.1";  // or "h3"
     unsigned streams_per_connection = 1;
     std::string congestion_control;     // h3: the QUIC client's algorithm
+    std::string engine;       // "io_uring", "asio" (HTTP/1.1) or "quic" (h3)
+    std::string engine_note;  // why not io_uring, when automatic chose Asio
 
     // Time.
     double window_s = 0;   // how long requests were started (duration, unless stopped early)

@@ -64,6 +64,12 @@ struct Http3Options {
     std::string congestion_control = "cubic";  // cubic, bbr, bbr2, reno
 };
 
+// What carries HTTP/1.1: io_uring (plain TCP; load/uring_worker.hpp) or
+// Asio (TLS too; load/load_worker.hpp). automatic: io_uring for plain
+// links where the kernel allows it, Asio otherwise, and the result says
+// which and why.
+enum class Engine { automatic, uring, asio };
+
 struct LoadSpec {
     std::vector<Link> links;
     Model model = Model::closed;
@@ -83,6 +89,7 @@ struct LoadSpec {
     bool warmup_once = false;   // fetch every link once, sequentially, before the run
     std::set<unsigned> cpus;    // the load threads run only on these CPUs; empty: anywhere
     Http3Options http3;
+    Engine engine = Engine::automatic;
 
     // A request sent more than this after its intended time is "late" (open model).
     std::chrono::nanoseconds late_threshold = 1ms;

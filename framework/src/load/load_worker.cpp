@@ -2,33 +2,14 @@
 
 #include "load/load_clock.hpp"
 
-#include <boost/asio/post.hpp>
-
-#include <algorithm>
-
 namespace stand::load {
 
-namespace {
-
-std::chrono::nanoseconds sweep_period_for(std::int64_t timeout_ns) {
-    // Timeouts are found by a sweep, not a timer per request: within 10 %.
-    return std::chrono::nanoseconds(std::clamp<std::int64_t>(timeout_ns / 10, 1'000'000, 100'000'000));
-}
-
-}  // namespace
-
 Worker::Worker(RunShared& shared, unsigned index, unsigned connections)
-    : WorkerProgress(shared.plan->links.size(),
-                     static_cast<std::size_t>(std::min<std::int64_t>(shared.spec->duration.count() / 1'000'000'000 + 2, 3600)),
-                     shared.slow_us, shared.open_model),
-      shared_(shared), index_(index), ioc_(BOOST_ASIO_CONCURRENCY_HINT_UNSAFE), pace_timer_(ioc_),
-      sweep_timer_(ioc_), end_timer_(ioc_),
-      sweep_period_(sweep_period_for(shared.timeout_ns)) {
+    : Dispatcher(shared, index), ioc_(BOOST_ASIO_CONCURRENCY_HINT_UNSAFE), pace_timer_(ioc_), sweep_timer_(ioc_),
+      end_timer_(ioc_) {
     if (shared.tls != nullptr && shared.tls->resume()) sessions_.assign(shared.plan->routes, nullptr);
     connections_.reserve(connections);
-    idle_.reserve(connections);
     for (unsigned i = 0; i < connections; ++i) connections_.push_back(std::make_unique<Connection>(*this));
-    if (shared.open_model) interval_ns_ = 1e9 / shared.spec->rate;
 }
 
 Worker::~Worker() {
@@ -39,183 +20,43 @@ Worker::~Worker() {
 
 void Worker::run(std::int64_t start_ns, std::int64_t end_ns) {
     const std::int64_t cpu0 = thread_cpu_ns();
-    start_ = start_ns;
-    end_ = end_ns;
-    window_open_ = true;
-    end_timer_.expires_at(time_point_of(end_));
+    end_timer_.expires_at(time_point_of(end_ns));
     end_timer_.async_wait([this](const boost::system::error_code& ec) {
         if (!ec) close_window(now_ns());
     });
     arm_sweep();
-    if (shared_.open_model) {
-        for (auto& c : connections_) idle_.push_back(c.get());
-        pace();
-    } else {
-        const std::int64_t now = now_ns();
-        for (auto& c : connections_) {
-            if (!window_open_) {
-                idle_.push_back(c.get());
-                continue;
-            }
-            send_closed(*c, now);
-        }
-    }
-    maybe_finish();
+    std::vector<LoadConnection*> all;
+    all.reserve(connections_.size());
+    for (auto& c : connections_) all.push_back(c.get());
+    begin(start_ns, end_ns, all);
     ioc_.run();
-    if (!finished_) finished_at_ = now_ns();
+    if (!finished()) finished_at_ = now_ns();
     cpu_ns_ = thread_cpu_ns() - cpu0;
     publish();
 }
 
-bool Worker::take_link(std::uint32_t& link) noexcept {
-    const std::uint64_t k = shared_.next.fetch_add(1, std::memory_order_relaxed);
-    if (shared_.max_requests != 0 && k >= shared_.max_requests) return false;
-    link = static_cast<std::uint32_t>(k % shared_.plan->links.size());
-    return true;
-}
-
-void Worker::start_request(Connection& c, std::uint32_t link, std::int64_t intended, std::int64_t now) {
-    ++busy_;
-    if (shared_.open_model) {
-        auto& second = stats_.second(second_of(now));
-        second.in_flight_max = std::max<std::uint64_t>(second.in_flight_max, busy_);
-    }
-    ++stats_.sent;
-    ++stats_.per_link[link];
-    c.start(link, intended, now);
-}
-
-void Worker::send_closed(Connection& c, std::int64_t now) {
-    std::uint32_t link = 0;
-    if (now >= end_ || !take_link(link)) {
-        idle_.push_back(&c);
-        close_window(now);
-        return;
-    }
-    start_request(c, link, now, now);
-}
-
-void Worker::on_idle(Connection& c, std::int64_t now) {
-    --busy_;
-    if (!window_open_) {
-        idle_.push_back(&c);
-        maybe_finish();
-        return;
-    }
-    if (!shared_.open_model) {
-        send_closed(c, now);
-        return;
-    }
-    advance_due(now);
-    if (dispatched_ < due_) {
-        send_tick(c, now);
-        stats_.max_backlog = std::max(stats_.max_backlog, due_ - dispatched_);
-        return;
-    }
-    idle_.push_back(&c);
-    arm_pace();
-}
-
-void Worker::advance_due(std::int64_t now) noexcept {
-    for (;;) {
-        const std::int64_t t = tick_time(due_);
-        if (t > now || t >= end_) return;
-        ++due_;
-    }
-}
-
-void Worker::send_tick(Connection& c, std::int64_t now) {
-    std::uint32_t link = 0;
-    if (!take_link(link)) {
-        idle_.push_back(&c);
-        close_window(now);
-        return;
-    }
-    const std::int64_t intended = tick_time(dispatched_++);
-    const std::int64_t lag = now - intended;
-    if (lag > shared_.late_ns) ++stats_.late;
-    stats_.send_lag.record(ns_to_us(lag));
-    start_request(c, link, intended, now);
-}
-
-void Worker::pace() {
-    pace_armed_ = false;
-    if (!window_open_) return;
-    const std::int64_t now = now_ns();
-    if (now >= end_) {
-        close_window(now);
-        return;
-    }
-    advance_due(now);
-    while (dispatched_ < due_ && !idle_.empty() && window_open_) {
-        Connection* c = idle_.back();
-        idle_.pop_back();
-        send_tick(*c, now);
-    }
-    stats_.max_backlog = std::max(stats_.max_backlog, due_ - dispatched_);
-    auto& second = stats_.second(second_of(now));
-    second.backlog_max = std::max(second.backlog_max, due_ - dispatched_);
-    if (!idle_.empty()) arm_pace();
-}
-
-void Worker::arm_pace() {
-    if (pace_armed_ || !window_open_) return;
-    const std::int64_t t = tick_time(dispatched_);
-    if (t >= end_) return;  // no tick left in the window
-    pace_armed_ = true;
+void Worker::arm_pace_at(std::int64_t t) {
     pace_timer_.expires_at(time_point_of(t));
     pace_timer_.async_wait([this](const boost::system::error_code& ec) {
-        if (ec) {
-            pace_armed_ = false;
-            return;
-        }
-        pace();
+        if (!ec) pace();
     });
 }
+
+void Worker::cancel_pace() { pace_timer_.cancel(); }
 
 void Worker::arm_sweep() {
-    sweep_timer_.expires_after(sweep_period_);
+    sweep_timer_.expires_after(sweep_period());
     sweep_timer_.async_wait([this](const boost::system::error_code& ec) {
-        if (!ec && !finished_) sweep();
+        if (ec || finished()) return;
+        sweep();
+        if (!finished()) arm_sweep();
     });
 }
 
-void Worker::sweep() {
-    const std::int64_t now = now_ns();
-    publish();
-    if (window_open_ && (now >= end_ || (shared_.stop != nullptr && shared_.stop->load(std::memory_order_relaxed))))
-        close_window(now);
-    for (auto& c : connections_)
-        if (c->busy() && c->deadline() <= now) c->expire();
-    if (!finished_) arm_sweep();
-}
-
-void Worker::close_window(std::int64_t now) {
-    if (!window_open_) return;
-    window_open_ = false;
-    window_closed_ = std::min(now, end_);
-    pace_timer_.cancel();
-    end_timer_.cancel();
-    if (shared_.open_model) {
-        // Every tick scheduled before the window closed was offered.
-        std::uint64_t offered = dispatched_;
-        while (tick_time(offered) < window_closed_) ++offered;
-        stats_.offered = offered;
-        stats_.unsent = offered - dispatched_;
-    } else {
-        stats_.offered = stats_.sent;
-    }
-    maybe_finish();
-}
-
-void Worker::maybe_finish() {
-    if (window_open_ || busy_ != 0 || finished_) return;
-    finished_ = true;
-    finished_at_ = now_ns();
+void Worker::on_finished() {
     pace_timer_.cancel();
     sweep_timer_.cancel();
     end_timer_.cancel();
-    for (auto& c : connections_) c->close();
     ioc_.stop();
 }
 
