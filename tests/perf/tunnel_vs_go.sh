@@ -73,7 +73,7 @@ if [[ $PIN != off ]]; then
   [[ -n $others ]] && server_cpus=(taskset -c "$others")
 fi
 
-"$here/hysteria2-client/build.sh" "$work/hy2client" || die "building the Go client failed (tests/hysteria2-client/build.sh)"
+"$here/build_go_program.sh" "$here/hysteria2-client" "$work/hy2client" || die "building the Go client failed (tests/build_go_program.sh tests/hysteria2-client)"
 if [[ -z $HY2SERVER ]]; then
   "$here/hysteria2-server/build.sh" "$work/hy2server" || die "building the test server failed (tests/hysteria2-server/build.sh)"
   HY2SERVER=$work/hy2server
