@@ -7,9 +7,12 @@
 # rate for its send lag. Not part of ctest or CI.
 #
 #   tests/perf/load_vs_wrk.sh [STAND_BINARY]        (default build/bin/stand)
-#   THREADS=2 CONNECTIONS=50 DURATION=10s ROUNDS=3 RATE=auto tests/perf/load_vs_wrk.sh
+#   THREADS=2 CONNECTIONS=50 DURATION=10s ROUNDS=3 RATE=auto PIN=auto tests/perf/load_vs_wrk.sh
 #
 # RATE=auto uses half of wrk's median req/s; RATE=0 skips the open-model run.
+# PIN=auto puts nginx on the first CPU and every generator on the others (on
+# two or more CPUs), so that they never share one; PIN=off leaves it to the
+# scheduler.
 # Needs the Debian packages nginx, wrk and time. Generators and nginx share
 # the machine's cores: compare the CPU per request, and run it on a quiet box.
 set -euo pipefail
@@ -20,6 +23,7 @@ CONNECTIONS=${CONNECTIONS:-50}
 DURATION=${DURATION:-10s}
 ROUNDS=${ROUNDS:-3}
 RATE=${RATE:-auto}
+PIN=${PIN:-auto}
 NGINX=${NGINX:-/usr/sbin/nginx}
 WRK=${WRK:-wrk}
 
@@ -65,7 +69,13 @@ http {
   }
 }
 EOF
-"$NGINX" -c "$work/nginx.conf" -p "$work" -g 'daemon off;' &
+server_cpus=() client_cpus=()
+if [[ $PIN == auto ]] && (($(nproc) >= 2)) && command -v taskset >/dev/null; then
+  server_cpus=(taskset -c 0) client_cpus=(taskset -c "1-$(($(nproc) - 1))")
+elif [[ $PIN != off && $PIN != auto ]]; then
+  die "PIN=$PIN: expected auto or off"
+fi
+"${server_cpus[@]}" "$NGINX" -c "$work/nginx.conf" -p "$work" -g 'daemon off;' &
 nginx_pid=$!
 for _ in $(seq 100); do
   (exec 3<>/dev/tcp/127.0.0.1/$port) 2>/dev/null && break
@@ -89,12 +99,12 @@ per_request() {  # NAME REQUESTS RPS TIMEFILE
   printf -v "$1_us" '%s' "$(calc "($user + $sys) * 1e6 / $2")"
 }
 run_wrk() {
-  /usr/bin/time -f '%U %S' -o "$work/wrk.time" "$WRK" -t"$THREADS" -c"$CONNECTIONS" -d"$DURATION" "$url" >"$work/wrk.out"
+  /usr/bin/time -f '%U %S' -o "$work/wrk.time" "${client_cpus[@]}" "$WRK" -t"$THREADS" -c"$CONNECTIONS" -d"$DURATION" "$url" >"$work/wrk.out"
   per_request wrk "$(grep -oE '^ *[0-9]+ requests in' "$work/wrk.out" | awk '{ print $1 }')" \
     "$(grep -oE 'Requests/sec: *[0-9.]+' "$work/wrk.out" | awk '{ print $2 }')" "$work/wrk.time"
 }
 run_stand() {  # ENGINE (uring or asio)
-  /usr/bin/time -f '%U %S' -o "$work/$1.time" "$STAND" load "$url" -t "$THREADS" -c "$CONNECTIONS" -d "$DURATION" \
+  /usr/bin/time -f '%U %S' -o "$work/$1.time" "${client_cpus[@]}" "$STAND" load "$url" -t "$THREADS" -c "$CONNECTIONS" -d "$DURATION" \
     --engine "$1" --json >"$work/$1.json"
   grep -q "\"engine\":\"$([[ $1 == uring ]] && echo io_uring || echo asio)\"" "$work/$1.json" ||
     die "stand load --engine $1 ran another engine: $(grep -oE '"engine[a-z_]*":"[^"]*"' "$work/$1.json" | tr '\n' ' ')"
@@ -102,7 +112,8 @@ run_stand() {  # ENGINE (uring or asio)
 }
 
 echo "stand load (io_uring, asio) vs wrk: -t $THREADS -c $CONNECTIONS -d $DURATION, $ROUNDS rounds, nginx $("$NGINX" -v 2>&1 | sed 's/.*\///')"
-echo "machine: $(nproc) cores, kernel $(uname -r), load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
+echo "machine: $(nproc) cores, kernel $(uname -r), load average before: $(cut -d' ' -f1-3 /proc/loadavg)," \
+     "${server_cpus[*]:-unpinned} nginx, ${client_cpus[*]:-unpinned} generators"
 echo "CPU per request in us as user+system=total; ratio = that engine's total / wrk's total in the same round"
 printf '%-6s %10s %10s %10s  %-20s %-20s %-20s %7s %7s\n' round wrk_r/s uring_r/s asio_r/s wrk_us uring_us asio_us uring/w asio/w
 declare -a col_wrk col_uring col_asio col_ru col_ra col_wrps col_urps col_arps
