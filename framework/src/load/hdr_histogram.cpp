@@ -34,7 +34,11 @@ HdrHistogram::HdrHistogram(std::uint64_t highest, int significant_digits, std::u
         ++buckets;
     }
     bucket_count_ = buckets;
-    counts_.assign(static_cast<std::size_t>(bucket_count_ + 1) * sub_bucket_half_count_, 0);
+    slot_count_ = static_cast<std::size_t>(bucket_count_ + 1) * sub_bucket_half_count_;
+}
+
+void HdrHistogram::allocate() {
+    if (counts_.empty()) counts_.assign(slot_count_, 0);
 }
 
 int HdrHistogram::bucket_index(std::uint64_t value) const noexcept {
@@ -59,8 +63,9 @@ std::uint64_t HdrHistogram::value_at_index(std::size_t index) const noexcept {
     return sub << (bucket + unit_magnitude_);
 }
 
-void HdrHistogram::record_n(std::uint64_t value, std::uint64_t n) noexcept {
+void HdrHistogram::record_n(std::uint64_t value, std::uint64_t n) {
     if (n == 0) return;
+    allocate();
     if (value > highest_) {
         value = highest_;
         clamped_ += n;
@@ -75,6 +80,7 @@ void HdrHistogram::record_n(std::uint64_t value, std::uint64_t n) noexcept {
 void HdrHistogram::merge(const HdrHistogram& other) {
     if (other.total_ == 0) return;
     if (same_layout(other)) {
+        allocate();
         for (std::size_t i = 0; i < counts_.size(); ++i) counts_[i] += other.counts_[i];
         total_ += other.total_;
         sum_ += other.sum_;
@@ -103,12 +109,13 @@ HdrHistogram::Parts HdrHistogram::parts() const {
 
 HdrHistogram HdrHistogram::from_parts(const Parts& p) {
     HdrHistogram h(p.highest, p.digits, p.lowest);
+    if (!p.slots.empty()) h.allocate();
     std::uint64_t counted = 0;
     std::size_t next = 0;
     for (const auto& [index, n] : p.slots) {
-        if (index >= h.counts_.size())
+        if (index >= h.slot_count_)
             throw std::invalid_argument("slot " + std::to_string(index) + " is beyond the layout's " +
-                                        std::to_string(h.counts_.size()));
+                                        std::to_string(h.slot_count_));
         if (index < next) throw std::invalid_argument("slots are not in ascending order at " + std::to_string(index));
         if (n == 0) throw std::invalid_argument("slot " + std::to_string(index) + " has a count of 0");
         if (counted + n < counted) throw std::invalid_argument("the counts overflow");
@@ -179,6 +186,7 @@ std::uint64_t HdrHistogram::value_at_percentile(double p) const noexcept {
 
 std::uint64_t HdrHistogram::count_at_or_below(std::uint64_t value) const noexcept {
     if (value > highest_) return total_;
+    if (counts_.empty()) return 0;
     const std::size_t last = counts_index(value);
     std::uint64_t n = 0;
     for (std::size_t i = 0; i <= last; ++i) n += counts_[i];

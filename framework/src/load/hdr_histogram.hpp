@@ -30,8 +30,11 @@ public:
     explicit HdrHistogram(std::uint64_t highest = 3'600'000'000ULL, int significant_digits = 3,
                           std::uint64_t lowest = 1);
 
-    void record(std::uint64_t value) noexcept { record_n(value, 1); }
-    void record_n(std::uint64_t value, std::uint64_t n) noexcept;
+    // The counts are allocated on the first value (or merge): a histogram
+    // nothing was recorded in costs no slots (the closed model's send lag,
+    // results built and copied before a run).
+    void record(std::uint64_t value) { record_n(value, 1); }
+    void record_n(std::uint64_t value, std::uint64_t n);
     // Adds every value of `other`. Same layout: counts are added slot by slot;
     // otherwise each of `other`'s slots is re-recorded at its median value.
     void merge(const HdrHistogram& other);
@@ -78,8 +81,8 @@ public:
     }
     std::uint64_t highest_trackable() const noexcept { return highest_; }
     int significant_digits() const noexcept { return digits_; }
-    std::size_t slot_count() const noexcept { return counts_.size(); }
-    std::size_t memory_bytes() const noexcept { return counts_.size() * sizeof(std::uint64_t); }
+    std::size_t slot_count() const noexcept { return slot_count_; }
+    std::size_t memory_bytes() const noexcept { return counts_.size() * sizeof(std::uint64_t); }  // 0 until a value
 
     // Everything a histogram holds, for moving one between processes (a
     // generator on another host) without losing a count: merging the
@@ -103,6 +106,7 @@ private:
         return value >> (bucket + unit_magnitude_);
     }
     std::size_t counts_index(std::uint64_t value) const noexcept;
+    void allocate();
     std::uint64_t value_at_index(std::size_t index) const noexcept;
 
     std::uint64_t highest_;
@@ -114,7 +118,8 @@ private:
     std::uint64_t sub_bucket_half_count_ = 0;
     std::uint64_t sub_bucket_mask_ = 0;
     int bucket_count_ = 0;
-    std::vector<std::uint64_t> counts_;
+    std::size_t slot_count_ = 0;
+    std::vector<std::uint64_t> counts_;  // empty, or slot_count_ slots
 
     std::uint64_t total_ = 0;
     std::uint64_t min_ = UINT64_MAX;

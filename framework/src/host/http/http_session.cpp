@@ -1,12 +1,11 @@
 #include "host/http/http_session.hpp"
 
+#include "host/http/client_tls.hpp"
 #include "host/http/http_date.hpp"
 #include "host/http/target_resolver.hpp"
 
 #include <boost/algorithm/string/predicate.hpp>
 #include <boost/beast/http/field.hpp>
-
-#include <openssl/ssl.h>
 
 #include <algorithm>
 #include <thread>
@@ -14,7 +13,6 @@
 namespace stand::host::http {
 namespace {
 
-namespace ssl = boost::asio::ssl;
 namespace bhttp = boost::beast::http;
 using namespace std::chrono_literals;
 
@@ -37,18 +35,10 @@ bool is_redirect(unsigned status) {
 }  // namespace
 
 HttpSession::HttpSession(SessionOptions options, const HttpPolicy& policy)
-    : options_(std::move(options)), policy_(policy), tls_(ssl::context::tls_client) {
-    SSL_CTX_set_min_proto_version(tls_.native_handle(), TLS1_2_VERSION);
-    tls_.set_default_verify_paths();
-    if (!options_.ca_file.empty()) {
-        boost::system::error_code ec;
-        tls_.load_verify_file(options_.ca_file, ec);
-        if (ec)
-            throw cpp::Error(STAND_E_INVALID_ARGUMENT,
-                             "http session option 'ca_file': cannot load '" + options_.ca_file +
-                                 "': " + ec.message());
-    }
-    tls_.set_verify_mode(options_.insecure_tls ? ssl::verify_none : ssl::verify_peer);
+    : options_(std::move(options)), policy_(policy) {
+    // An unusable ca_file fails here, before any request; without one the
+    // context waits for the first https:// connection.
+    if (!options_.ca_file.empty()) tls_ = client_tls_context(options_.ca_file, options_.insecure_tls);
 }
 
 Response HttpSession::perform(const RequestSpec& spec, CallProgress& progress) {
@@ -111,7 +101,9 @@ void HttpSession::wait(std::chrono::milliseconds delay, CallProgress& progress) 
 
 std::unique_ptr<Connection> HttpSession::connect(const Url& url, const Deadline& deadline) {
     const auto endpoints = resolve_target(ioc_, url, policy_.allow_remote_targets, deadline);
-    return std::make_unique<Connection>(ioc_, url.scheme == "https" ? &tls_ : nullptr,
+    const bool https = url.scheme == "https";
+    if (https && !tls_) tls_ = client_tls_context(options_.ca_file, options_.insecure_tls);
+    return std::make_unique<Connection>(ioc_, https ? tls_.get() : nullptr,
                                         !options_.insecure_tls, url, endpoints, deadline);
 }
 

@@ -1,4 +1,4 @@
-// One stand.http/1 session: its TLS context, kept-alive connections (one per
+// One stand.http/1 session: its TLS context (client_tls.hpp), kept-alive connections (one per
 // origin), cookie jar, and the redirect and 429 rules of a call.
 #pragma once
 
@@ -46,7 +46,7 @@ private:
     SessionOptions options_;
     const HttpPolicy& policy_;
     boost::asio::io_context ioc_;
-    boost::asio::ssl::context tls_;
+    std::shared_ptr<boost::asio::ssl::context> tls_;  // on the first https:// connection
     std::map<std::string, std::unique_ptr<Connection>> connections_;  // by Url::origin()
     CookieJar cookies_;
 };
