@@ -22,7 +22,8 @@ EngineChoice choose_engine(const LoadSpec& spec, const Plan& plan, const std::st
 
 EngineChoice choose_engine(const LoadSpec& spec, const Plan& plan) {
     if (spec.http3.enabled || spec.engine == Engine::asio) return {Engine::asio, ""};
-    return choose_engine(spec, plan, UringRing::refusal());
+    // https:// links never run on io_uring: no need to probe the kernel for them.
+    return choose_engine(spec, plan, plan.any_tls ? std::string() : UringRing::refusal());
 }
 
 const char* engine_name(Engine engine) noexcept {

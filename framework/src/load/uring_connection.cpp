@@ -120,7 +120,7 @@ void UringConnection::on_receive(int result, unsigned flags, const char* data) {
     if (result == -ENOBUFS) return worker_.rearm_later(*this);  // the bytes wait in the socket
     if (result <= 0) {
         // The peer closed or reset: the end of a request, or of an idle connection.
-        if (busy_) return stream_end(result == 0 ? 0 : result);
+        if (busy_) return stream_end(result);
         return release();
     }
     worker_.stats().bytes_received += static_cast<std::uint64_t>(result);
