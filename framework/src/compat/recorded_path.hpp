@@ -21,8 +21,8 @@ struct PathNames {
 };
 
 // "/{base}" for a base path prefix, then per segment: a user name -> "{name}";
-// a user id or token, all digits, a UUID, or 8+ hex/base64url characters
-// containing a digit -> "{id}".
+// a user id or token, all digits, a UUID, 22+ base64url characters, or 8+
+// hex/base64url characters containing a digit -> "{id}".
 std::string normalise_path(std::string_view path, const PathNames& names);
 
 // The per-user segments of the subscription URLs the panel returned: those that
