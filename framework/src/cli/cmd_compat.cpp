@@ -159,7 +159,8 @@ int run_compat(const std::vector<std::string>& argv) {
     compat::CompatReport report;
     int code = kExitOk;
     try {
-        auto plugin = plugin_search(args).resolve(args.positionals()[0]);
+        // Described in a child first: a library that crashes while loading is refused, not fatal.
+        auto plugin = loader::load_plugin(plugin_search(args).resolve(args.positionals()[0])->file);
         register_secrets(*plugin, options);
         if (!json) std::cout << "stand compat " << plugin->id << " (" << plugin->file.string() << ")\n";
         report = compat::run_compat(plugin, options, [&](const compat::CheckOutcome& o) {

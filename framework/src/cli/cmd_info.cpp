@@ -37,8 +37,8 @@ int run_info(const std::vector<std::string>& argv) {
                              {"name", plugin->name},
                              {"version", plugin->version},
                              {"description", plugin->description},
-                             {"abi", std::to_string(plugin->entry.abi.major) + "." + std::to_string(plugin->entry.abi.minor)},
-                             {"min_host_abi_minor", plugin->descriptor.min_host_abi_minor},
+                             {"abi", std::to_string(plugin->abi_major) + "." + std::to_string(plugin->abi_minor)},
+                             {"min_host_abi_minor", plugin->min_host_abi_minor},
                              {"interfaces", std::move(ifaces)},
                              {"file", plugin->file.string()},
                              {"config_schema", schema}};
@@ -50,7 +50,7 @@ int run_info(const std::vector<std::string>& argv) {
     if (!plugin->description.empty()) std::cout << "  " << plugin->description << "\n";
     std::cout << "  file:        " << plugin->file.string() << "\n";
     std::cout << "  built for:   ABI " << info["abi"].as_string().c_str() << " (needs host minor >= "
-              << plugin->descriptor.min_host_abi_minor << ")\n";
+              << plugin->min_host_abi_minor << ")\n";
     std::cout << "  interfaces:  ";
     for (std::size_t i = 0; i < plugin->interfaces.size(); ++i) std::cout << (i ? ", " : "") << plugin->interfaces[i];
     std::cout << (plugin->interfaces.empty() ? "none\n" : "\n");

@@ -31,7 +31,7 @@ void resolve_plugins(const Args& args, const scenario::Scenario& scen, const loa
         const std::string where = args.values("plugin").empty()
                                       ? scen.file.string() + ": $.plugins[" + std::to_string(i) + "]"
                                       : "--plugin " + plugin.id;
-        std::shared_ptr<loader::LoadedPlugin> loaded;
+        std::shared_ptr<const loader::PluginInfo> loaded;
         try {
             loaded = search.resolve(plugin.id);
         } catch (const loader::LoadError& e) {

@@ -49,14 +49,6 @@ std::string dlerror_text(const std::string& what, const std::filesystem::path& f
     return text;
 }
 
-}  // namespace
-
-bool LoadedPlugin::implements(std::string_view interface_id) const {
-    return std::find(interfaces.begin(), interfaces.end(), interface_id) != interfaces.end();
-}
-
-namespace {
-
 // dlopen()s the file (an existing ELF shared library) into plugin.library.
 void open_library(LoadedPlugin& plugin, const std::filesystem::path& file) {
     std::error_code ec;
@@ -122,6 +114,9 @@ void take_descriptor(LoadedPlugin& plugin, const std::filesystem::path& file) {
                                   "; this host implements " + std::to_string(STAND_ABI_MAJOR) + "." +
                                   std::to_string(STAND_ABI_MINOR));
 
+    plugin.abi_major = plugin.entry.abi.major;
+    plugin.abi_minor = plugin.entry.abi.minor;
+    plugin.min_host_abi_minor = desc.min_host_abi_minor;
     plugin.id = desc.id;
     plugin.name = desc.name;
     plugin.version = desc.version;

@@ -2,6 +2,9 @@
 // plugin code other than the entry function runs.
 #pragma once
 
+#include "loader/load_error.hpp"
+#include "loader/plugin_info.hpp"
+
 #include <stand/plugin.h>
 
 #include <boost/dll/shared_library.hpp>
@@ -14,33 +17,15 @@
 
 namespace stand::loader {
 
-// A refusal: what() is "<file>: <reason>".
-class LoadError : public std::runtime_error {
-public:
-    LoadError(const std::filesystem::path& file, const std::string& reason)
-        : std::runtime_error(file.string() + ": " + reason), file_(file), reason_(reason) {}
-    const std::filesystem::path& file() const noexcept { return file_; }
-    const std::string& reason() const noexcept { return reason_; }
-
-private:
-    std::filesystem::path file_;
-    std::string reason_;
-};
-
-// A plugin that passed every load-time check. Keeps the library loaded.
-struct LoadedPlugin {
-    std::filesystem::path file;
+// A plugin that passed every load-time check, its library loaded in this
+// process (for calls into it: the compat suite, the plugin worker).
+struct LoadedPlugin : PluginInfo {
     boost::dll::shared_library library;
     // Copies normalised to this host's struct sizes (missing tail members zeroed).
     stand_plugin_entry entry{};
     stand_plugin_descriptor descriptor{};
     std::uint32_t entry_struct_size = 0;
     std::uint32_t descriptor_struct_size = 0;
-
-    std::string id, name, version, description, config_schema;
-    std::vector<std::string> interfaces;
-
-    bool implements(std::string_view interface_id) const;
 };
 
 // Loads and validates `file`; throws LoadError naming the file and the reason.

@@ -62,10 +62,10 @@ ScanResult PluginSearch::scan() const {
 
 ScanResult PluginSearch::scan_files() const {
     ScanResult result;
-    std::map<std::string, std::vector<std::shared_ptr<LoadedPlugin>>> by_id;
+    std::map<std::string, std::vector<std::shared_ptr<const PluginInfo>>> by_id;
     for (const auto& file : plugin_files(dirs_)) {
         try {
-            auto plugin = load_plugin_isolated(file);
+            auto plugin = describe_plugin_isolated(file);
             by_id[plugin->id].push_back(plugin);
         } catch (const LoadError& e) {
             result.refused.push_back({e.file(), e.reason()});
@@ -83,13 +83,13 @@ ScanResult PluginSearch::scan_files() const {
     return result;
 }
 
-std::shared_ptr<LoadedPlugin> PluginSearch::resolve(const std::string& name_or_path) const {
+std::shared_ptr<const PluginInfo> PluginSearch::resolve(const std::string& name_or_path) const {
     bool is_path = name_or_path.find('/') != std::string::npos ||
                    (name_or_path.size() > 3 && name_or_path.compare(name_or_path.size() - 3, 3, ".so") == 0);
     if (is_path) {
         std::lock_guard lock(mutex_);
         auto& loaded = by_path_[name_or_path];
-        if (!loaded) loaded = load_plugin_isolated(name_or_path);
+        if (!loaded) loaded = describe_plugin_isolated(name_or_path);
         return loaded;
     }
 

@@ -1,7 +1,8 @@
 // Finds plugins by path, or by id in the search path.
 #pragma once
 
-#include "loader/plugin_loader.hpp"
+#include "loader/load_error.hpp"
+#include "loader/plugin_info.hpp"
 
 #include <filesystem>
 #include <map>
@@ -20,7 +21,7 @@ struct Refusal {
 };
 
 struct ScanResult {
-    std::vector<std::shared_ptr<LoadedPlugin>> plugins;  // sorted by id
+    std::vector<std::shared_ptr<const PluginInfo>> plugins;  // sorted by id
     std::vector<Refusal> refused;                         // bad files and duplicate ids
 };
 
@@ -33,15 +34,16 @@ public:
     explicit PluginSearch(std::vector<std::filesystem::path> dirs) : dirs_(std::move(dirs)) {}
     const std::vector<std::filesystem::path>& dirs() const noexcept { return dirs_; }
 
-    // Loads every *.so in the path (each in a forked child first), once per
-    // PluginSearch: later calls return the same result. A duplicate id is
-    // refused for both files.
+    // Describes every *.so in the path (each loaded in a forked child only),
+    // once per PluginSearch: later calls return the same result. A duplicate
+    // id is refused for both files.
     ScanResult scan() const;
 
     // `name_or_path` containing '/' or ending in ".so" is a file; otherwise a
     // plugin id looked up in the path. Throws LoadError (file, or the id and
     // the directories searched) when it cannot be found, loaded or is ambiguous.
-    std::shared_ptr<LoadedPlugin> resolve(const std::string& name_or_path) const;
+    // To call into it, load_plugin(info->file) (plugin_loader.hpp).
+    std::shared_ptr<const PluginInfo> resolve(const std::string& name_or_path) const;
 
 private:
     ScanResult scan_files() const;
@@ -49,7 +51,7 @@ private:
     std::vector<std::filesystem::path> dirs_;
     mutable std::mutex mutex_;
     mutable std::optional<ScanResult> scanned_;  // the first scan()
-    mutable std::map<std::filesystem::path, std::shared_ptr<LoadedPlugin>> by_path_;  // resolve() of a file
+    mutable std::map<std::filesystem::path, std::shared_ptr<const PluginInfo>> by_path_;  // resolve() of a file
 };
 
 }  // namespace stand::loader
