@@ -33,56 +33,22 @@ die() { echo "load_vs_wrk: $*" >&2; exit 1; }
 command -v "$WRK" >/dev/null || die "wrk not found: apt-get install wrk"
 [[ -x /usr/bin/time ]] || die "/usr/bin/time not found: apt-get install time"
 
+# shellcheck source=tests/perf/lib/nginx_return200.sh
+source "$(dirname "${BASH_SOURCE[0]}")/lib/nginx_return200.sh"
 work=$(mktemp -d /tmp/stand-load-vs-wrk-XXXXXX)
-nginx_pid=
 cleanup() {
-  if [[ -n $nginx_pid ]]; then kill -QUIT "$nginx_pid" 2>/dev/null || true; wait "$nginx_pid" 2>/dev/null || true; fi
+  stop_nginx
   rm -rf "$work"
 }
 trap cleanup EXIT
 
-# A free port: nothing answers on it.
-port=
-for _ in $(seq 50); do
-  p=$((20000 + RANDOM % 40000))
-  if ! (exec 3<>/dev/tcp/127.0.0.1/$p) 2>/dev/null; then port=$p; break; fi
-done
-[[ -n $port ]] || die "no free port"
-
-mkdir -p "$work/tmp"
-cat >"$work/nginx.conf" <<EOF
-worker_processes 1;
-error_log $work/error.log warn;
-pid $work/nginx.pid;
-events { worker_connections 4096; }
-http {
-  access_log off;
-  keepalive_requests 10000000;
-  client_body_temp_path $work/tmp/body;
-  proxy_temp_path $work/tmp/proxy;
-  fastcgi_temp_path $work/tmp/fastcgi;
-  uwsgi_temp_path $work/tmp/uwsgi;
-  scgi_temp_path $work/tmp/scgi;
-  server {
-    listen 127.0.0.1:$port;
-    location / { return 200 "ok"; }
-  }
-}
-EOF
 server_cpus=() client_cpus=()
 if [[ $PIN == auto ]] && (($(nproc) >= 2)) && command -v taskset >/dev/null; then
   server_cpus=(taskset -c 0) client_cpus=(taskset -c "1-$(($(nproc) - 1))")
 elif [[ $PIN != off && $PIN != auto ]]; then
   die "PIN=$PIN: expected auto or off"
 fi
-"${server_cpus[@]}" "$NGINX" -c "$work/nginx.conf" -p "$work" -g 'daemon off;' &
-nginx_pid=$!
-for _ in $(seq 100); do
-  (exec 3<>/dev/tcp/127.0.0.1/$port) 2>/dev/null && break
-  sleep 0.05
-done
-(exec 3<>/dev/tcp/127.0.0.1/$port) 2>/dev/null || die "nginx did not start: $(cat "$work/error.log")"
-url=http://127.0.0.1:$port/
+start_nginx_return200 "$work" "${server_cpus[@]}"
 
 calc() { awk "BEGIN { printf \"%.2f\", $* }"; }
 median() { sort -g | awk '{ v[NR] = $1 } END { if (NR % 2) print v[(NR + 1) / 2]; else printf "%.2f\n", (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }

@@ -4,6 +4,7 @@
 #include "load/duration.hpp"
 #include "load/link_pattern.hpp"
 #include "load/load_plan.hpp"
+#include "load/load_result.hpp"
 #include "load/load_report.hpp"
 #include "load/load_spec.hpp"
 #include "load/load_stats.hpp"
@@ -291,8 +292,7 @@ TEST_CASE("load requests: serialisation and header precedence") {
     LoadSpec spec;
     spec.identity.user_agent = "ua/1";
     spec.identity.headers = {{"X-A", "1"}, {"user-agent", "from -H"}, {"X-Forwarded-For", "1.2.3.4"}};
-    Link link;
-    link.url = "http://127.0.0.1:8080/p?q=1";
+    LinkShape link;
     link.headers = {{"X-A", "2"}};
     std::string r = build_request(spec, link, "/p?q=1", "127.0.0.1:8080", "10.0.0.7");
     CHECK(r.rfind("GET /p?q=1 HTTP/1.1\r\nHost: 127.0.0.1:8080\r\n", 0) == 0);
@@ -321,7 +321,14 @@ TEST_CASE("load bind addresses and header parsing") {
     CHECK(bind_address("127.0", 249).to_string() == "127.0.1.250");
     CHECK(bind_address("127.0", 250).to_string() == "127.0.2.1");
     CHECK(bind_address("11.11", 1000).to_string() == "11.11.5.1");
-    CHECK_THROWS_AS(bind_address("127", 0), LoadSpecError);
+    CHECK(bind_address("127", 0).to_string() == "127.0.1.1");  // "127" goes on where "127.0" ends
+    CHECK(bind_address("127", 63749).to_string() == "127.0.255.250");
+    CHECK(bind_address("127", 63750).to_string() == "127.1.1.1");
+    CHECK(bind_address("127", 99999).to_string() == "127.1.145.250");
+    CHECK(bind_address("127", 256 * 63750 - 1).to_string() == "127.255.255.250");
+    CHECK_THROWS_AS(bind_address("127", 256 * 63750), LoadSpecError);
+    CHECK_THROWS_AS(bind_address("", 0), LoadSpecError);
+    CHECK_THROWS_AS(bind_address("127.", 0), LoadSpecError);
     CHECK_THROWS_AS(bind_address("127.0.0", 0), LoadSpecError);
     CHECK_THROWS_AS(bind_address("256.0", 0), LoadSpecError);
     CHECK_THROWS_AS(bind_address("127.0", 63750), LoadSpecError);
@@ -400,5 +407,86 @@ TEST_CASE("load target rule: a declared fleet host's address is allowed as loopb
     CHECK(why("http://other.internal/").find("is not looked up") != std::string::npos);
     CHECK(why("http://").find("URL") != std::string::npos);
     s.links = links_from_lines("http://192.0.2.7:8080/x\n");
-    CHECK(prepare_plan(s).links.front().endpoint.address().to_string() == "192.0.2.7");
+    CHECK(prepare_plan(s).origins.front().endpoint.address().to_string() == "192.0.2.7");
+}
+
+TEST_CASE("link list: URLs back to back, shapes shared, copies on demand") {
+    LinkList links;
+    CHECK(links.empty());
+    links.push_back(Link{"GET", "http://127.0.0.1:1/a", {}, {}});
+    links.push_back(Link{"GET", "http://127.0.0.1:1/bb", {}, {}});
+    CHECK(links.bytes() < 200);
+    links.push_back(Link{"POST", "http://127.0.0.1:1/c", {{"X", "1"}}, "{}"});  // a second shape
+    REQUIRE(links.size() == 3);
+    CHECK(links.url(0) == "http://127.0.0.1:1/a");
+    CHECK(links.url(1) == "http://127.0.0.1:1/bb");
+    CHECK(links.shape(0).method == "GET");
+    CHECK(links.shape(1).method == "GET");
+    CHECK(links[2].method == "POST");
+    CHECK(links[2].body == "{}");
+    CHECK(links[2].headers == std::vector<Header>{{"X", "1"}});
+    CHECK(links.front().url == "http://127.0.0.1:1/a");
+    std::vector<std::string> urls;
+    for (const auto& l : links) urls.push_back(l.url);
+    CHECK(urls == std::vector<std::string>{"http://127.0.0.1:1/a", "http://127.0.0.1:1/bb", "http://127.0.0.1:1/c"});
+    // Shapes are looked up among the last few only: many distinct ones stay linear, just unshared.
+    LinkList many;
+    for (int i = 0; i < 2000; ++i) many.push_back(Link{"GET", "http://127.0.0.1:1/", {{"X", std::to_string(i)}}, {}});
+    CHECK(many[1999].headers.front().second == "1999");
+    CHECK(many[0].headers.front().second == "0");
+}
+
+TEST_CASE("load plan: every request in one buffer, origins shared, a source address a route") {
+    LoadSpec spec;
+    for (int k = 0; k < 600; ++k) spec.links.push_back(Link{"GET", "http://127.0.0.1:8080/sub/" + std::to_string(k), {}, {}});
+    spec.links.push_back(Link{"HEAD", "http://localhost:8080/h", {}, {}});
+    spec.identity.xff_pattern = "10.{k>>8&255}.{k&255}.7";
+    Plan plan = prepare_plan(spec);
+    REQUIRE(plan.links.size() == 601);
+    CHECK(plan.origins.size() == 2);  // 127.0.0.1:8080 and localhost:8080
+    CHECK(plan.routes == 1);          // one endpoint, plain: one route
+    std::size_t total = 0;
+    for (std::size_t k = 0; k < plan.links.size(); ++k) {
+        const auto parts = request_parts(spec, k);
+        CHECK(plan.request(plan.links[k]) == build_request(spec, spec.links.shape(k), parts.target, parts.authority, parts.xff));
+        total += plan.links[k].request_bytes;
+    }
+    CHECK(plan.requests.size() == total);
+    CHECK(plan.requests.capacity() == total);  // sized once, not doubled
+    CHECK(request_parts(spec, 258).xff == "10.1.2.7");
+    CHECK(plan.links[600].head);
+    CHECK(plan.origin(plan.links[600]).authority == "localhost:8080");
+    CHECK(plan.origin(plan.links[600]).sni == "localhost");
+    CHECK(plan.origin(plan.links[0]).sni.empty());
+
+    spec.identity.bind_prefix = "127";
+    plan = prepare_plan(spec);
+    CHECK(plan.routes == 601);
+    CHECK(plan.links[600].route == 600);
+    CHECK(boost::asio::ip::address_v4(plan.links[250].source_v4).to_string() == "127.0.2.1");
+}
+
+TEST_CASE("load result: URLs and per-link counts listed up to kListedLinks, then summarised") {
+    LoadResult r;
+    r.links = 3;
+    r.urls = {"http://a/1", "http://a/2", "http://a/3"};
+    r.requests_per_link = {2, 0, 5};
+    auto o = r.to_json();
+    CHECK(o.at("links") == 3);
+    CHECK(o.at("urls").as_array().size() == 3);
+    CHECK(!o.contains("urls_not_listed"));
+    CHECK(o.at("requests_per_link").as_array().size() == 3);
+    const auto& summary = o.at("requests_per_link_summary").as_object();
+    CHECK(summary.at("links") == 3);
+    CHECK(summary.at("min") == 0);
+    CHECK(summary.at("max") == 5);
+    CHECK(summary.at("never_requested") == 1);
+
+    r.links = kListedLinks + 5;
+    r.requests_per_link.assign(kListedLinks + 5, 1);
+    o = r.to_json();
+    CHECK(o.at("urls_not_listed") == kListedLinks + 2);
+    CHECK(o.at("requests_per_link").is_null());
+    CHECK(o.at("requests_per_link_summary").at("never_requested") == 0);
+    CHECK(o.at("requests_per_link_summary").at("links") == kListedLinks + 5);
 }

@@ -14,6 +14,6 @@ struct SocketFailure {
 };
 
 // The socket's descriptor (the caller owns it), or -1 with `failure` set.
-int open_client_socket(const PreparedLink& link, SocketFailure& failure) noexcept;
+int open_client_socket(const Plan& plan, const PreparedLink& link, SocketFailure& failure) noexcept;
 
 }  // namespace stand::load

@@ -20,7 +20,8 @@ bool connection_specific(const std::string& name) {
 
 }  // namespace
 
-std::vector<quic::Http3Field> http3_fields(const LoadSpec& spec, const PreparedLink& link) {
+std::vector<quic::Http3Field> http3_fields(const LoadSpec& spec, std::size_t k) {
+    const RequestParts link = request_parts(spec, k);
     std::vector<quic::Http3Field> regular;
     std::string authority = link.authority;
     auto set = [&](const std::string& name, const std::string& value) {
@@ -36,7 +37,7 @@ std::vector<quic::Http3Field> http3_fields(const LoadSpec& spec, const PreparedL
     };
     if (!spec.identity.user_agent.empty()) set("user-agent", spec.identity.user_agent);
     for (const auto& h : spec.identity.headers) set(h.first, h.second);
-    const Link& source = *link.link;
+    const LinkShape& source = spec.links.shape(k);
     for (const auto& h : source.headers) set(h.first, h.second);
     if (!link.xff.empty()) set("x-forwarded-for", link.xff);
     if (!source.body.empty() || link.method == "POST" || link.method == "PUT" || link.method == "PATCH")

@@ -213,7 +213,7 @@ private:
                 return;
             }
             const auto& shared = worker_.shared();
-            const std::int64_t id = h3_->submit(shared.fields[link], &shared.plan->links[link].link->body);
+            const std::int64_t id = h3_->submit(shared.fields[link], &shared.spec->links.shape(link).body);
             if (id < 0) {
                 worker_.stats().record_error(ErrorKind::other, "nghttp3 refused the request fields",
                                              worker_.second_of(now_ns()));
@@ -276,7 +276,7 @@ Http3Worker::Http3Worker(Http3Shared& shared, unsigned connections)
       sweep_timer_(ioc_),
       end_timer_(ioc_) {
     quic::QuicTlsOptions tls;
-    const PreparedLink& first = shared.plan->links.front();
+    const Origin& first = shared.plan->origin(shared.plan->links.front());
     tls.sni = first.sni;
     tls.verify_name = first.verify_host;
     tls.insecure = shared.spec->tls.insecure;
@@ -354,18 +354,18 @@ void Http3Worker::run(std::int64_t start_ns, std::int64_t end_ns) {
 }
 
 PassTimes run_http3_pass(const LoadSpec& spec, const Plan& plan, const LoadHooks& hooks, LoadResult& out) {
-    for (const auto& l : plan.links)
-        if (l.route != plan.links.front().route)
-            throw LoadSpecError("--http3 loads one origin per run: '" + l.url + "' and '" + plan.links.front().url +
-                                "' differ in address, port or name");
+    for (std::size_t k = 0; k < plan.links.size(); ++k)
+        if (plan.links[k].route != plan.links.front().route)
+            throw LoadSpecError("--http3 loads one origin per run: '" + std::string(spec.links.url(k)) + "' and '" +
+                                std::string(spec.links.url(0)) + "' differ in address, port or name");
     Http3Shared shared;
     shared.spec = &spec;
     shared.plan = &plan;
     shared.timeout_ns = spec.timeout.count();
     shared.max_requests = spec.max_requests;
     shared.stop = hooks.stop;
-    for (const auto& l : plan.links) shared.fields.push_back(http3_fields(spec, l));
-    const auto& ep = plan.links.front().endpoint;
+    for (std::size_t k = 0; k < plan.links.size(); ++k) shared.fields.push_back(http3_fields(spec, k));
+    const auto& ep = plan.origin(plan.links.front()).endpoint;
     shared.quic.remote = asio::ip::udp::endpoint(ep.address(), ep.port());
     shared.quic.handshake_timeout = spec.timeout;
     shared.quic.idle_timeout = std::max<std::chrono::nanoseconds>(spec.timeout, std::chrono::seconds(5));

@@ -71,16 +71,18 @@ void Connection::connect() {
     connect_started_ = now_ns();
     if (link_->tls) tls_.emplace(worker_.io(), worker_.shared().tls->context());
     SocketFailure failure{};
-    const int fd = open_client_socket(*link_, failure);
+    const Plan& plan = *worker_.shared().plan;
+    const int fd = open_client_socket(plan, *link_, failure);
     if (fd < 0) return defer_fail(failure.kind, failure.reason);
     Socket& s = socket();
     error_code ec;
-    s.assign(link_->endpoint.protocol(), fd, ec);
+    const auto& endpoint = plan.origin(*link_).endpoint;
+    s.assign(endpoint.protocol(), fd, ec);
     if (ec) {
         ::close(fd);
         return defer_fail(ErrorKind::other, "cannot open a socket");
     }
-    s.async_connect(link_->endpoint, [this](const error_code& e) { on_connect(e); });
+    s.async_connect(endpoint, [this](const error_code& e) { on_connect(e); });
 }
 
 void Connection::on_connect(const error_code& ec) {
@@ -92,7 +94,8 @@ void Connection::on_connect(const error_code& ec) {
     }
     ++worker_.stats().connections_opened;
     if (tls_) {
-        worker_.shared().tls->prepare(tls_->native_handle(), *link_, worker_.session_slot(link_->route));
+        worker_.shared().tls->prepare(tls_->native_handle(), worker_.shared().plan->origin(*link_),
+                                      worker_.session_slot(link_->route));
         tls_->async_handshake(asio::ssl::stream_base::client, [this](const error_code& e) { on_handshake(e); });
         return;
     }
@@ -116,7 +119,8 @@ void Connection::connected() {
 }
 
 void Connection::send() {
-    const auto request = asio::buffer(link_->request);
+    const std::string_view bytes = worker_.shared().plan->request(*link_);
+    const auto request = asio::buffer(bytes.data(), bytes.size());
     auto done = [this](const error_code& ec, std::size_t) { on_write(ec); };
     if (tls_) asio::async_write(*tls_, request, std::move(done));
     else asio::async_write(socket_, request, std::move(done));

@@ -110,7 +110,9 @@ LoadResult run_load(const LoadSpec& spec, const LoadHooks& hooks) {
     result.duration_s = static_cast<double>(spec.duration.count()) / 1e9;
     result.keepalive = spec.keepalive;
     result.tls = plan.any_tls;
-    for (const auto& l : plan.links) result.urls.push_back(l.url);
+    result.links = spec.links.size();
+    for (std::size_t k = 0; k < std::min(spec.links.size(), kListedLinks); ++k)
+        result.urls.emplace_back(spec.links.url(k));
     result.xff_pattern = spec.identity.xff_pattern.value_or("");
     result.bind_prefix = spec.identity.bind_prefix.value_or("");
     result.late_threshold_ms = static_cast<double>(spec.late_threshold.count()) / 1e6;

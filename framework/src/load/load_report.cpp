@@ -75,7 +75,7 @@ void error_reasons(std::ostringstream& out, const ErrorCounts& counts) {
 void run_description(std::ostringstream& out, const LoadResult& r) {
     const bool open = r.model == Model::open;
     out << "Running " << fmt("%g", r.duration_s) << "s load @ " << (r.urls.empty() ? "" : r.urls.front());
-    if (r.urls.size() > 1) out << " (+" << r.urls.size() - 1 << " more links, round robin)";
+    if (r.links > 1) out << " (+" << r.links - 1 << " more links, round robin)";
     out << "\n  " << r.threads << " threads and " << r.connections << " connections, "
         << (open ? "open model at " + fmt("%g", r.rate) + " req/s" : std::string("closed model")) << ", keep-alive "
         << (r.keepalive ? "on" : "off") << (r.tls ? ", TLS" : "") << "\n";
@@ -89,7 +89,8 @@ void run_description(std::ostringstream& out, const LoadResult& r) {
         out << "\n";
     }
     if (!r.xff_pattern.empty()) out << "  X-Forwarded-For: " << r.xff_pattern << "\n";
-    if (!r.bind_prefix.empty()) out << "  source addresses: " << r.bind_prefix << ".x.y\n";
+    if (!r.bind_prefix.empty())
+        out << "  source addresses: " << r.bind_prefix << (r.bind_prefix.find('.') == std::string::npos ? ".x.y.z\n" : ".x.y\n");
     if (r.has_warmup) {
         out << "  Warm-up: " << r.warmup.requests << " requests in " << fmt("%.2f", r.warmup.elapsed_s) << "s, status";
         for (const auto& [code, n] : r.warmup.status_counts) out << " " << code << ":" << n;

@@ -2,6 +2,7 @@
 
 #include <boost/json.hpp>
 
+#include <algorithm>
 #include <cmath>
 
 namespace stand::load {
@@ -61,8 +62,9 @@ void put_settings(json::object& o, const LoadResult& r) {
     if (!r.engine_note.empty()) o["engine_note"] = r.engine_note;
     json::array u;
     for (const auto& url : r.urls) u.emplace_back(url);
-    o["links"] = r.urls.size();
+    o["links"] = r.links;
     o["urls"] = std::move(u);
+    if (r.links > r.urls.size()) o["urls_not_listed"] = r.links - r.urls.size();
     o["xff_pattern"] = r.xff_pattern.empty() ? json::value(nullptr) : json::value(r.xff_pattern);
     o["bind_prefix"] = r.bind_prefix.empty() ? json::value(nullptr) : json::value(r.bind_prefix);
 }
@@ -135,9 +137,20 @@ void put_bytes_cpu_warnings(json::object& o, const LoadResult& r) {
                        {"min", body.count ? body.min : 0},
                        {"mean", round3(body.count ? static_cast<double>(body.total) / static_cast<double>(body.count) : 0)},
                        {"max", body.max}};
-    json::array per_link;
-    for (auto n : r.requests_per_link) per_link.emplace_back(n);
-    o["requests_per_link"] = std::move(per_link);
+    if (r.requests_per_link.size() <= kListedLinks) {
+        json::array per_link;
+        for (auto n : r.requests_per_link) per_link.emplace_back(n);
+        o["requests_per_link"] = std::move(per_link);
+    } else {
+        o["requests_per_link"] = nullptr;  // see the summary
+    }
+    const auto& counts = r.requests_per_link;
+    const auto [least, most] = std::minmax_element(counts.begin(), counts.end());
+    o["requests_per_link_summary"] = {
+        {"links", counts.size()},
+        {"min", counts.empty() ? 0 : *least},
+        {"max", counts.empty() ? 0 : *most},
+        {"never_requested", static_cast<std::uint64_t>(std::count(counts.begin(), counts.end(), 0))}};
 
     const auto& cpu = r.cpu;
     o["cpu"] = {{"user_s", round3(cpu.user_s)},

@@ -84,6 +84,10 @@ struct CpuUsage {
     double percent_of_threads = 0;  // threads_s / (elapsed * threads) * 100
 };
 
+// Results list URLs and per-link counts for up to this many links; beyond,
+// the count and a summary (min, max, links never requested).
+inline constexpr std::size_t kListedLinks = 1000;
+
 struct LoadResult {
     // The run as asked.
     Model model = Model::closed;
@@ -93,7 +97,10 @@ struct LoadResult {
     double duration_s = 0;
     bool keepalive = true;
     bool tls = false;
-    std::vector<std::string> urls;  // the links' URLs, in order
+    std::size_t links = 0;
+    // The first kListedLinks links' URLs, in order (a storm's 100,000 would
+    // outweigh the rest of the result).
+    std::vector<std::string> urls;
     std::string xff_pattern;        // empty: none
     std::string bind_prefix;        // empty: none
     double late_threshold_ms = 0;
@@ -134,7 +141,7 @@ struct LoadResult {
 
     std::map<int, std::uint64_t> status_counts;
     ErrorCounts error_counts;
-    std::vector<std::uint64_t> requests_per_link;  // started, by link index
+    std::vector<std::uint64_t> requests_per_link;  // started, by link index (every link; JSON: up to kListedLinks)
 
     // Latency in µs. `latency` is from the intended send time (open model:
     // coordinated-omission corrected; closed model: = service time);

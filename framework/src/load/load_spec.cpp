@@ -31,19 +31,24 @@ void LoadSpec::validate() const {
     }
 }
 
-std::vector<Link> links_from_lines(const std::string& text, const std::string& method) {
-    std::vector<Link> out;
-    std::istringstream in(text);
+std::size_t links_from_stream(std::istream& in, const std::string& method, LinkList& out) {
+    const LinkShape shape{method, {}, {}};
+    std::size_t added = 0;
     std::string line;
     while (std::getline(in, line)) {
         const auto first = line.find_first_not_of(" \t\r");
         if (first == std::string::npos || line[first] == '#') continue;
         const auto last = line.find_last_not_of(" \t\r");
-        Link link;
-        link.method = method;
-        link.url = line.substr(first, last - first + 1);
-        out.push_back(std::move(link));
+        out.push_back(std::string_view(line).substr(first, last - first + 1), shape);
+        ++added;
     }
+    return added;
+}
+
+LinkList links_from_lines(const std::string& text, const std::string& method) {
+    LinkList out;
+    std::istringstream in(text);
+    links_from_stream(in, method, out);
     return out;
 }
 

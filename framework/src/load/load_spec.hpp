@@ -2,7 +2,10 @@
 // run_load (load/load_engine.hpp) turns a LoadSpec into a LoadResult.
 #pragma once
 
+#include "load/link_list.hpp"
+
 #include <chrono>
+#include <istream>
 #include <cstdint>
 #include <optional>
 #include <stdexcept>
@@ -20,16 +23,6 @@ using namespace std::chrono_literals;
 class LoadSpecError : public std::invalid_argument {
 public:
     using std::invalid_argument::invalid_argument;
-};
-
-using Header = std::pair<std::string, std::string>;
-
-// One request template. Requests go to the links in global round robin.
-struct Link {
-    std::string method = "GET";
-    std::string url;              // absolute http:// or https:// URL
-    std::vector<Header> headers;  // after the spec's headers; same name replaces
-    std::string body;             // sent with Content-Length when not empty
 };
 
 enum class Model {
@@ -71,7 +64,7 @@ struct Http3Options {
 enum class Engine { automatic, uring, asio };
 
 struct LoadSpec {
-    std::vector<Link> links;
+    LinkList links;
     Model model = Model::closed;
     double rate = 0;  // open model: requests per second, all threads together
     unsigned connections = 10;  // workers; in the open model the cap on requests in flight
@@ -100,9 +93,11 @@ struct LoadSpec {
     void validate() const;
 };
 
-// One link per line of `text` (what `--urls FILE` reads); empty lines and
-// lines starting with '#' are skipped, surrounding blanks trimmed.
-std::vector<Link> links_from_lines(const std::string& text, const std::string& method = "GET");
+// One link per line (what `--urls FILE` reads), appended to `out`; empty
+// lines and lines starting with '#' are skipped, surrounding blanks trimmed.
+// Returns how many were added.
+std::size_t links_from_stream(std::istream& in, const std::string& method, LinkList& out);
+LinkList links_from_lines(const std::string& text, const std::string& method = "GET");
 
 // "Name: value" as given to -H. Throws LoadSpecError.
 Header parse_header(const std::string& text);

@@ -46,7 +46,7 @@ TlsClient::TlsClient(const TlsOptions& options)
     (void)slot_index();
 }
 
-void TlsClient::prepare(SSL* ssl, const PreparedLink& link, SSL_SESSION** slot) const {
+void TlsClient::prepare(SSL* ssl, const Origin& link, SSL_SESSION** slot) const {
     if (!link.sni.empty()) SSL_set_tlsext_host_name(ssl, link.sni.c_str());
     if (!insecure_) {
         X509_VERIFY_PARAM* param = SSL_get0_param(ssl);

@@ -25,7 +25,7 @@ public:
     // certificate must carry, and with resumption the session in `*slot` is
     // offered and the server's new sessions are stored into `*slot` (owned
     // by the caller, freed with SSL_SESSION_free).
-    void prepare(SSL* ssl, const PreparedLink& link, SSL_SESSION** slot) const;
+    void prepare(SSL* ssl, const Origin& link, SSL_SESSION** slot) const;
 
 private:
     boost::asio::ssl::context ctx_;

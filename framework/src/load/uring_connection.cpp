@@ -58,10 +58,12 @@ void UringConnection::connect() {
     connecting_ = true;
     connect_started_ = now_ns();
     SocketFailure failure{};
-    fd_ = open_client_socket(*link_, failure);
+    const Plan& plan = *worker_.shared().plan;
+    fd_ = open_client_socket(plan, *link_, failure);
     if (fd_ < 0) return defer_fail(failure.kind, failure.reason);
     io_uring_sqe* s = worker_.sqe();
-    io_uring_prep_connect(s, fd_, link_->endpoint.data(), static_cast<socklen_t>(link_->endpoint.size()));
+    const auto& endpoint = plan.origin(*link_).endpoint;  // the plan outlives the ring's use of it
+    io_uring_prep_connect(s, fd_, endpoint.data(), static_cast<socklen_t>(endpoint.size()));
     io_uring_sqe_set_data64(s, tag(Op::connect));
 }
 
@@ -97,7 +99,8 @@ void UringConnection::rearm_receive() {
 void UringConnection::send_request() {
     // MSG_WAITALL: the ring sends it all or fails; only a failure completes.
     io_uring_sqe* s = worker_.sqe();
-    io_uring_prep_send(s, fd_, link_->request.data(), link_->request.size(), MSG_WAITALL | MSG_NOSIGNAL);
+    const std::string_view request = worker_.shared().plan->request(*link_);
+    io_uring_prep_send(s, fd_, request.data(), request.size(), MSG_WAITALL | MSG_NOSIGNAL);
     s->flags |= IOSQE_CQE_SKIP_SUCCESS;
     io_uring_sqe_set_data64(s, tag(Op::send));
 }

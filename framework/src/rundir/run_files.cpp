@@ -92,7 +92,10 @@ const std::vector<FieldSpec>& rep_fields() {
         {kSteps, K::array, false, "each step run: {path, kind, name, seconds}"},
         {kPhases, K::array, false, "each phase: {name, seconds, host_cpu_s}"},
         {kLoads, K::object, false, "step name -> what its generator measured (`stand load --json`'s stand.load/1: histograms, per-second series, "
-                                          "`errors` by kind and `error_reasons` by kind and reason)"},
+                                          "`errors` by kind and `error_reasons` by kind and reason; `urls` and `requests_per_link` "
+                                          "list up to 1000 links, beyond that `urls_not_listed` counts the rest and "
+                                          "`requests_per_link` is null; `requests_per_link_summary` (links, min, max, "
+                                          "never_requested) is always there)"},
         {kWindows, K::object, false, "step name -> the sampler's window over the step"},
         {kFindings, K::array, false, "the detectors that fired: {id, scope, message}"},
         {kProbeFacts, K::object, false, "run_probe step name -> the probe's facts"},

@@ -128,9 +128,10 @@ StepAction read_load(const ObjectReader& r, const StepParseContext& ctx) {
     if (auto v = r.uint("request_timeout_ms", 1, step_keys::kMaxRequestMs)) step.request_timeout = milliseconds(*v);
     if (auto v = r.boolean("xff")) step.xff_per_link = *v;
     if (auto v = r.string("bind_prefix")) {
-        static const std::regex kPrefix(R"(^127\.(25[0-5]|2[0-4][0-9]|1?[0-9]?[0-9])$)");
+        static const std::regex kPrefix(R"(^127(\.(25[0-5]|2[0-4][0-9]|1?[0-9]?[0-9]))?$)");
         if (!std::regex_match(*v, kPrefix))
-            r.at("bind_prefix").fail("\"127.N\" (source addresses 127.N.x.y need no aliases on loopback)",
+            r.at("bind_prefix").fail("\"127.N\" or \"127\" (source addresses 127.N.x.y need no aliases on loopback; \"127\" "
+                                     "for more than 63750 links)",
                                      r.find("bind_prefix"));
         step.bind_prefix = *v;
     }
@@ -165,7 +166,7 @@ const StepKind& load_kind() {
                  {"request_timeout_ms", "integer 1..600000", "10000"},
                  {"links", "\"endpoint\" or \"subscriptions\"", "endpoint"},
                  {"xff", "bool", "false"},
-                 {"bind_prefix", "\"127.N\"", "absent"},
+                 {"bind_prefix", "\"127.N\" or \"127\"", "absent"},
                  {"warmup_once", "bool", "false"},
                  {"churn_per_s", "number > 0, at most 100", "0"},
                  {"generators", "non-empty array of names of the scenario's generators (needs one URL in urls)",

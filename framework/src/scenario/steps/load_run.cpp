@@ -21,9 +21,9 @@ namespace {
 
 namespace json = boost::json;
 
-std::vector<load::Link> subscription_links(RepContext& ctx) {
+load::LinkList subscription_links(RepContext& ctx) {
     if (ctx.users.empty()) throw StepFailure("a subscriptions load needs users: add a create_users step before it");
-    std::vector<load::Link> links;
+    load::LinkList links;
     for (const auto& u : ctx.users) {
         load::Link link;
         link.method = u.subscription.contains("method") ? std::string(u.subscription.at("method").as_string())
@@ -37,9 +37,9 @@ std::vector<load::Link> subscription_links(RepContext& ctx) {
     return links;
 }
 
-std::vector<load::Link> load_links(RepContext& ctx, const Step& s, const LoadStep& l) {
+load::LinkList load_links(RepContext& ctx, const Step& s, const LoadStep& l) {
     if (l.subscription_links) return subscription_links(ctx);
-    std::vector<load::Link> links;
+    load::LinkList links;
     for (const auto& u : l.urls) links.push_back({"GET", u, {}, {}});
     if (links.empty()) links.push_back({"GET", ctx.endpoint_base(s) + l.path, {}, {}});
     return links;

@@ -5,8 +5,11 @@
 #include "scenario/steps/tunnel_support.hpp"
 #include "tunnel/tunnel_run.hpp"
 
+#include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <functional>
 #include <thread>
 
 namespace stand::scenario::steps {
@@ -90,6 +93,22 @@ void record_tunnel(RepContext& ctx, const Step& s, const tunnel::TunnelResult& r
                 first_error(result.loss_reasons)});
 }
 
+// "D_tunnel 3 s elapsed, 7 s left, 412 Mbit/s, 0 dropped, 0 reconnects" about once a second.
+// Not while a `during` step runs: its own line says how that load goes.
+std::function<void(const tunnel::TunnelProgress&)> live_status(RepContext& ctx, const Step& s, const TunnelStep& a,
+                                                               const tunnel::TunnelSpec& spec) {
+    if (!ctx.env.on_live || a.during) return {};
+    const double planned = std::chrono::duration<double>(spec.duration).count();
+    return [&ctx, &s, planned](const tunnel::TunnelProgress& p) {
+        char text[200];
+        std::snprintf(text, sizeof text, " %.0f s elapsed, %.0f s left, %.0f Mbit/s, %llu dropped, %llu reconnect%s",
+                      p.elapsed_s, std::max(0.0, planned - p.elapsed_s), p.mbit_last_second,
+                      static_cast<unsigned long long>(p.streams_dropped), static_cast<unsigned long long>(p.reconnects),
+                      p.reconnects == 1 ? "" : "s");
+        ctx.env.on_live(s.name + text);
+    };
+}
+
 }  // namespace
 
 // The tunnel runs on its own thread; a `during` step runs here alongside
@@ -100,6 +119,7 @@ void run_tunnel(RepContext& ctx, const Step& s, Deadline) {
     const tunnel::TunnelSpec spec = tunnel_spec(ctx, s, a);
     tunnel::TunnelHooks hooks;
     hooks.stop = &ctx.env.interrupted;
+    hooks.on_progress = live_status(ctx, s, a, spec);
     const auto processes_before = ctx.measured_processes();
     std::optional<tunnel::TunnelResult> result;
     std::string tunnel_error;
