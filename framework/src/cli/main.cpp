@@ -1,6 +1,7 @@
 // `stand`: the benchmark stand's command-line entry point.
 #include "cli/args.hpp"
 #include "cli/commands.hpp"
+#include "cli/deferred_gnutls.hpp"
 #include "cli/exit_codes.hpp"
 #include "isolation/worker_main.hpp"
 #include "loader/plugin_loader.hpp"
@@ -57,6 +58,7 @@ exit codes:
 
 int main(int argc, char** argv) {
     using namespace stand::cli;
+    defer_gnutls_init(argv);
     std::vector<std::string> args(argv + 1, argv + argc);
     if (args.empty()) {
         std::cerr << kUsage;

@@ -30,7 +30,8 @@ UringRing::UringRing(unsigned connections) {
     params.cq_entries = entries * 4;
     if (int r = io_uring_queue_init_params(entries, &ring_, &params); r < 0) refuse("io_uring_setup", r);
 
-    buffer_count_ = power_of_two_within(connections * 2, 64, 16384);
+    // Two buffers a connection, at least 16: a panel run's 4 connections a thread touch 64 KiB, not 256.
+    buffer_count_ = power_of_two_within(connections * 2, 16, 16384);
     buf_ring_bytes_ = std::size_t{buffer_count_} * sizeof(io_uring_buf);
     void* mem = ::mmap(nullptr, buf_ring_bytes_, PROT_READ | PROT_WRITE, MAP_ANONYMOUS | MAP_PRIVATE, -1, 0);
     if (mem == MAP_FAILED) {

@@ -1,5 +1,6 @@
 #include "quic/quic_tls.hpp"
 
+#include "quic/gnutls_init.hpp"
 #include "quic/quic_error.hpp"
 
 #include <gnutls/crypto.h>
@@ -86,6 +87,7 @@ std::string normalize_pin(const std::string& pin) {
 }
 
 QuicTlsContext::QuicTlsContext(const QuicTlsOptions& options) : options_(options) {
+    ensure_gnutls();
     options_.pin_sha256 = normalize_pin(options_.pin_sha256);
     if (!options_.pin_sha256.empty()) {
         bool hex_only = options_.pin_sha256.find_first_not_of("0123456789abcdef") == std::string::npos;
