@@ -210,6 +210,8 @@ bench() {
   tests/perf/disk_vs_fio.sh --stand "$BUILD_DIR/bin/stand"
   log "sysprobe crypto vs openssl speed (same EVP calls, 16 KiB buffers)"
   tests/perf/sysprobe_vs_openssl.sh "$BUILD_DIR"
+  log "a storm over 100,000 links from 100,000 source addresses at 300/s and at the highest rate held (about 15 min)"
+  tests/perf/storm_100k.sh "$BUILD_DIR/bin/stand"
 }
 
 # The harnesses link the libraries of the normal build ($BUILD_DIR), their
