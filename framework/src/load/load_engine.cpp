@@ -74,6 +74,30 @@ std::string percent(double v) {
     return buf;
 }
 
+// What the run was asked to do, as the result reports it.
+void describe_settings(const LoadSpec& spec, const Plan& plan, LoadResult& result) {
+    result.model = spec.model;
+    result.rate = spec.rate;
+    result.threads = spec.threads;
+    result.connections = spec.connections;
+    result.duration_s = static_cast<double>(spec.duration.count()) / 1e9;
+    result.keepalive = spec.keepalive;
+    result.tls = plan.any_tls;
+    result.links = spec.links.size();
+    for (std::size_t k = 0; k < std::min(spec.links.size(), kListedLinks); ++k)
+        result.urls.emplace_back(spec.links.url(k));
+    result.xff_pattern = spec.identity.xff_pattern.value_or("");
+    result.bind_prefix = spec.identity.bind_prefix.value_or("");
+    result.late_threshold_ms = static_cast<double>(spec.late_threshold.count()) / 1e6;
+    result.slow_threshold_ms = static_cast<double>(spec.slow_threshold.count()) / 1e6;
+    result.timeout_s = static_cast<double>(spec.timeout.count()) / 1e9;
+    if (spec.http3.enabled) {
+        result.protocol = "h3";
+        result.streams_per_connection = spec.http3.streams;
+        result.congestion_control = spec.http3.congestion_control;
+    }
+}
+
 }  // namespace
 
 LoadResult run_load(const LoadSpec& spec, const LoadHooks& hooks) {
@@ -103,26 +127,7 @@ LoadResult run_load(const LoadSpec& spec, const LoadHooks& hooks) {
         result.warmup.errors = w.error_counts;
     }
 
-    result.model = spec.model;
-    result.rate = spec.rate;
-    result.threads = spec.threads;
-    result.connections = spec.connections;
-    result.duration_s = static_cast<double>(spec.duration.count()) / 1e9;
-    result.keepalive = spec.keepalive;
-    result.tls = plan.any_tls;
-    result.links = spec.links.size();
-    for (std::size_t k = 0; k < std::min(spec.links.size(), kListedLinks); ++k)
-        result.urls.emplace_back(spec.links.url(k));
-    result.xff_pattern = spec.identity.xff_pattern.value_or("");
-    result.bind_prefix = spec.identity.bind_prefix.value_or("");
-    result.late_threshold_ms = static_cast<double>(spec.late_threshold.count()) / 1e6;
-    result.slow_threshold_ms = static_cast<double>(spec.slow_threshold.count()) / 1e6;
-    result.timeout_s = static_cast<double>(spec.timeout.count()) / 1e9;
-    if (spec.http3.enabled) {
-        result.protocol = "h3";
-        result.streams_per_connection = spec.http3.streams;
-        result.congestion_control = spec.http3.congestion_control;
-    }
+    describe_settings(spec, plan, result);
 
     if (!(hooks.stop != nullptr && hooks.stop->load())) {
         const PassTimes t = spec.http3.enabled ? run_http3_pass(spec, plan, hooks, result)
