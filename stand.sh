@@ -82,7 +82,9 @@ install_deps() {  # [PACKAGE...] (default: all of PACKAGES)
   apt-get update -qq
   apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
   quiet_distro_proxies
-  [[ " ${missing[*]} " == *" openssh-server "* ]] && quiet_new_sshd
+  # An `if`, not `&&`: as the function's last command a false test would be its status, and set -e
+  # ended the quickstart of a fresh machine here (its packages do not include openssh-server).
+  if [[ " ${missing[*]} " == *" openssh-server "* ]]; then quiet_new_sshd; fi
 }
 
 # openssh-server is here for the fleet tests' own sshd processes (in network

@@ -47,9 +47,11 @@ done
 
 echo "quickstart in a fresh bookworm root, $(nproc) CPUs, commit $(git -C "$repo" rev-parse --short HEAD)"
 start=$(date +%s)
+set +e
 chroot "$ROOT" /usr/bin/env -i HOME=/root PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
   bash -c 'cd /root/stand && ./stand.sh quickstart' 2>&1 | tee "$ROOT.quickstart.log"
 rc=${PIPESTATUS[0]}
+set -e
 end=$(date +%s)
 echo "fresh-machine quickstart: $((end - start)) s wall ($(((end - start) / 60)) min $(((end - start) % 60)) s), exit $rc"
 exit "$rc"
