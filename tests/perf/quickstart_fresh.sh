@@ -34,7 +34,16 @@ elif [[ -d $ROOT.pristine ]]; then
   echo "restoring the pristine root (not timed)"
   rm -rf "$ROOT" && cp -a "$ROOT.pristine" "$ROOT"
 fi
+# What a fresh machine of this kind has besides Debian: its resolver, the CAs
+# it trusts (an egress proxy's) and its package-index settings.
 cp /etc/resolv.conf "$ROOT/etc/resolv.conf"
+if compgen -G "/usr/local/share/ca-certificates/*.crt" >/dev/null; then
+  mkdir -p "$ROOT/usr/local/share/ca-certificates"
+  cp /usr/local/share/ca-certificates/*.crt "$ROOT/usr/local/share/ca-certificates/"
+fi
+[[ -f /etc/pip.conf ]] && cp /etc/pip.conf "$ROOT/etc/pip.conf"
+machine_env=()
+while IFS= read -r v; do machine_env+=("$v"); done < <(env | grep -E '^(PIP|GOPROXY|GOSUMDB|GOFLAGS|NPM_CONFIG|CARGO)[A-Z_]*=' || true)
 rm -rf "$ROOT/root/stand"
 git clone -q "$repo" "$ROOT/root/stand"
 
@@ -48,7 +57,7 @@ done
 echo "quickstart in a fresh bookworm root, $(nproc) CPUs, commit $(git -C "$repo" rev-parse --short HEAD)"
 start=$(date +%s)
 set +e
-chroot "$ROOT" /usr/bin/env -i HOME=/root PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
+chroot "$ROOT" /usr/bin/env -i HOME=/root PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin "${machine_env[@]}" \
   bash -c 'cd /root/stand && ./stand.sh quickstart' 2>&1 | tee "$ROOT.quickstart.log"
 rc=${PIPESTATUS[0]}
 set -e
