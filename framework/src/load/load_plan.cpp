@@ -201,9 +201,10 @@ class PlanBuilder {
 public:
     PlanBuilder(const LoadSpec& spec, Plan& plan) : spec_(spec), plan_(plan) {}
 
-    std::uint32_t origin(const host::http::Url& url, const std::string& text) {
+    std::uint32_t origin(const host::http::Url& url, std::string_view link) {
         const auto key = std::make_tuple(url.scheme == "https", url.host, url.port);
         if (auto it = origins_.find(key); it != origins_.end()) return it->second;
+        const std::string text(link);  // a new origin only: not a copy per link
         Origin o;
         o.tls = url.scheme == "https";
         o.verify_host = url.host;
@@ -270,7 +271,7 @@ Plan prepare_plan(const LoadSpec& spec) {
         for (const auto& h : shape.headers) check_header(h);
         const auto url = parsed_url(text);
         PreparedLink p;
-        p.origin = builder.origin(url, std::string(text));
+        p.origin = builder.origin(url, text);
         p.tls = plan.origins[p.origin].tls;
         p.head = shape.method == "HEAD";
         if (spec.identity.bind_prefix) p.source_v4 = bind_address(*spec.identity.bind_prefix, k).to_uint();
