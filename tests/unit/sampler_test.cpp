@@ -13,6 +13,7 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <fstream>
 #include <sstream>
@@ -333,4 +334,39 @@ TEST_CASE("sampler: stop is prompt and the schedule holds at 100 ms") {
         }
     }
     if (fs::exists("/proc/pressure/cpu")) CHECK(all.back().host_cpu_pressure.some_total_us.has_value());
+}
+
+namespace {
+
+// An OOM-kill counter read only on slow samples, as v1's memory.oom_control.
+struct SlowCounterSource final : stand::sampler::SampleSource {
+    std::atomic<std::uint64_t>* kills;
+    explicit SlowCounterSource(std::atomic<std::uint64_t>* k) : kills(k) {}
+    void read(Sample& s, bool slow) override {
+        s.cpu_usage_us = 0;
+        if (slow) s.events_oom_kill = kills->load();
+    }
+    std::string describe() const override { return "slow counter"; }
+};
+
+}  // namespace
+
+TEST_CASE("sampler: an event right after a window's start is in its delta") {
+    std::atomic<std::uint64_t> kills{0};
+    Sampler sampler(std::make_unique<SlowCounterSource>(&kills),
+                    {.interval = 50ms, .host_pressure = false, .slow_interval = 10s});
+    sampler.start();  // the first sample is slow; the next one not for 10 s
+    std::this_thread::sleep_for(120ms);
+    const auto t0 = sampler.window_start();
+    ++kills;  // an OOM kill well inside the first slow interval of the window
+    std::this_thread::sleep_for(120ms);
+    sampler.sample_now();
+    const auto w = sampler.window(t0, Clock::now());
+    sampler.stop();
+    CHECK(w.events_oom_kill == 1U);
+    // The window without its edge sample sees no slow reading before the end: no delta at all.
+    std::vector<Sample> inner;
+    for (const auto& s : sampler.samples(t0, Clock::now()))
+        if (s.t > t0 + 1ms) inner.push_back(s);
+    CHECK_FALSE(stand::sampler::compute_window(inner).events_oom_kill.has_value());
 }

@@ -48,8 +48,8 @@
 // machines a wake-up alone costs ~65 us of thread CPU, so every file read
 // each 100 ms counts against the 0.2 % budget. The memory events are rare
 // counters: a window needs two readings of them, so one shorter than the
-// slow interval shows them absent unless its edges come from sample_now()
-// (the scenario engine's windows do). Kernel memory is a gauge seen once a
+// slow interval shows them absent unless its edges come from
+// Sampler::window_start() and sample_now() (every scenario step's do). Kernel memory is a gauge seen once a
 // second. CPU throttling, peak and tasks are read every time.
 //
 // "total_*" are the hierarchical v1 counters, matching v2 where memory.stat

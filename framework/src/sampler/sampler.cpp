@@ -56,6 +56,12 @@ Sample Sampler::sample_now() {
     return s;
 }
 
+Clock::time_point Sampler::window_start() {
+    const auto t0 = Clock::now();
+    sample_now();
+    return t0;
+}
+
 void Sampler::run() {
     const auto interval = options_.interval;
     auto next = Clock::now();

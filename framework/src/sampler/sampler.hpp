@@ -5,7 +5,7 @@
 //
 //   Sampler s(make_cgroup_source(box.paths()), {.interval = 100ms});
 //   s.start();
-//   auto t0 = Clock::now(); ...load...; auto t1 = Clock::now();
+//   auto t0 = s.window_start(); ...load...; s.sample_now(); auto t1 = Clock::now();
 //   auto w = s.window(t0, t1);   // throws WindowError with < 2 samples
 //   s.stop();
 //   write_samples_csv(file, s.samples(), s.epoch());
@@ -46,6 +46,12 @@ public:
     void stop();
     // One extra sample now, from the caller's thread (phase boundaries).
     Sample sample_now();
+    // The start of a window: now, with a sample of every field (the slow
+    // ones too) taken at it. Without it a window's first reading of a slow
+    // counter (an OOM kill) comes up to slow_interval after its start, and
+    // an event in between is not in the window's delta; end the window with
+    // sample_now() for the same reason.
+    Clock::time_point window_start();
 
     std::vector<Sample> samples() const;
     // Samples with t0 <= t <= t1.

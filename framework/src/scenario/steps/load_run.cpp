@@ -182,7 +182,7 @@ void run_load(RepContext& ctx, const Step& s, RepClock::time_point) {
         proxy.backend_before = ctx.backend_stats(s);
         backend_cpu_before = ctx.env.backend->cpu_seconds();
     }
-    const auto t0 = RepClock::now();
+    const auto t0 = ctx.window_start();
     const bool elsewhere = !l.generators.empty() || (l.from_controller && ctx.env.controller != nullptr);
     const load::LoadResult r = !l.generators.empty() ? run_from_generators(ctx, s, l, spec)
                                : elsewhere           ? run_from_controller(ctx, s, l, spec)

@@ -30,7 +30,7 @@ void run_probe(RepContext& ctx, const Step& s, RepClock::time_point deadline) {
                         std::chrono::duration_cast<std::chrono::milliseconds>(deadline - RepClock::now()));
     };
     ctx.call("probe.prepare", {{"job", a.job}, {"params", a.params}}, left());
-    const auto t0 = RepClock::now();
+    const auto t0 = ctx.window_start();
     auto out = ctx.call("probe.run", {{"job", a.job}}, left());
     const auto t1 = RepClock::now();
     ProbeResult result;

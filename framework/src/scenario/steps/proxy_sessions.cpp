@@ -44,7 +44,7 @@ void run_websocket(RepContext& ctx, const Step& s, RepClock::time_point) {
     spec.cpus = ctx.env.generator_cpus;
     std::optional<target::BackendStats> before;
     if (ctx.env.backend != nullptr) before = ctx.backend_stats(s);
-    const auto t0 = RepClock::now();
+    const auto t0 = ctx.window_start();
     load::WsEchoResult r;
     try {
         r = load::run_ws_echo(spec, &ctx.env.interrupted);
@@ -88,7 +88,7 @@ void run_hold_idle(RepContext& ctx, const Step& s, RepClock::time_point) {
     spec.connections = a.connections;
     spec.hold = std::chrono::duration_cast<std::chrono::nanoseconds>(a.hold);
     spec.cpus = ctx.env.generator_cpus;
-    const auto t0 = RepClock::now();
+    const auto t0 = ctx.window_start();
     load::IdleHoldResult r;
     try {
         r = load::hold_idle_connections(spec, &ctx.env.interrupted);

@@ -65,6 +65,10 @@ void RepContext::sleep_for(Seconds d) {
     }
 }
 
+RepClock::time_point RepContext::window_start() {
+    return env.sampler != nullptr ? env.sampler->window_start() : RepClock::now();
+}
+
 std::optional<sampler::WindowStats> RepContext::window(RepClock::time_point t0, RepClock::time_point t1,
                                                        const std::string& name) {
     if (env.sampler == nullptr) return std::nullopt;

@@ -97,8 +97,12 @@ public:
     // Sleeps, ending early with StepFailure("interrupted").
     void sleep_for(Seconds d);
     void throw_if_interrupted() const;
-    // The sampler's window over [t0, t1], recorded under windows.<name>;
-    // none without a sampler or when too short (a finding says so).
+    // The start of a measured window (Sampler::window_start(): a counter's
+    // delta over the window begins at its edge).
+    RepClock::time_point window_start();
+    // The sampler's window over [t0, t1] (t0 from window_start()), recorded
+    // under windows.<name>; it ends with a sample of every field taken now.
+    // None without a sampler or when too short (a finding says so).
     std::optional<sampler::WindowStats> window(RepClock::time_point t0, RepClock::time_point t1, const std::string& name);
     // The plugin's readiness request {url, ...}.
     boost::json::object readiness(std::chrono::milliseconds timeout);

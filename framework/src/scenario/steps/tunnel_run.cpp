@@ -123,7 +123,7 @@ void run_tunnel(RepContext& ctx, const Step& s, Deadline) {
     const auto processes_before = ctx.measured_processes();
     std::optional<tunnel::TunnelResult> result;
     std::string tunnel_error;
-    const auto t0 = RepClock::now();
+    const auto t0 = ctx.window_start();
     std::thread runner([&] {
         try {
             result = tunnel::run_tunnel(spec, hooks);
@@ -180,7 +180,7 @@ void run_many_clients(RepContext& ctx, const Step& s, Deadline) {
     spec.every = std::chrono::duration_cast<std::chrono::nanoseconds>(a.every);
     spec.congestion_control = a.source.cc;
     spec.allow_remote = ctx.env.scenario.allow_remote;
-    const auto t0 = RepClock::now();
+    const auto t0 = ctx.window_start();
     tunnel::ManyClientsResult r;
     try {
         r = tunnel::run_many_clients(spec, &ctx.env.interrupted);

@@ -11,7 +11,7 @@ namespace {
 void run_sleep(RepContext& ctx, const Step& s, RepClock::time_point) { ctx.sleep_for(s.action.get<SleepStep>().duration); }
 
 void run_idle(RepContext& ctx, const Step& s, RepClock::time_point) {
-    const auto t0 = RepClock::now();
+    const auto t0 = ctx.window_start();
     ctx.sleep_for(s.action.get<IdleStep>().duration);
     const auto w = ctx.window(t0, RepClock::now(), s.name);
     if (!w) return;
