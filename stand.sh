@@ -200,6 +200,7 @@ run_tests() {
 }
 
 bench() {
+  PACKAGES+=(linux-perf)  # load_kernel_profile.sh's perf; no test needs it
   install_deps
   build
   log "ABI call cost (Google Benchmark)"
@@ -208,6 +209,8 @@ bench() {
   "$BUILD_DIR/bin/stand_sampler_overhead" 10 || true
   log "stand load vs wrk on loopback nginx (goal: stand CPU per request <= wrk's)"
   tests/perf/load_vs_wrk.sh "$BUILD_DIR/bin/stand"
+  log "where the generators' CPU per request goes: the TCP/IP path and the rest (perf)"
+  tests/perf/load_kernel_profile.sh "$BUILD_DIR/bin/stand"
   log "disk probe vs fio, RND4K Q32T1 read on one file in /var/tmp (acceptance: IOPS within ±5 % of fio's)"
   tests/perf/disk_vs_fio.sh --stand "$BUILD_DIR/bin/stand"
   log "sysprobe crypto vs openssl speed (same EVP calls, 16 KiB buffers)"

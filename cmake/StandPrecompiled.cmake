@@ -2,7 +2,9 @@
 # translation units include Boost.JSON, whose parsing is a third to a half of
 # their compile time; the standard headers below come along in nearly all.
 # Asio and Beast are left out on purpose: only a sixth of the units use them,
-# and loading a header that big costs every other unit more than it saves.
+# and loading a header that big costs every other unit more than it saves (a
+# precompiled header of their own for those units saved nothing either: their
+# cost is code generation, which host/boost_asio_src.cpp now does once).
 #
 # The precompiled header is force-included, so a unit that forgets one of
 # these includes still compiles here; configure with

@@ -4,6 +4,7 @@
 // test directories and has fio lay the test file out in full; run() runs fio
 // through the host's process service and reads its json+ output; cleanup()
 // removes the file.
+#include <stand/cpp/executable.hpp>
 #include <stand/stand.hpp>
 
 #include <fcntl.h>
@@ -68,18 +69,6 @@ const JobDef& job_or_throw(const std::string& id) {
     throw Error(STAND_E_NOT_FOUND, "fio: no job '" + id + "' (jobs: " + known + ")");
 }
 
-bool on_path(const std::string& name) {
-    const char* path = std::getenv("PATH");
-    std::string_view rest = path ? path : "";
-    while (true) {
-        const std::size_t colon = rest.find(':');
-        const std::string dir(rest.substr(0, colon));
-        if (::access(((dir.empty() ? "." : dir) + "/" + name).c_str(), X_OK) == 0) return true;
-        if (colon == std::string_view::npos) return false;
-        rest.remove_prefix(colon + 1);
-    }
-}
-
 std::string read_file(const fs::path& p) {
     std::ifstream in(p, std::ios::binary);
     std::ostringstream s;
@@ -129,7 +118,7 @@ public:
     void prepare(const std::string& job_id, const json::object& params) override {
         const JobDef& job = job_or_throw(job_id);
         Prepared prep = read_params(job, params);
-        if (!on_path("fio")) throw Error(STAND_E_UNSUPPORTED, "fio: the fio binary was not found on PATH (apt-get install fio)");
+        if (!stand::cpp::find_on_path("fio", stand::cpp::search_path())) throw Error(STAND_E_UNSUPPORTED, "fio: the fio binary was not found on PATH (apt-get install fio)");
         check_dir(prep);
 
         if (auto it = prepared_.find(job_id); it != prepared_.end()) {

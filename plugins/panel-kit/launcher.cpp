@@ -1,5 +1,7 @@
 #include "launcher.hpp"
 
+#include <stand/cpp/executable.hpp>
+
 #include <csignal>
 #include <cstdlib>
 #include <filesystem>
@@ -154,21 +156,13 @@ std::uintmax_t bytes_on_disk(const fs::path& p) {
     return total;
 }
 
-// A command's executable: a name with a '/' as it is (relative to `cwd`),
-// else the first PATH entry holding it; "" when there is none.
+// A command's executable as an absolute path (stand::cpp::resolve_executable:
+// a name with a '/' relative to `cwd`, else the first PATH entry holding it);
+// "" when there is no such file.
 std::string find_executable(const std::string& name, const std::string& cwd) {
+    const fs::path p = stand::cpp::resolve_executable(name, cwd);
     std::error_code ec;
-    if (name.find('/') != std::string::npos) {
-        fs::path p(name);
-        if (p.is_relative() && !cwd.empty()) p = fs::path(cwd) / p;
-        return fs::is_regular_file(p, ec) ? p.string() : std::string();
-    }
-    if (const char* path = std::getenv("PATH")) {
-        std::stringstream dirs(path);
-        for (std::string dir; std::getline(dirs, dir, ':');)
-            if (fs::is_regular_file(fs::path(dir) / name, ec)) return (fs::path(dir) / name).string();
-    }
-    return {};
+    return p.is_absolute() && fs::is_regular_file(p, ec) ? p.string() : std::string();
 }
 
 }  // namespace

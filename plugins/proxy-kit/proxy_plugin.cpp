@@ -1,5 +1,7 @@
 #include "proxy_plugin.hpp"
 
+#include <stand/cpp/executable.hpp>
+
 #include "cert_key_type.hpp"
 #include "config_files.hpp"
 
@@ -30,7 +32,9 @@ ProxyPlugin::ProxyPlugin(const stand::cpp::Host& host, const json::object& confi
     : host_(host), traits_(std::move(traits)), server_(traits_.id, traits_.graceful_signal, traits_.grace_ms) {
     const stand::cpp::ConfigSpec spec = config_spec(traits_);
     auto cfg = spec.read(config);
-    binary_ = cfg.string("binary");
+    // Absolute here: the proxy starts in its data dir, where a path relative
+    // to the user's working directory would name nothing.
+    binary_ = stand::cpp::resolve_executable(cfg.string("binary")).string();
     box_ = cfg.string("box");
     settings_.knobs.listen_port = static_cast<std::uint16_t>(cfg.integer("port"));
     settings_.knobs.workers = cfg.integer("workers");
@@ -194,7 +198,8 @@ void ProxyPlugin::write_checked_config(const ProxySettings& s) {
 
 stand::cpp::ConfigSpec config_spec(const ProxyTraits& t) {
     stand::cpp::ConfigSpec s;
-    s.string("binary", "the " + t.id + " executable").by_default(t.default_binary);
+    s.string("binary", "the " + t.id + " executable: a path (a relative one from stand's working directory) or a name on PATH")
+        .by_default(t.default_binary);
     s.string("box", "box to run in; empty: none").by_default("measured");
     s.integer("port", "the listen port until knobs.listen.port moves it").range(1, 65535).by_default(t.default_port);
     s.integer("workers", t.workers_means + " (knobs.workers overrides it)").range(1, 64).by_default(1);

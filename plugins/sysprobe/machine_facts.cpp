@@ -1,5 +1,7 @@
 #include "machine_facts.hpp"
 
+#include <stand/cpp/executable.hpp>
+
 #include <unistd.h>
 
 #include <filesystem>
@@ -37,19 +39,8 @@ unsigned online_cpus() {
 }
 
 std::optional<std::string> find_executable(const std::vector<std::string>& names, std::string_view search_path) {
-    for (const auto& name : names) {
-        std::string_view rest = search_path;
-        while (true) {
-            auto colon = rest.find(':');
-            std::string dir(rest.substr(0, colon));
-            std::filesystem::path candidate = std::filesystem::path(dir.empty() ? "." : dir) / name;
-            std::error_code ec;
-            if (std::filesystem::is_regular_file(candidate, ec) && ::access(candidate.c_str(), X_OK) == 0)
-                return candidate.string();
-            if (colon == std::string_view::npos) break;
-            rest.remove_prefix(colon + 1);
-        }
-    }
+    for (const auto& name : names)
+        if (auto found = stand::cpp::find_on_path(name, search_path)) return found->string();
     return std::nullopt;
 }
 

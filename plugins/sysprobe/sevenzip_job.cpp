@@ -8,6 +8,8 @@
 #include <fstream>
 #include <sstream>
 
+#include <stand/cpp/executable.hpp>
+
 #include "jobs.hpp"
 #include "machine_facts.hpp"
 #include "sevenzip_output.hpp"
@@ -61,8 +63,7 @@ JobOutput run_sevenzip_job(const std::string& job_id, const SevenZipSettings& s,
     JobOutput out;
     std::string binary = s.binary;
     if (binary.empty()) {
-        const char* path = std::getenv("PATH");
-        auto found = find_executable({"7z", "7za", "7zz"}, path ? path : "/usr/local/bin:/usr/bin:/bin");
+        auto found = find_executable({"7z", "7za", "7zz"}, stand::cpp::search_path());
         if (!found) {
             out.facts = {{"tool", "7z b"}};
             out.notes.emplace_back(kSevenZipMissingNote);

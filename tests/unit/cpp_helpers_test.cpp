@@ -1,9 +1,13 @@
 #include <stand/cpp/config.hpp>
 #include <stand/cpp/error.hpp>
+#include <stand/cpp/executable.hpp>
+
+#include "temp_dir.hpp"
 
 #include <doctest/doctest.h>
 
 #include <cstring>
+#include <fstream>
 
 using namespace stand::cpp;
 
@@ -63,4 +67,30 @@ TEST_CASE("ConfigReader: defaults, types, ranges and unknown keys, each named") 
     CHECK(message(R"({"prot": 80})", [](ConfigReader& x) { x.integer("port", 1); }) == "config.prot: unknown key");
     CHECK(message(R"([1])", [](ConfigReader&) {}) == "config must be a JSON object");
     CHECK(message(R"({"a":)", [](ConfigReader&) {}).find("config is not valid JSON") == 0);
+}
+
+TEST_CASE("resolve_executable: a relative path becomes absolute where it was written, a bare name is looked up on PATH") {
+    namespace fs = std::filesystem;
+    stand::test::TempDir dir;
+    const fs::path bin = dir.path() / "bin";
+    fs::create_directories(bin);
+    std::ofstream(bin / "tool") << "#!/bin/sh\n";
+    const std::string search = "/nonexistent::" + bin.string();  // an empty entry is the working directory
+
+    CHECK_FALSE(find_on_path("tool", search).has_value());  // not executable yet
+    fs::permissions(bin / "tool", fs::perms::owner_exec, fs::perm_options::add);
+    CHECK(find_on_path("tool", search) == bin / "tool");
+    CHECK_FALSE(find_on_path("absent", search).has_value());
+    CHECK_FALSE(find_on_path("bin", dir.path().string()).has_value());  // a directory is no program
+
+    CHECK(resolve_executable("bin/tool", dir.path()) == bin / "tool");
+    CHECK(resolve_executable("./bin/../bin/tool", dir.path()) == bin / "tool");
+    CHECK(resolve_executable("bin/absent", dir.path()) == bin / "absent");  // missing: still absolute, for the message
+    CHECK(resolve_executable("/abs/olute") == fs::path("/abs/olute"));
+    CHECK(resolve_executable("rel/tool") == fs::current_path() / "rel/tool");  // the process's working directory
+    CHECK(resolve_executable("stand-no-such-program-on-path") == fs::path("stand-no-such-program-on-path"));
+    const fs::path sh = resolve_executable("sh");
+    CHECK(sh.is_absolute());
+    CHECK(is_executable_file(sh));
+    CHECK(resolve_executable("").empty());
 }

@@ -339,6 +339,34 @@ TEST_CASE_TEMPLATE("proxy plugin: the real binary installs, serves, proxies over
     CHECK(origin.call("lifecycle.stop").ok());
 }
 
+TEST_CASE_TEMPLATE("proxy plugin: a relative binary is stand's working directory's, and facts name it absolute", T,
+                   STAND_FIVE_PROXIES) {
+    const ProxyCase p = T::get();
+    if (!p.origin_mode || !have_real(p)) return;
+    test::TempDir dir;
+    const fs::path relative = fs::relative(p.real_binary);
+    REQUIRE(relative.is_relative());
+    const auto port = test::free_port();
+    ProxyWorker w(p.id, dir.path(), {{"port", port}, {"body", "relative"}, {"binary", relative.string()}});
+    auto installed = w.call("lifecycle.install");
+    REQUIRE_MESSAGE(installed.ok(), installed.error);
+    CHECK(w.facts().at("binary") == json::value(fs::absolute(relative).lexically_normal().string()));
+    auto started = w.call("lifecycle.start");
+    REQUIRE_MESSAGE(started.ok(), started.error);
+    auto got = test::http_get_when_up("http://127.0.0.1:" + std::to_string(port) + "/");
+    REQUIRE_FALSE(got.empty());
+    CHECK(got.at("body") == "relative");
+    CHECK(w.call("lifecycle.stop").ok());
+
+    // One that is not there is named as the absolute path that was looked at.
+    ProxyWorker missing(p.id, dir.path() / "missing", {{"binary", "no-such-dir/" + p.id}});
+    auto refused = missing.call("lifecycle.install");
+    CHECK(refused.code == STAND_E_NOT_FOUND);
+    CHECK_MESSAGE(refused.error.find((fs::current_path() / "no-such-dir" / p.id).string() + " not found") !=
+                      std::string::npos,
+                  refused.error);
+}
+
 TEST_CASE_TEMPLATE("proxy plugin: a config the proxy's own check refuses names it and changes nothing", T,
                    STAND_FIVE_PROXIES) {
     const ProxyCase p = T::get();
