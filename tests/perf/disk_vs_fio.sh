@@ -105,8 +105,9 @@ cat >"$work/scenario.json" <<EOF
 }
 EOF
 
-calc() { awk "BEGIN { printf \"%.3f\", $* }"; }
-median() { sort -g | awk '{ v[NR] = $1 } END { if (NR % 2) print v[(NR + 1) / 2]; else printf "%.10g\n", (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
+# shellcheck source=tests/perf/lib/numbers.sh
+source "$(dirname "${BASH_SOURCE[0]}")/lib/numbers.sh"
+CALC_DECIMALS=3
 csv_metric() { awk -F, -v m="probe.$2" '$3 == m { printf "%.10g", $4 }' "$1"; }
 
 run_probe() {

@@ -75,8 +75,8 @@ groups_of() {  # PERF_DATA
     END { for (g in share) printf "%s %.2f\n", g, share[g] }'
 }
 
-calc() { awk "BEGIN { printf \"%.2f\", $* }"; }
-median() { sort -g | awk '{ v[NR] = $1 } END { if (NR % 2) print v[(NR + 1) / 2]; else printf "%.2f\n", (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
+# shellcheck source=tests/perf/lib/numbers.sh
+source "$(dirname "${BASH_SOURCE[0]}")/lib/numbers.sh"
 
 groups=(tcp_ip sched_wakeup io_uring epoll syscall user other)
 declare -A us  # "<generator> <group>" -> us per request, one line per round

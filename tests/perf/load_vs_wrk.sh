@@ -50,8 +50,8 @@ elif [[ $PIN != off && $PIN != auto ]]; then
 fi
 start_nginx_return200 "$work" "${server_cpus[@]}"
 
-calc() { awk "BEGIN { printf \"%.2f\", $* }"; }
-median() { sort -g | awk '{ v[NR] = $1 } END { if (NR % 2) print v[(NR + 1) / 2]; else printf "%.2f\n", (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
+# shellcheck source=tests/perf/lib/numbers.sh
+source "$(dirname "${BASH_SOURCE[0]}")/lib/numbers.sh"
 json_num() { grep -oE "\"$2\":[0-9.eE+-]+" "$1" | head -1 | cut -d: -f2 | awk '{ printf "%.10g", $1 }'; }
 
 # Sets <name>_requests, _rps, _user_us, _sys_us, _us (CPU per request).
