@@ -118,7 +118,8 @@ public:
     void prepare(const std::string& job_id, const json::object& params) override {
         const JobDef& job = job_or_throw(job_id);
         Prepared prep = read_params(job, params);
-        if (!stand::cpp::find_on_path("fio", stand::cpp::search_path())) throw Error(STAND_E_UNSUPPORTED, "fio: the fio binary was not found on PATH (apt-get install fio)");
+        if (!stand::cpp::find_on_path("fio", stand::cpp::search_path()))
+            throw Error(STAND_E_UNSUPPORTED, "fio: the fio binary was not found on PATH (apt-get install fio)");
         check_dir(prep);
 
         if (auto it = prepared_.find(job_id); it != prepared_.end()) {

@@ -32,8 +32,8 @@ ProxyPlugin::ProxyPlugin(const stand::cpp::Host& host, const json::object& confi
     : host_(host), traits_(std::move(traits)), server_(traits_.id, traits_.graceful_signal, traits_.grace_ms) {
     const stand::cpp::ConfigSpec spec = config_spec(traits_);
     auto cfg = spec.read(config);
-    // Absolute here: the proxy starts in its data dir, where a path relative
-    // to the user's working directory would name nothing.
+    // Absolute from here on: facts, artifacts and "not found" name the file
+    // that was looked at, whatever directory a run's files are read from.
     binary_ = stand::cpp::resolve_executable(cfg.string("binary")).string();
     box_ = cfg.string("box");
     settings_.knobs.listen_port = static_cast<std::uint16_t>(cfg.integer("port"));
