@@ -103,15 +103,14 @@ for round in $(seq "$ROUNDS"); do
   echo "round $round: wrk $(echo "${total[wrk]}" | awk '{ print $NF }') us/request, uring $(echo "${total[uring]}" | awk '{ print $NF }') us/request"
 done
 
-med() { tr ' ' '\n' <<<"$1" | grep . | median; }
-wrk_total=$(med "${total[wrk]}")
+wrk_total=$(median_of ${total[wrk]})
 printf '\n%-14s %10s %10s %16s\n' "medians" "wrk_us" "uring_us" "uring/wrk_total"
 for group in "${groups[@]}"; do
-  w=$(med "${us["wrk $group"]:-0}") u=$(med "${us["uring $group"]:-0}")
+  w=$(median_of ${us["wrk $group"]:-0}) u=$(median_of ${us["uring $group"]:-0})
   printf '%-14s %10s %10s %16s\n' "$group" "$w" "$u" "$(calc "$u / $wrk_total")"
 done
-uring_total=$(med "${total[uring]}")
+uring_total=$(median_of ${total[uring]})
 printf '%-14s %10s %10s %16s\n' total "$wrk_total" "$uring_total" "$(calc "$uring_total / $wrk_total")"
 echo "tcp_ip: the TCP/IP path (on loopback both directions' delivery run in the sending process; netfilter's conntrack"
 echo "where the machine has rules), which every client pays; other: mostly clock reads and timers;"
-echo "a generator at 0.7x wrk would need everything but tcp_ip under $(calc "0.7 * $wrk_total - $(med "${us["uring tcp_ip"]:-0}")") us per request."
+echo "a generator at 0.7x wrk would need everything but tcp_ip under $(calc "0.7 * $wrk_total - $(median_of ${us["uring tcp_ip"]:-0})") us per request."

@@ -95,14 +95,13 @@ for round in $(seq "$ROUNDS"); do
   col_wrk+=("$wrk_us") col_uring+=("$uring_us") col_asio+=("$asio_us") col_ru+=("$ru") col_ra+=("$ra")
   col_wrps+=("$wrk_rps") col_urps+=("$uring_rps") col_arps+=("$asio_rps")
 done
-med() { printf '%s\n' "$@" | median; }
-printf '%-6s %10.0f %10.0f %10.0f  %-20s %-20s %-20s %7s %7s\n' median "$(med "${col_wrps[@]}")" "$(med "${col_urps[@]}")" \
-  "$(med "${col_arps[@]}")" "$(med "${col_wrk[@]}")" "$(med "${col_uring[@]}")" "$(med "${col_asio[@]}")" \
-  "$(med "${col_ru[@]}")" "$(med "${col_ra[@]}")"
+printf '%-6s %10.0f %10.0f %10.0f  %-20s %-20s %-20s %7s %7s\n' median "$(median_of "${col_wrps[@]}")" "$(median_of "${col_urps[@]}")" \
+  "$(median_of "${col_arps[@]}")" "$(median_of "${col_wrk[@]}")" "$(median_of "${col_uring[@]}")" "$(median_of "${col_asio[@]}")" \
+  "$(median_of "${col_ru[@]}")" "$(median_of "${col_ra[@]}")"
 echo "uring/w, asio/w = stand CPU per request / wrk CPU per request (< 1: cheaper than wrk)"
 
 if [[ $RATE != 0 ]]; then
-  [[ $RATE == auto ]] && RATE=$(med "${col_wrps[@]}" | awk '{ printf "%d", $1 / 2 }')
+  [[ $RATE == auto ]] && RATE=$(median_of "${col_wrps[@]}" | awk '{ printf "%d", $1 / 2 }')
   for engine in uring asio; do
     "$STAND" load "$url" -t "$THREADS" -c "$CONNECTIONS" -d "$DURATION" --rate "$RATE" --engine "$engine" --json >"$work/rate.json"
     lag=$(grep -oE '"send_lag_us":\{[^}]*\}' "$work/rate.json")

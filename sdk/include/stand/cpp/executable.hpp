@@ -1,10 +1,10 @@
 // stand C++ helpers: finding a program a plugin runs, as execvp would.
 //
 // A plugin names its program in its config (a path or a bare name) and runs
-// it through the host's stand.process/1, which starts it in another working
-// directory (the box's, the data dir): a relative path has to become
-// absolute where the user wrote it, and a bare name has to be found on PATH
-// before the plugin can say that it is missing.
+// it through the host's stand.process/1, possibly in another working
+// directory (a panel's working_dir): a relative path has to become absolute
+// where the user wrote it, and a bare name has to be found on PATH before
+// the plugin can say that it is missing, naming the file it looked at.
 #pragma once
 
 #include <unistd.h>
