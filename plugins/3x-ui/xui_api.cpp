@@ -1,6 +1,6 @@
 #include "xui_api.hpp"
 
-#include "credentials.hpp"
+#include <stand/kits/panel/credentials.hpp>
 
 namespace stand_3x_ui {
 

@@ -4,7 +4,7 @@
 // HTTP 200 with {success, msg, obj}.
 #pragma once
 
-#include "admin_api.hpp"
+#include <stand/kits/panel/admin_api.hpp>
 
 #include <optional>
 #include <string>

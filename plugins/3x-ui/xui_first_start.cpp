@@ -1,6 +1,6 @@
 #include "xui_first_start.hpp"
 
-#include "admin_api.hpp"
+#include <stand/kits/panel/admin_api.hpp>
 
 #include <stand/stand.hpp>
 

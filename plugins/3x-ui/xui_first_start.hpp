@@ -6,7 +6,7 @@
 // writes). Nothing is applied once the database exists.
 #pragma once
 
-#include "launcher.hpp"
+#include <stand/kits/panel/launcher.hpp>
 
 #include <filesystem>
 #include <string>

@@ -9,11 +9,11 @@
 // dir and pinned in the links). Users are clients with a credential and a
 // subId the adapter chooses, so no read-back is needed; the subscription is
 // on the separate sub port.
-#include "credentials.hpp"
-#include "hysteria2.hpp"
-#include "panel_lifecycle.hpp"
-#include "tcp_wait.hpp"
-#include "url.hpp"
+#include <stand/kits/panel/credentials.hpp>
+#include <stand/kits/panel/hysteria2.hpp>
+#include <stand/kits/panel/panel_lifecycle.hpp>
+#include <stand/kits/panel/tcp_wait.hpp>
+#include <stand/kits/panel/url.hpp>
 #include "xui_api.hpp"
 #include "xui_first_start.hpp"
 

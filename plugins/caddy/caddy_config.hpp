@@ -1,7 +1,7 @@
 // Writes Caddy's native JSON config from the stand.proxy/1 knobs.
 #pragma once
 
-#include "proxy_knobs.hpp"
+#include <stand/kits/proxy/proxy_knobs.hpp>
 
 #include <boost/json.hpp>
 

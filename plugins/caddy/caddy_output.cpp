@@ -1,6 +1,6 @@
 #include "caddy_output.hpp"
 
-#include "tool_run.hpp"
+#include <stand/kits/proxy/tool_run.hpp>
 
 #include <regex>
 

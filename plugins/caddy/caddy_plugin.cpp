@@ -4,7 +4,7 @@
 // ProxyPlugin). Every config is checked with `caddy validate` before use.
 #include "caddy_config.hpp"
 #include "caddy_output.hpp"
-#include "proxy_plugin.hpp"
+#include <stand/kits/proxy/proxy_plugin.hpp>
 
 #include <csignal>
 #include <filesystem>

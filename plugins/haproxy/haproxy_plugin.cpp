@@ -2,10 +2,10 @@
 // answers `200 ok` or as a reverse proxy in front of upstreams
 // (stand.lifecycle/1 + stand.proxy/1, through proxy-kit's ProxyPlugin).
 // Every config is checked with `haproxy -c` before use.
-#include "config_files.hpp"
+#include <stand/kits/proxy/config_files.hpp>
 #include "haproxy_check_output.hpp"
 #include "haproxy_config.hpp"
-#include "proxy_plugin.hpp"
+#include <stand/kits/proxy/proxy_plugin.hpp>
 
 #include <csignal>
 #include <filesystem>

@@ -31,13 +31,18 @@ NodeAgent::NodeAgent(const stand::cpp::Host& host, std::vector<std::string> comm
     : command_(std::move(command)), state_dir_(std::move(state_dir)) {
     stand_panel_kit::LaunchConfig run;
     run.command = command_;
-    for (const char* a : {"run", "--state-dir"}) run.command.emplace_back(a);
-    run.command.push_back(state_dir_);
+    if (!command_.empty()) {
+        auto node = stand_panel_kit::service("node", command_);  // its own log, node.log: the panel's tail stays the panel's
+        for (const char* a : {"run", "--state-dir"}) node.argv.emplace_back(a);
+        node.argv.push_back(state_dir_);
+        node.env = panel_launch.env;
+        node.working_dir = panel_launch.working_dir;
+        node.box = panel_launch.box;
+        run.processes.push_back(std::move(node));
+    }
     run.env = panel_launch.env;
     run.working_dir = panel_launch.working_dir;
-    run.box = panel_launch.box;
-    run.log_name = "node.log";  // its own log: the panel's tail stays the panel's
-    launcher_ = std::make_unique<stand_panel_kit::Launcher>(host, "mistgate node agent", run);
+    launcher_ = std::make_unique<stand_panel_kit::Launcher>(host, "mistgate node agent", run, state_dir_);
 }
 
 void NodeAgent::enroll(const InstallCommand& i) {

@@ -8,7 +8,7 @@
 // until the agent has connected and reported its certificate pin.
 #pragma once
 
-#include "launcher.hpp"
+#include <stand/kits/panel/launcher.hpp>
 
 #include <memory>
 #include <string>

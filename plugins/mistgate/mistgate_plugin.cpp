@@ -13,13 +13,13 @@
 // instances, and the same one when its session is gone, sign in again with
 // PasswordLogin (password + a fresh TOTP code). A step-up is done only when
 // the panel asks for one. Users get their subscription URL from CreateUser.
-#include "credentials.hpp"
-#include "launcher.hpp"
+#include <stand/kits/panel/credentials.hpp>
+#include <stand/kits/panel/launcher.hpp>
 #include "mistgate_api.hpp"
 #include "mistgate_node.hpp"
 #include "mistgate_state.hpp"
-#include "totp.hpp"
-#include "url.hpp"
+#include <stand/kits/panel/totp.hpp>
+#include <stand/kits/panel/url.hpp>
 
 #include <stand/stand.hpp>
 
@@ -178,7 +178,7 @@ public:
         if (given_.username.empty()) throw ConfigError("config.username: must not be empty");
         launch.project = "standmistgate";
         launch.container = "stand_mistgate";
-        launcher_ = std::make_unique<stand_panel_kit::Launcher>(host_, kPanel, launch);
+        launcher_ = std::make_unique<stand_panel_kit::Launcher>(host_, kPanel, launch, panel_dir());
         launcher_->set_variable("data_dir", panel_dir().string());
         launcher_->set_variable("port", std::to_string(port_));
         launcher_->set_variable("listen", host_name_);

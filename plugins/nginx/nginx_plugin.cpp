@@ -3,7 +3,7 @@
 // (stand.lifecycle/1 + stand.proxy/1, through proxy-kit's ProxyPlugin).
 // Every config is checked with `nginx -t` before it is used.
 #include "nginx_config.hpp"
-#include "proxy_plugin.hpp"
+#include <stand/kits/proxy/proxy_plugin.hpp>
 
 #include <csignal>
 #include <filesystem>

@@ -4,7 +4,7 @@
 // it): an instance with other credentials never picks it up.
 #pragma once
 
-#include "credentials.hpp"
+#include <stand/kits/panel/credentials.hpp>
 
 #include <filesystem>
 #include <optional>

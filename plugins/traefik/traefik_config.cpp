@@ -1,6 +1,6 @@
 #include "traefik_config.hpp"
 
-#include "pretty_json.hpp"
+#include <stand/kits/proxy/pretty_json.hpp>
 
 #include <stand/cpp/error.hpp>
 

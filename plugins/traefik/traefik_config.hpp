@@ -4,7 +4,7 @@
 // https://doc.traefik.io/traefik/getting-started/configuration-overview/
 #pragma once
 
-#include "proxy_knobs.hpp"
+#include <stand/kits/proxy/proxy_knobs.hpp>
 
 #include <boost/json.hpp>
 

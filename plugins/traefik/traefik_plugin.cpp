@@ -3,7 +3,7 @@
 // proxy-kit's ProxyPlugin). Traefik has no package here and no config-check
 // mode: the configs are checked by the unit tests against the JSON schemas,
 // and by Traefik when it starts.
-#include "proxy_plugin.hpp"
+#include <stand/kits/proxy/proxy_plugin.hpp>
 #include "traefik_config.hpp"
 
 #include <csignal>

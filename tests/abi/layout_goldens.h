@@ -17,7 +17,7 @@
 #define AT(type, member, n) \
     STAND_GOLDEN_ASSERT(offsetof(type, member) == (n), "offsetof(" #type ", " #member ") changed: ABI break")
 
-STAND_GOLDEN_ASSERT(STAND_ABI_MAJOR == 1 && STAND_ABI_MINOR == 1, "update the goldens with the ABI version");
+STAND_GOLDEN_ASSERT(STAND_ABI_MAJOR == 1 && STAND_ABI_MINOR == 2, "update the goldens with the ABI version");
 STAND_GOLDEN_ASSERT(sizeof(void *) == 8, "the goldens are for LP64 targets");
 
 SIZE(stand_abi_version, 4);

@@ -6,8 +6,8 @@ set -euo pipefail
 build=$1 prefix=$2
 rm -rf "$prefix"
 cmake --install "$build" --prefix "$prefix" --component sdk >/dev/null
-for f in lib/cmake/StandSDK/StandSDKConfig.cmake include/stand/panel_kit/panel_lifecycle.hpp \
-         include/stand/proxy_kit/proxy_plugin.hpp include/stand/probe_kit/mount_info.hpp \
+for f in lib/cmake/StandSDK/StandSDKConfig.cmake include/stand/kits/panel/panel_lifecycle.hpp \
+         include/stand/kits/proxy/proxy_plugin.hpp include/stand/kits/probe/mount_info.hpp \
          lib/libstand_panel_kit.a lib/libstand_proxy_kit.a lib/libstand_probe_kit.a lib/libstand_tls_certs.a; do
   test -f "$prefix/$f" || { echo "the SDK install lacks $f"; exit 1; }
 done

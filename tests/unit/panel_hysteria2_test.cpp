@@ -3,7 +3,7 @@
 // certificate and its pin, the Xray inbound; and the links those panels write
 // for it (as their sources build them) read by stand's Hysteria 2 client.
 #include "hysteria/hysteria_link.hpp"
-#include "hysteria2.hpp"
+#include <stand/kits/panel/hysteria2.hpp>
 #include "tls/test_certificates.hpp"
 
 #include <doctest/doctest.h>

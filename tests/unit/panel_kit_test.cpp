@@ -1,8 +1,8 @@
 // The panel adapters' shared code (plugins/panel-kit): TOTP against the
 // RFC 6238 test vectors, base32, URL resolution, stored credentials.
-#include "credentials.hpp"
-#include "totp.hpp"
-#include "url.hpp"
+#include <stand/kits/panel/credentials.hpp>
+#include <stand/kits/panel/totp.hpp>
+#include <stand/kits/panel/url.hpp>
 
 #include <doctest/doctest.h>
 

@@ -1,9 +1,9 @@
 // The proxy plugins' shared parts: knobs, test certificates and their key
 // types, and the nginx config writer checked by the real `nginx -t`.
-#include "cert_key_type.hpp"
-#include "config_files.hpp"
+#include <stand/kits/proxy/cert_key_type.hpp>
+#include <stand/kits/proxy/config_files.hpp>
 #include "nginx_config.hpp"
-#include "proxy_knobs.hpp"
+#include <stand/kits/proxy/proxy_knobs.hpp>
 #include "temp_dir.hpp"
 #include "tls/test_certificates.hpp"
 

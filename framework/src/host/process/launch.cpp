@@ -8,6 +8,7 @@
 #include <cerrno>
 #include <csignal>
 #include <fcntl.h>
+#include <grp.h>
 #include <linux/close_range.h>
 #include <string>
 #include <sys/syscall.h>
@@ -23,7 +24,7 @@ using stand::cpp::Error;
 
 // What the child writes to the report pipe when it gives up before execve.
 struct ChildFailure {
-    enum Stage : int { kSetpgid = 1, kCgroup, kStdio, kChdir, kExec };
+    enum Stage : int { kSetpgid = 1, kCgroup, kStdio, kUser, kChdir, kExec };
     int stage;
     int index;  // which cgroup for kCgroup
     int error;  // errno
@@ -67,6 +68,7 @@ struct ChildArgs {
     const char* const* procs;  // "<cgroup>/cgroup.procs", procs_count of them
     std::size_t procs_count;
     const char* cwd;  // may be null
+    const RunAs* run_as;  // may be null: stand's own user
     bool new_group;
     int stdin_fd, output_fd, report_fd;
 };
@@ -102,6 +104,12 @@ struct ChildArgs {
 
     if (::dup2(a.stdin_fd, 0) < 0 || ::dup2(a.output_fd, 1) < 0 || ::dup2(a.output_fd, 2) < 0)
         fail(a, ChildFailure::kStdio, 0);
+    // After joining the box (as stand) and before chdir, so that the working
+    // directory is entered with the user's own rights.
+    if (a.run_as != nullptr &&
+        (::setgroups(a.run_as->groups.size(), a.run_as->groups.data()) != 0 || ::setgid(a.run_as->gid) != 0 ||
+         ::setuid(a.run_as->uid) != 0))
+        fail(a, ChildFailure::kUser, 0);
     if (a.cwd != nullptr && ::chdir(a.cwd) != 0) fail(a, ChildFailure::kChdir, 0);
 
     // Descriptors other threads opened without O_CLOEXEC must not leak into
@@ -132,6 +140,9 @@ std::string failure_message(const ChildFailure& f, const SpawnPlan& plan) {
             return "cannot join cgroup " + plan.cgroups[f.index].string() + ": " + why;
         return "cannot join cgroup: " + why;
     case ChildFailure::kStdio: return "cannot redirect stdio: " + why;
+    case ChildFailure::kUser:
+        return "cannot run as user '" + (plan.run_as ? plan.run_as->name : std::string()) + "': " + why +
+               (::geteuid() != 0 ? " (stand is not root)" : "");
     case ChildFailure::kChdir: return "cannot enter cwd " + (plan.cwd ? plan.cwd->string() : "") + ": " + why;
     default: return "exec " + plan.executable + " failed: " + why;
     }
@@ -172,6 +183,7 @@ pid_t launch_child(const SpawnPlan& plan, const std::filesystem::path& output) {
                          .procs = procs_c.data(),
                          .procs_count = procs_c.size(),
                          .cwd = plan.cwd ? cwd.c_str() : nullptr,
+                         .run_as = plan.run_as ? &*plan.run_as : nullptr,
                          .new_group = plan.new_process_group,
                          .stdin_fd = null.get(),
                          .output_fd = out.get(),

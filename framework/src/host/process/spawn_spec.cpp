@@ -6,6 +6,8 @@
 #include <array>
 #include <cerrno>
 #include <string_view>
+#include <grp.h>
+#include <pwd.h>
 #include <sys/stat.h>
 #include <system_error>
 #include <unistd.h>
@@ -18,8 +20,8 @@ namespace {
 using stand::cpp::Error;
 namespace json = boost::json;
 
-constexpr std::array<std::string_view, 7> kKeys = {"argv", "env",    "clear_env",        "cwd",
-                                                   "box",  "output", "new_process_group"};
+constexpr std::array<std::string_view, 8> kKeys = {"argv", "env",    "clear_env",         "cwd",
+                                                   "box",  "output", "new_process_group", "user"};
 constexpr const char* kDefaultPath = "/usr/local/bin:/usr/bin:/bin";
 
 [[noreturn]] void invalid(const std::string& message) {
@@ -125,6 +127,29 @@ std::string resolve_executable(const std::string& name, const std::vector<std::s
     throw Error(STAND_E_NOT_FOUND, "executable '" + name + "' not found in PATH " + search);
 }
 
+std::optional<RunAs> parse_user(const json::object& spec) {
+    auto it = spec.find("user");
+    if (it == spec.end()) return std::nullopt;
+    RunAs who;
+    who.name = checked_string(it->value(), "'user'");
+    if (who.name.empty()) invalid("'user' is empty");
+    std::vector<char> buf(16384);
+    passwd pw{};
+    passwd* found = nullptr;
+    const int err = ::getpwnam_r(who.name.c_str(), &pw, buf.data(), buf.size(), &found);
+    if (found == nullptr)
+        throw Error(err == 0 ? STAND_E_NOT_FOUND : STAND_E_IO,
+                    "user '" + who.name + "': " + (err == 0 ? std::string("no such user") : std::generic_category().message(err)));
+    who.uid = pw.pw_uid;
+    who.gid = pw.pw_gid;
+    int count = 32;
+    who.groups.resize(static_cast<std::size_t>(count));
+    while (::getgrouplist(who.name.c_str(), who.gid, who.groups.data(), &count) < 0)
+        who.groups.resize(static_cast<std::size_t>(count));
+    who.groups.resize(static_cast<std::size_t>(count));
+    return who;
+}
+
 std::vector<std::filesystem::path> resolve_box(const json::object& spec, const BoxResolver& boxes) {
     auto it = spec.find("box");
     if (it == spec.end()) return {};
@@ -180,6 +205,7 @@ SpawnPlan parse_spawn_spec(const json::object& spec, const BoxResolver& boxes) {
         plan.output = out;
     }
     plan.new_process_group = flag(spec, "new_process_group", true);
+    plan.run_as = parse_user(spec);
     return plan;
 }
 

@@ -84,11 +84,12 @@ public:
         if (description_.empty()) misuse("has no description");
     }
 
-    // The value used when the key is absent (a number, bool, string or
-    // boost::json::array); it must pass the key's own checks.
+    // The value used when the key is absent (a number, bool, string, list
+    // of strings or boost::json::array); it must pass the key's own checks.
     template <class T>
     ConfigKey& by_default(const T& v) {
         if constexpr (std::is_same_v<T, std::string>) default_ = boost::json::value(boost::json::string_view(v));
+        else if constexpr (std::is_same_v<T, std::vector<std::string>>) default_ = strings_value(v);
         else default_ = boost::json::value(v);
         if (default_->is_uint64() && default_->get_uint64() <= INT64_MAX)  // one kind for every integer
             default_ = static_cast<std::int64_t>(default_->get_uint64());
@@ -203,6 +204,12 @@ public:
     }
 
 private:
+    static boost::json::value strings_value(const std::vector<std::string>& list) {
+        boost::json::array a;
+        for (const auto& item : list) a.emplace_back(item);
+        return a;
+    }
+
     friend class ConfigValues;
 
     [[noreturn]] void misuse(const std::string& what) const {

@@ -16,6 +16,8 @@
 #include <string_view>
 #include <system_error>
 
+#include "error.hpp"
+
 namespace stand::cpp {
 
 // The PATH a child gets when the environment has none (glibc's default).
@@ -62,6 +64,25 @@ inline std::filesystem::path resolve_executable(const std::string& name, const s
     }
     if (auto found = find_on_path(name, search_path())) return std::filesystem::absolute(*found).lexically_normal();
     return name;
+}
+
+// resolve_executable(), and an Error(STAND_E_NOT_FOUND) unless it names an
+// executable file: "<name> is not in PATH (...)", "<path> does not exist",
+// "<path> is not executable", each followed by "; <hint>" (how to install
+// it, which config key names it) when a hint is given.
+inline std::filesystem::path require_executable(const std::string& name, const std::string& hint,
+                                                const std::filesystem::path& cwd = {}) {
+    const std::string why_not_found = hint.empty() ? std::string() : "; " + hint;
+    if (name.empty()) throw Error(STAND_E_NOT_FOUND, "no program named" + why_not_found);
+    const std::filesystem::path p = resolve_executable(name, cwd);
+    std::error_code ec;
+    if (!p.is_absolute())
+        throw Error(STAND_E_NOT_FOUND, "'" + name + "' is not in PATH (" + std::string(search_path()) + ")" + why_not_found);
+    if (!std::filesystem::is_regular_file(p, ec))
+        throw Error(STAND_E_NOT_FOUND, p.string() + (std::filesystem::exists(p, ec) ? " is not a file" : " does not exist") +
+                                           why_not_found);
+    if (::access(p.c_str(), X_OK) != 0) throw Error(STAND_E_NOT_FOUND, p.string() + " is not executable" + why_not_found);
+    return p;
 }
 
 }  // namespace stand::cpp

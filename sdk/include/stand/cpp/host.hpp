@@ -68,6 +68,19 @@ public:
         return c.monotonic_ns(host_);
     }
 
+    std::uint64_t wall_ns() const {
+        const auto& c = service<stand_clock_service>(STAND_CLOCK_SERVICE_ID);
+        return c.wall_ns(host_);
+    }
+    // Sleeps on the host's clock; Error(STAND_E_CANCELLED) when the host
+    // cancels the current call meanwhile (Ctrl-C). `ms` <= 0 returns at once.
+    void sleep_ms(std::int64_t ms) const {
+        if (ms <= 0) return;
+        const auto& c = service<stand_clock_service>(STAND_CLOCK_SERVICE_ID);
+        if (c.sleep_ns(host_, static_cast<std::uint64_t>(ms) * 1000000ULL) == STAND_E_CANCELLED)
+            throw Error(STAND_E_CANCELLED, "cancelled");
+    }
+
     std::string data_dir() const {
         const auto& f = service<stand_files_service>(STAND_FILES_SERVICE_ID);
         return call_to_string([&](const stand_sink* s, stand_error* e) { return f.data_dir(host_, s, e); });

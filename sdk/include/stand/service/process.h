@@ -19,7 +19,15 @@
  *    "output": "/path/log",       stdout+stderr appended to this file (created
  *                                 with mode 0600: output may hold secrets);
  *                                 absent: a file in the run dir, see status
- *    "new_process_group": true}   signal() reaches the whole group
+ *    "new_process_group": true,   signal() reaches the whole group
+ *    "user": "postgres"}          (ABI 1.2) run as this user, with its group and
+ *                                 supplementary groups, set after joining the
+ *                                 box and before "cwd" is entered; the
+ *                                 environment is not changed (HOME, USER
+ *                                 stay). NOT_FOUND for an unknown user, IO
+ *                                 when it cannot be taken (stand is not
+ *                                 root); a 1.0/1.1 host refuses the key as
+ *                                 unknown (INVALID_ARGUMENT)
  *
  * In argv elements and env values, "${stand.box.NAME}" is replaced by the
  * cgroup path of box NAME below the hierarchy root, e.g.

@@ -8,10 +8,10 @@
 // The calls below are those of the test double in double/panel_double.py,
 // which is NOT a panel: replace them with the ones your panel documents
 // (and add docker mode, TOTP or a first-start CLI from the kit as it needs).
-#include "admin_api.hpp"
-#include "credentials.hpp"
-#include "panel_lifecycle.hpp"
-#include "url.hpp"
+#include <stand/kits/panel/admin_api.hpp>
+#include <stand/kits/panel/credentials.hpp>
+#include <stand/kits/panel/panel_lifecycle.hpp>
+#include <stand/kits/panel/url.hpp>
 
 #include <stand/stand.hpp>
 

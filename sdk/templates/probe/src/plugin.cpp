@@ -4,7 +4,7 @@
 // the number is what the disk (not the page cache) took. RAM-backed folders
 // (tmpfs, ramfs) are refused before any I/O. Replace the job with yours:
 // list_jobs() names it, prepare() sets it up untimed, run() measures.
-#include "mount_info.hpp"
+#include <stand/kits/probe/mount_info.hpp>
 
 #include <stand/stand.hpp>
 

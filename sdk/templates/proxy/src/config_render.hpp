@@ -3,7 +3,7 @@
 // format (and keep it free of host types, so unit tests can call it).
 #pragma once
 
-#include "proxy_knobs.hpp"
+#include <stand/kits/proxy/proxy_knobs.hpp>
 
 #include <cstdint>
 #include <string>

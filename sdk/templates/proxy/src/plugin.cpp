@@ -6,7 +6,7 @@
 // passes from the first build: replace the traits and hooks with your
 // proxy's (its binary, command line, config check, version).
 #include "config_render.hpp"
-#include "proxy_plugin.hpp"
+#include <stand/kits/proxy/proxy_plugin.hpp>
 
 #include <csignal>
 #include <filesystem>

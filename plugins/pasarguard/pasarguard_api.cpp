@@ -1,0 +1,136 @@
+#include "pasarguard_api.hpp"
+
+namespace stand_pasarguard {
+
+namespace json = boost::json;
+using stand::cpp::Error;
+using stand_panel_kit::Reply;
+
+namespace {
+
+// Items of a list answer: an array, or {"<key>": [...]} (paged lists).
+const json::array* items(const json::value& v, const char* key) {
+    if (v.is_array()) return &v.as_array();
+    if (const auto* o = v.if_object())
+        if (const auto* a = o->if_contains(key); a && a->is_array()) return &a->as_array();
+    return nullptr;
+}
+
+bool named(const json::value& v, const char* key, const std::string& name) {
+    const auto* o = v.if_object();
+    return o && o->contains(key) && o->at(key) == name.c_str();
+}
+
+// FastAPI answers {"detail": "Not Found"} for a path it has no route for,
+// while the panel's own 404 for a user is {"detail": "User not found"}.
+bool user_missing(const std::string& op, const std::string& id, const Reply& r) {
+    if (r.status != 404) return false;
+    const auto* o = r.json.if_object();
+    const auto* d = o ? o->if_contains("detail") : nullptr;
+    if (d && d->is_string() && d->as_string() == "User not found") return true;
+    throw stand_panel_kit::bad_response(kPanel, op, "the panel has no such route (not a missing user " + id + ")", r);
+}
+
+}  // namespace
+
+Api::Api(const stand::cpp::Host& host, std::string origin, std::function<stand_panel_kit::Credentials()> credentials)
+    : origin_(std::move(origin)), credentials_(std::move(credentials)),
+      api_(std::make_unique<stand_panel_kit::AdminApi>(host, kPanel, origin_, json::object{{"cookies", false}})) {
+    api_->on_refused([this](stand_panel_kit::AdminApi& a) { sign_in(a); });
+}
+
+void Api::set_up_owner(const std::string& temp_key) {
+    const auto c = credentials_();
+    api_->call("setup owner",
+               {{"method", "POST"},
+                {"url", url("/api/setup/owner")},
+                {"json", {{"key", temp_key}, {"username", c.username}, {"password", c.password}}}},
+               {201, 409}, false);
+}
+
+void Api::sign_in() { sign_in(*api_); }
+
+void Api::sign_in(stand_panel_kit::AdminApi& a) {
+    const auto c = credentials_();
+    a.remove_header("Authorization");
+    auto r = a.call("login", {{"method", "POST"}, {"url", url("/api/admin/token")},
+                              {"form", {{"username", c.username}, {"password", c.password}}}},
+                    {200, 401, 403});
+    if (r.status != 200) throw stand_panel_kit::bad_response(kPanel, "login", "wrong credentials for admin '" + c.username + "'", r);
+    a.set_header("Authorization", "Bearer " + stand_panel_kit::string_member(r.json, kPanel, "login", {"access_token"}));
+}
+
+Reply Api::call(const std::string& op, const json::object& request, std::vector<int> expect) {
+    return api_->call(op, request, std::move(expect));
+}
+
+std::optional<long long> Api::find_group(const std::string& name) {
+    auto list = call("list groups", {{"method", "GET"}, {"url", url("/api/groups")}}, {200});
+    if (const auto* groups = items(list.json, "groups"))
+        for (const auto& g : *groups)
+            if (named(g, "name", name)) return std::stoll(stand_panel_kit::id_member(g, kPanel, "list groups", {"id"}));
+    return std::nullopt;
+}
+
+long long Api::create_group(const std::string& name, const std::string& inbound_tag) {
+    auto r = call("create group", {{"method", "POST"}, {"url", url("/api/group")},
+                                   {"json", {{"name", name}, {"inbound_tags", json::array{inbound_tag.c_str()}}}}},
+                  {201});
+    return std::stoll(stand_panel_kit::id_member(r.json, kPanel, "create group", {"id"}));
+}
+
+bool Api::has_host(const std::string& remark) {
+    auto list = call("list hosts", {{"method", "GET"}, {"url", url("/api/hosts")}}, {200});
+    if (const auto* hosts = items(list.json, "hosts"))
+        for (const auto& h : *hosts)
+            if (named(h, "remark", remark)) return true;
+    return false;
+}
+
+void Api::create_host(const json::object& host) {
+    // The trailing slash matters: without it the panel answers 307.
+    call("create host", {{"method", "POST"}, {"url", url("/api/host/")}, {"json", host}}, {201});
+}
+
+bool Api::has_core(const std::string& name) {
+    auto list = call("list cores", {{"method", "GET"}, {"url", url("/api/cores")}}, {200});
+    if (const auto* cores = items(list.json, "cores"))
+        for (const auto& c : *cores)
+            if (named(c, "name", name)) return true;
+    return false;
+}
+
+void Api::create_core(const std::string& name, const json::object& config) {
+    call("create core config",
+         {{"method", "POST"}, {"url", url("/api/core")},
+          {"json", {{"name", name}, {"config", config}, {"exclude_inbound_tags", json::array{}},
+                    {"fallbacks_inbound_tags", json::array{}}}}},
+         {201});
+}
+
+CreatedUser Api::create_user(const std::string& name, long long group_id) {
+    auto r = call("create user", {{"method", "POST"}, {"url", url("/api/user")},
+                                  {"json", {{"username", name}, {"group_ids", json::array{group_id}}, {"data_limit", 0}}}},
+                  {201, 409});
+    if (r.status == 409) throw stand_panel_kit::bad_response(kPanel, "create user", "duplicate user '" + name + "'", r);
+    return {stand_panel_kit::id_member(r.json, kPanel, "create user", {"id"}),
+            stand_panel_kit::string_member(r.json, kPanel, "create user", {"subscription_url"}), r.json.as_object()};
+}
+
+bool Api::delete_user(const std::string& id) {
+    auto r = call("delete user", {{"method", "DELETE"}, {"url", url("/api/user/by-id/" + id)}}, {204, 404});
+    return !user_missing("delete user", id, r);
+}
+
+void Api::list_users(int limit) {
+    call("list users", {{"method", "GET"}, {"url", url("/api/users?limit=" + std::to_string(limit))}}, {200});
+}
+
+std::optional<std::string> Api::user_subscription_url(const std::string& id) {
+    // GET /api/user/by-id mints the URL; GET /api/users leaves it "" unless load_sub=true.
+    auto r = call("read user", {{"method", "GET"}, {"url", url("/api/user/by-id/" + id)}}, {200, 404});
+    if (user_missing("read user", id, r)) return std::nullopt;
+    return stand_panel_kit::string_member(r.json, kPanel, "read user", {"subscription_url"});
+}
+
+}  // namespace stand_pasarguard

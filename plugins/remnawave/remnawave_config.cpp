@@ -1,0 +1,43 @@
+#include "remnawave_config.hpp"
+
+#include "remnawave_deployment.hpp"
+
+#include <stand/kits/panel/credentials.hpp>
+#include <stand/kits/panel/hysteria2.hpp>
+#include <stand/kits/panel/launcher.hpp>
+
+namespace stand_remnawave {
+
+const stand::cpp::ConfigSpec& config_spec() {
+    static const stand::cpp::ConfigSpec spec = [] {
+        stand::cpp::ConfigSpec s;
+        stand_panel_kit::declare_launch_keys(s, stand_panel_kit::RunMode::docker);
+        s.key("command").describe("native, instead of source_dir: a command that starts a backend; ${data_dir} ${port} ${listen} expanded");
+        s.key("env").describe("native env added to the declared processes' (or the command's: APP_PORT=${port}, SUB_PUBLIC_DOMAIN)");
+        s.string("image", "docker; beside postgres:18.4 and valkey/valkey:9-alpine").by_default(kImage);
+        s.string("host", "docker publishes the API on this address only").by_default("127.0.0.1");
+        s.integer("port", "the backend's API port").range(1, 65535).by_default(3000);
+        s.string("sub_public_domain", "SUB_PUBLIC_DOMAIN (no scheme); default host:port/api/sub, the backend itself");
+        s.string("source_dir", "native: the backend's checkout, built (dist/, prisma/, node_modules/)");
+        s.string("node", "native: Node.js (the backend's engines: >= 24.18)").by_default("node");
+        s.string("postgres_bin", "native: the folder of initdb, postgres, pg_isready, psql").by_default("/usr/lib/postgresql/15/bin");
+        s.string("postgres_user", "native: the user PostgreSQL runs as (it refuses root)").by_default("postgres");
+        s.integer("database_port", "native: PostgreSQL's port on 127.0.0.1").range(1, 65535).by_default(6767);
+        s.string("redis_server", "native: Redis (or Valkey) server").by_default("redis-server");
+        s.integer("redis_port", "native: Redis's port on 127.0.0.1 (compose's Valkey has a socket only)").range(1, 65535).by_default(6380);
+        s.integer("metrics_port", "native: METRICS_PORT, the scheduler's /health and /metrics").range(1, 65535).by_default(3001);
+        s.choice("migrations", {"prisma", "psql"}, "native: `prisma migrate deploy` at every start, as the image does; psql: "
+                                                    "prisma/migrations/*/migration.sql once per data dir (no Prisma schema engine here)")
+            .by_default("prisma");
+        stand_panel_kit::declare_hysteria2_keys(
+            s, "default-squad",
+            "default-squad: users join the default squad, links on its first inbound (Shadowsocks on a fresh panel); "
+            "hysteria2: a config profile with Xray's hysteria inbound (TLS with a self-signed certificate made in "
+            "<data dir>/tls), its own squad, a host pinning the certificate; tunnel_auth is the user's vlessUuid");
+        stand_panel_kit::declare_credential_keys(s, "benchadmin", "the admin login", "the admin password (24+ characters when generated)");
+        return s;
+    }();
+    return spec;
+}
+
+}  // namespace stand_remnawave

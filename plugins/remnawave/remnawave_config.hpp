@@ -1,0 +1,12 @@
+// Remnawave's config, declared once (the constructor reads it and the
+// plugin's JSON Schema is written from it): the panel kit's launch and
+// Hysteria 2 keys, the native deployment's and the panel's own.
+#pragma once
+
+#include <stand/stand.hpp>
+
+namespace stand_remnawave {
+
+const stand::cpp::ConfigSpec& config_spec();
+
+}  // namespace stand_remnawave

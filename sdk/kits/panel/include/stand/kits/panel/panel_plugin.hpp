@@ -1,0 +1,58 @@
+// The one base of the panel adapters (stand.lifecycle/1 + stand.panel/1):
+// PanelLifecycle (panel_lifecycle.hpp: the data dir, the declared processes
+// or docker compose, install/start/stop/restart/wipe/facts and their hooks)
+// and the panel calls, each of which runs the adapter's hook below. A panel
+// adapter is its config, its deployment (launch()), readiness() and these
+// hooks; its admin calls live in a <panel>_api of their own.
+//
+// Before each panel call, and when one fails, the declared processes are
+// looked at: one that has died (the database, a node) is named, with its
+// exit status and the end of its log, instead of the symptom the panel
+// showed (a 500, a refused connection).
+//
+// Threads: the host calls an instance from one thread at a time (sdk
+// stand/plugin.h); hooks are called from those calls only.
+#pragma once
+
+#include <stand/kits/panel/panel_lifecycle.hpp>
+#include <stand/stand.hpp>
+
+#include <boost/json.hpp>
+
+#include <functional>
+#include <string>
+
+namespace stand_panel_kit {
+
+class PanelPlugin : public stand::cpp::Instance, public PanelLifecycle, public stand::cpp::Panel {
+public:
+    // stand.panel/1 (sdk/include/stand/ext/panel.h says what each returns).
+    void bootstrap() final;
+    boost::json::object create_user(const std::string& name) final;
+    void delete_user(const std::string& user_id) final;
+    void admin_call() final;
+    boost::json::object subscription_request(const std::string& user_id) final;
+
+protected:
+    PanelPlugin(const stand::cpp::Host& host, std::string panel) : PanelLifecycle(host, std::move(panel)) {}
+
+    // --- hooks: the panel's admin calls
+    // bootstrap: the panel's one-time setup, idempotent (a second run, a
+    // second instance on the same data dir, a restarted panel).
+    virtual void provision() = 0;
+    // create_user: {"name", "id", "subscription": {request}, ["tunnel_auth"]};
+    // a name the panel has already is an error (the panel's answer, or the
+    // adapter's own check where the panel allows duplicates).
+    virtual boost::json::object add_user(const std::string& name) = 0;
+    // delete_user: STAND_E_NOT_FOUND for an unknown id.
+    virtual void remove_user(const std::string& user_id) = 0;
+    // admin_call: one cheap authenticated call (a list of one user).
+    virtual void admin_ping() = 0;
+    // subscription_request: the request a client makes for the user's links.
+    virtual boost::json::object subscription_of(const std::string& user_id) = 0;
+
+private:
+    boost::json::object guarded(const char* operation, const std::function<boost::json::object()>& call);
+};
+
+}  // namespace stand_panel_kit

@@ -1,0 +1,51 @@
+#include <stand/kits/panel/panel_plugin.hpp>
+
+namespace stand_panel_kit {
+
+namespace json = boost::json;
+using stand::cpp::Error;
+
+json::object PanelPlugin::guarded(const char* operation, const std::function<json::object()>& call) {
+    auto& processes = launcher().processes();
+    if (auto dead = processes.death())
+        throw Error(STAND_E_BAD_STATE, panel_name() + ": " + operation + ": " + *dead);
+    try {
+        return call();
+    } catch (const Error& e) {
+        if (e.code() == STAND_E_CANCELLED) throw;
+        auto dead = processes.death();
+        if (!dead) throw;
+        throw Error(e.code(), panel_name() + ": " + operation + ": " + *dead + " (the call failed: " + e.what() + ")");
+    }
+}
+
+void PanelPlugin::bootstrap() {
+    guarded("bootstrap", [&] {
+        provision();
+        return json::object{};
+    });
+}
+
+json::object PanelPlugin::create_user(const std::string& name) {
+    return guarded("create_user", [&] { return add_user(name); });
+}
+
+void PanelPlugin::delete_user(const std::string& user_id) {
+    guarded("delete_user", [&] {
+        remove_user(user_id);
+        return json::object{};
+    });
+}
+
+void PanelPlugin::admin_call() {
+    guarded("admin_call", [&] {
+        admin_ping();
+        return json::object{};
+    });
+}
+
+json::object PanelPlugin::subscription_request(const std::string& user_id) {
+    return guarded("subscription_request", [&] { return subscription_of(user_id); });
+}
+
+}  // namespace stand_panel_kit
