@@ -74,4 +74,20 @@ bool apply_first_start_settings(stand_panel_kit::Launcher& launcher, const std::
     return true;
 }
 
+void prepare_first_start(stand_panel_kit::Launcher& launcher, const std::vector<std::string>& setting_command,
+                         const Settings& s, const stand_panel_kit::Credentials& admin, const fs::path& data_dir,
+                         bool docker) {
+    if (docker) {
+        fs::create_directories(data_dir / "db");
+        launcher.write_compose_file();
+        const FirstStartSettings f{kImagePanelPort, "", s.base_path, admin.username, admin.password, kImageSubPort, ""};
+        apply_first_start_settings(launcher, setting_command, f, data_dir / "db" / "x-ui.db");
+        return;
+    }
+    fs::create_directories(data_dir / "log");
+    link_bin_folder(launcher.expand("${bin_folder}"), data_dir / "bin");
+    const FirstStartSettings f{s.port, s.host, s.base_path, admin.username, admin.password, s.sub_port, s.host};
+    apply_first_start_settings(launcher, setting_command, f, data_dir / "x-ui.db");
+}
+
 }  // namespace stand_3x_ui

@@ -6,6 +6,9 @@
 // writes). Nothing is applied once the database exists.
 #pragma once
 
+#include "xui_deployment.hpp"
+
+#include <stand/kits/panel/credentials.hpp>
 #include <stand/kits/panel/launcher.hpp>
 
 #include <filesystem>
@@ -29,6 +32,17 @@ struct FirstStartSettings {
 // Throws stand::cpp::Error naming the step that failed.
 bool apply_first_start_settings(stand_panel_kit::Launcher& launcher, const std::vector<std::string>& setting_command,
                                 const FirstStartSettings& settings, const std::filesystem::path& db);
+
+// What a data dir gets before x-ui's first start there (nothing once its
+// database exists). Native: a log folder, a bin folder of its own (links to
+// the installed Xray and data files, since x-ui writes Xray's config.json
+// into XUI_BIN_FOLDER), then the settings. Docker: the container's ports and
+// all its interfaces (the compose file publishes them on the host), the
+// database in the volume <data dir>/db, `x-ui setting` in a one-off
+// container (the compose file is written first).
+void prepare_first_start(stand_panel_kit::Launcher& launcher, const std::vector<std::string>& setting_command,
+                         const Settings& settings, const stand_panel_kit::Credentials& admin,
+                         const std::filesystem::path& data_dir, bool docker);
 
 // Sets rows of x-ui's key/value settings table (replacing rows with the same key).
 void write_setting_rows(const std::filesystem::path& db, const std::vector<std::pair<std::string, std::string>>& rows);

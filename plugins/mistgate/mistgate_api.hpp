@@ -1,4 +1,4 @@
-// The Mistgate admin API as the adapter uses it (HARNESS §1.4, §4;
+// The Mistgate admin API as the adapter uses it (Mistgate's internal/panel sources;
 // tests/doubles/README.md, Mistgate): Connect-RPC with JSON,
 // `POST <admin url>api/mistgate.admin.v1.<Service>/<Method>`, the owner's
 // `__Host-sid` session cookie (PasswordLogin: login + password + TOTP), and a
@@ -66,7 +66,7 @@ public:
 
 private:
     stand::cpp::Host host_;
-    stand_panel_kit::AdminApi api_;
+    mutable stand_panel_kit::AdminApi api_;  // rpc() is one request: no state of the client changes
     std::string login_, password_;
     CodeSource next_code_;
     bool logged_in_ = false;

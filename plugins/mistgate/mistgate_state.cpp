@@ -1,6 +1,7 @@
 #include "mistgate_state.hpp"
 
 #include <stand/cpp/error.hpp>
+#include <stand/kits/panel/url.hpp>
 
 #include <boost/json.hpp>
 
@@ -74,6 +75,22 @@ void save_state(const std::filesystem::path& file, const State& s) {
     ::close(fd);
     if (!ok || std::rename(tmp.c_str(), file.c_str()) != 0)
         throw Error(STAND_E_IO, "mistgate: cannot write " + file.string());
+}
+
+void add_state_facts(json::object& f, const State& st) {
+    json::array secret;
+    if (!st.admin_url.empty()) secret.emplace_back(stand_panel_kit::path_of(st.admin_url));
+    if (const std::string sub = stand_panel_kit::path_of(st.probe_url); sub.size() > 1)
+        secret.emplace_back(sub.substr(0, sub.find('/', 1) + 1));
+    if (!secret.empty()) f["secret_path_prefix"] = secret;
+    if (st.setup_s) f["setup_s"] = *st.setup_s;
+    f["owner_set_up"] = st.owner;
+    if (!st.totp_secret.empty()) f["totp_step_s"] = st.totp_step;
+    json::object ids;
+    for (auto [k, v] : {std::pair{"profile", &st.profile_id}, std::pair{"node", &st.node_id},
+                        std::pair{"inbound", &st.inbound_id}, std::pair{"group", &st.group_id}})
+        if (!v->empty()) ids[k] = *v;
+    if (!ids.empty()) f["ids"] = ids;
 }
 
 }  // namespace stand_mistgate

@@ -7,6 +7,8 @@
 // Secrets in it are never logged.
 #pragma once
 
+#include <boost/json.hpp>
+
 #include <cstdint>
 #include <filesystem>
 #include <optional>
@@ -33,5 +35,10 @@ struct State {
 State load_state(const std::filesystem::path& file);
 // Writes atomically (temp file with mode 0600, then rename).
 void save_state(const std::filesystem::path& file, const State& state);
+
+// What of `state` facts() reports: the secret path prefixes (the admin path
+// and the subscription prefix /<prefix>/), setup_s, owner_set_up,
+// totp_step_s and the ids bootstrap created.
+void add_state_facts(boost::json::object& facts, const State& state);
 
 }  // namespace stand_mistgate

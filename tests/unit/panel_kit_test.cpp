@@ -1,6 +1,10 @@
-// The panel adapters' shared code (plugins/panel-kit): TOTP against the
-// RFC 6238 test vectors, base32, URL resolution, stored credentials.
+// The panel adapters' shared code (sdk/kits/panel): TOTP against the RFC
+// 6238 test vectors, base32, URL resolution, stored credentials and keys,
+// compose files as data, env files. (Its declared processes are run by the
+// ctests compat.fixture.companions*.)
+#include <stand/kits/panel/compose_file.hpp>
 #include <stand/kits/panel/credentials.hpp>
+#include <stand/kits/panel/file_text.hpp>
 #include <stand/kits/panel/totp.hpp>
 #include <stand/kits/panel/url.hpp>
 
@@ -52,5 +56,62 @@ TEST_CASE("panel kit: generated credentials are kept with mode 0600, given ones 
     CHECK(again.password == first.password);
     auto given = stand_panel_kit::load_or_create_credentials(stand::cpp::Host(nullptr), file, {"admin", "wrong"});
     CHECK(given.password == "wrong");  // a user's choice is never replaced
+    std::filesystem::remove_all(dir);
+}
+
+TEST_CASE("panel kit: a generated API key is kept 0600, a given one wins") {
+    auto dir = std::filesystem::temp_directory_path() / ("stand-key-" + std::to_string(::getpid()));
+    auto file = dir / "key";
+    const stand::cpp::Host none(nullptr);
+    const auto first = stand_panel_kit::load_or_create_api_key(none, file, "");
+    CHECK(first.size() == 64);
+    CHECK(stand_panel_kit::load_or_create_api_key(none, file, "") == first);
+    CHECK(stand_panel_kit::load_or_create_api_key(none, file, "given") == "given");
+    struct stat st {};
+    REQUIRE(::stat(file.c_str(), &st) == 0);
+    CHECK((st.st_mode & 0777) == 0600);
+    CHECK(stand_panel_kit::random_uuid().size() == 36);
+    CHECK(stand_panel_kit::random_uuid()[14] == '4');
+    std::filesystem::remove_all(dir);
+}
+
+TEST_CASE("panel kit: a compose file as data renders quoted YAML with the box as cgroup parent") {
+    auto svc = stand_panel_kit::compose_service("db", "postgres:18.4", "stand_db");
+    svc.nofile = 1024;
+    svc.environment = {{"TZ", "UTC"}, {"QUOTE", "a \"b\" $${X}"}};
+    svc.command = {"postgres", "-c", "x=1"};
+    svc.healthcheck = stand_panel_kit::ComposeHealthcheck{{"CMD-SHELL", "pg_isready"}, "3s", "10s", "", 3};
+    auto app = stand_panel_kit::compose_service("app", "app:1", "stand_app");
+    app.in_box = false;
+    app.depends_on = {{"db", "service_healthy"}};
+    const std::string yaml = stand_panel_kit::render_compose({{svc, app}, {"db-data"}});
+    CHECK(yaml.find("services:\n  db:\n    image: \"postgres:18.4\"\n    container_name: \"stand_db\"\n"
+                    "    cgroup_parent: ${STAND_CGROUP_PARENT}\n") == 0);
+    CHECK(yaml.find("ulimits: {nofile: {soft: 1024, hard: 1024}}") != std::string::npos);
+    CHECK(yaml.find("\"QUOTE\": \"a \\\"b\\\" $${X}\"") != std::string::npos);
+    CHECK(yaml.find("command: [\"postgres\", \"-c\", \"x=1\"]") != std::string::npos);
+    CHECK(yaml.find("      retries: 3\n") != std::string::npos);
+    CHECK(yaml.find("start_period") == std::string::npos);
+    const auto app_at = yaml.find("  app:\n");
+    REQUIRE(app_at != std::string::npos);
+    CHECK(yaml.find("cgroup_parent", app_at) == std::string::npos);
+    CHECK(yaml.find("\"db\": {condition: \"service_healthy\"}", app_at) != std::string::npos);
+    CHECK(yaml.substr(yaml.size() - 22) == "volumes:\n  db-data: {}\n");
+}
+
+TEST_CASE("panel kit: an env file as compose reads it, and its errors name the line") {
+    auto dir = std::filesystem::temp_directory_path() / ("stand-env-" + std::to_string(::getpid()));
+    std::filesystem::create_directories(dir);
+    std::ofstream(dir / "ok.env") << "# a comment\n\nA=1\nB=x=y \"q\"\r\n  C=\n";
+    const auto env = stand_panel_kit::read_env_file(dir / "ok.env", "test");
+    CHECK(env.size() == 3);
+    CHECK(env.at("A") == "1");
+    CHECK(env.at("B") == "x=y \"q\"");
+    CHECK(env.at("C") == "");
+    std::ofstream(dir / "bad.env") << "A=1\nnot a pair\n";
+    CHECK_THROWS_WITH_AS(stand_panel_kit::read_env_file(dir / "bad.env", "test"), doctest::Contains("bad.env:2: not KEY=VALUE"),
+                         stand::cpp::Error);
+    CHECK_THROWS_WITH_AS(stand_panel_kit::read_env_file(dir / "none.env", "test"), doctest::Contains("cannot read"),
+                         stand::cpp::Error);
     std::filesystem::remove_all(dir);
 }

@@ -17,6 +17,13 @@ namespace stand_panel_kit {
 namespace json = boost::json;
 using stand::cpp::Error;
 
+std::string random_uuid() {
+    std::string h = random_hex(16);
+    h[12] = '4';
+    h[16] = "89ab"[h[16] % 4];
+    return h.substr(0, 8) + "-" + h.substr(8, 4) + "-" + h.substr(12, 4) + "-" + h.substr(16, 4) + "-" + h.substr(20);
+}
+
 std::string random_hex(std::size_t bytes) {
     std::vector<unsigned char> raw(bytes);
     if (RAND_bytes(raw.data(), static_cast<int>(raw.size())) != 1) throw Error(STAND_E_IO, "RAND_bytes failed");
@@ -44,6 +51,28 @@ void declare_credential_keys(stand::cpp::ConfigSpec& spec, const std::string& de
     spec.string("username", username_note).by_default(default_username);
     spec.string("password", password_note + "; generated and kept 0600 beside the data dir when absent; never logged")
         .secret();
+}
+
+void declare_api_key(stand::cpp::ConfigSpec& spec, const std::string& name, const std::string& note,
+                     bool generated_when_absent) {
+    spec.string(name, note + (generated_when_absent ? "; generated and kept 0600 beside the data dir when absent"
+                                                    : "; needed") + "; never logged")
+        .secret();
+}
+
+std::string load_or_create_api_key(const stand::cpp::Host& host, const std::filesystem::path& file,
+                                   const std::string& given, std::size_t bytes) {
+    std::string key = given;
+    if (key.empty()) {
+        std::ifstream in{file};
+        std::getline(in, key);
+    }
+    if (key.empty()) {
+        key = random_hex(bytes);
+        write_private_file(file, key + "\n");
+    }
+    host.mark_secret(key);
+    return key;
 }
 
 Credentials read_given_credentials(stand::cpp::ConfigValues& cfg) {

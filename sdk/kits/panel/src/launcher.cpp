@@ -42,18 +42,20 @@ LaunchConfig read_launch_config(stand::cpp::ConfigValues& cfg) {
     return c;
 }
 
+PanelProcess command_process(const LaunchConfig& config) {
+    PanelProcess p = service("panel", config.command);
+    p.env = config.env;
+    p.working_dir = config.working_dir;
+    p.box = config.box;
+    return p;
+}
+
 Launcher::Launcher(const stand::cpp::Host& host, std::string panel, LaunchConfig config, const fs::path& data_dir)
     : host_(host), panel_(std::move(panel)), config_(std::move(config)),
       runner_(host, panel_, data_dir, host.data_dir(), [this](const std::string& text) { return expand(text); }) {
     if (config_.compose.empty()) config_.compose = {config_.docker, "compose"};
-    if (config_.mode != RunMode::native) return;
-    if (config_.processes.empty() && !config_.command.empty()) {
-        PanelProcess own = service("panel", config_.command);
-        own.env = config_.env;
-        own.working_dir = config_.working_dir;
-        own.box = config_.box;
-        config_.processes.push_back(std::move(own));
-    }
+    if (config_.mode == RunMode::native && config_.processes.empty() && !config_.command.empty())
+        config_.processes.push_back(command_process(config_));
     runner_.set_processes(config_.processes);
 }
 
@@ -154,10 +156,11 @@ void Launcher::check_installed(const std::string& hint) const {
         missing("the docker CLI '" + config_.docker + "' is not installed (config.docker)");
     if (!stand::cpp::is_executable_file(stand::cpp::resolve_executable(config_.compose.front())))
         missing("the compose command '" + config_.compose.front() + "' is not installed (config.compose)");
+    runner_.check_installed(hint);
 }
 
 json::array Launcher::artifacts() const {
-    json::array out = config_.mode == RunMode::native ? runner_.artifacts() : json::array{};
+    json::array out = runner_.artifacts();
     auto add = [&](const fs::path& p) { out.push_back({{"path", p.string()}, {"bytes", bytes_on_disk(p)}}); };
     for (const auto& a : extra_artifacts_) {
         const fs::path p = expand(a);
@@ -178,12 +181,13 @@ std::string Launcher::native_cwd() const { return config_.working_dir.empty() ? 
 json::object Launcher::deployment_facts() const {
     const bool docker = config_.mode == RunMode::docker;
     json::object f{{"mode", docker ? "docker" : "native"}, {"artifacts", artifacts()}, {"containers", containers()}};
-    if (!docker) {
+    if (!docker || !runner_.processes().empty()) {
         json::array names;
         for (const auto& p : runner_.processes()) names.emplace_back(p.name);
         f["processes"] = names;
         f["process_data"] = runner_.data_bytes();
-    } else {
+    }
+    if (docker) {
         json::object cmds;
         for (const char* a : {"start", "stop", "restart", "wipe"}) {
             json::array list;
@@ -201,6 +205,7 @@ void Launcher::start() {
     write_compose_file();
     run_to_end(docker_commands("start").front(), "compose up", 300000);
     docker_up_ = true;
+    runner_.start_all();
 }
 
 void Launcher::stop() {
@@ -208,6 +213,7 @@ void Launcher::stop() {
         runner_.stop_all();
         return;
     }
+    runner_.stop_all();
     if (!docker_up_) return;
     docker_up_ = false;
     run_to_end(docker_commands("stop").front(), "compose down", 120000);

@@ -1,16 +1,18 @@
 // %%name%%: a panel adapter (stand.lifecycle/1 + stand.panel/1) on the SDK's
-// panel kit (made by `stand new adapter`). PanelLifecycle runs the panel's
-// command in the measured box (install, start, stop, restart, wipe, facts);
-// AdminApi makes each admin call through the host's HTTP client and turns an
-// undocumented answer into an error naming the panel, the call, the status
-// and the body; the credentials are generated once and kept 0600.
+// panel kit (made by `stand new adapter`). PanelPlugin runs the panel's
+// processes in the measured box (install, start, stop, restart, wipe, facts:
+// <stand/kits/panel/panel_lifecycle.hpp> says which hooks each runs) and
+// calls the hooks below for the panel calls; AdminApi makes each admin call
+// through the host's HTTP client and turns an undocumented answer into an
+// error naming the panel, the call, the status and the body; the
+// credentials are generated once and kept 0600.
 //
 // The calls below are those of the test double in double/panel_double.py,
 // which is NOT a panel: replace them with the ones your panel documents
 // (and add docker mode, TOTP or a first-start CLI from the kit as it needs).
 #include <stand/kits/panel/admin_api.hpp>
 #include <stand/kits/panel/credentials.hpp>
-#include <stand/kits/panel/panel_lifecycle.hpp>
+#include <stand/kits/panel/panel_plugin.hpp>
 #include <stand/kits/panel/url.hpp>
 
 #include <stand/stand.hpp>
@@ -44,9 +46,9 @@ const stand::cpp::ConfigSpec& config_spec() {
     return spec;
 }
 
-class %%Class%% : public stand::cpp::Instance, public stand_panel_kit::PanelLifecycle, public stand::cpp::Panel {
+class %%Class%% : public stand_panel_kit::PanelPlugin {
 public:
-    %%Class%%(const stand::cpp::Host& host, const json::object& config) : PanelLifecycle(host, kPanel) {
+    %%Class%%(const stand::cpp::Host& host, const json::object& config) : PanelPlugin(host, kPanel) {
         auto cfg = config_spec().read(config);
         auto launch = stand_panel_kit::read_launch_config(cfg);
         listen_ = cfg.string("host");
@@ -57,13 +59,20 @@ public:
         if (launch.command.empty())
             throw ConfigError("config.command: the panel's command line is needed (${data_dir} ${listen} ${port} "
                               "${inbound_port} are expanded)");
-        PanelLifecycle::launch(std::move(launch),
+        // A panel with a database, a cache or a node beside it declares them
+        // all instead (launch.processes, <stand/kits/panel/panel_process.hpp>):
+        //   auto db = stand_panel_kit::service("database", {"mariadbd", "--datadir=${data_dir}/db", ...});
+        //   db.data = {"db"};  db.ready.tcp = "127.0.0.1:${db_port}";  db.on_restart = OnRestart::persists;
+        //   launch.processes = {db, stand_panel_kit::service("panel", launch.command)};
+        // The kit starts them in order, waits for each, stops them in reverse,
+        // and names the one that died.
+        PanelPlugin::launch(std::move(launch),
                                {{"listen", listen_}, {"port", std::to_string(port_)},
                                 {"inbound_port", std::to_string(inbound_port_)}},
                                "config.command runs the panel");
     }
 
-    // --- lifecycle (the rest is PanelLifecycle's)
+    // --- lifecycle (the rest is the kit's)
     json::object readiness() override {
         // The admin API answers, and the core's port accepts connections.
         return {{"method", "GET"},
@@ -72,17 +81,19 @@ public:
                 {"also", json::array{json::object{{"tcp", listen_ + ":" + std::to_string(inbound_port_)}}}}};
     }
 
-    // --- panel
-    void bootstrap() override {
+private:
+    // --- panel calls (PanelPlugin's hooks)
+    void provision() override {
         const auto c = credentials();
         // 201: the admin is created now; 409: it exists (a restart, a second instance).
         api().call("setup", {{"method", "POST"}, {"url", url("/api/setup")},
                              {"json", {{"username", c.username}, {"password", c.password}}}},
                    {201, 409});
-        sign_in();
+        sign_in(api());
+        bootstrapped_ = true;
     }
 
-    json::object create_user(const std::string& name) override {
+    json::object add_user(const std::string& name) override {
         auto r = call("create user", {{"method", "POST"}, {"url", url("/api/users")}, {"json", {{"name", name}}}},
                       {201, 409});
         if (r.status == 409) throw stand_panel_kit::bad_response(kPanel, "create user", "the name " + name + " is taken", r);
@@ -93,25 +104,25 @@ public:
                 {"tunnel_auth", stand_panel_kit::string_member(r.json, kPanel, "create user", {"password"})}};
     }
 
-    void delete_user(const std::string& user_id) override {
+    void remove_user(const std::string& user_id) override {
         auto r = call("delete user", {{"method", "DELETE"}, {"url", url("/api/users/" + user_id)}}, {204, 404});
         subscriptions_.erase(user_id);
         if (r.status == 404) throw Error(STAND_E_NOT_FOUND, std::string(kPanel) + ": delete user: no user " + user_id);
     }
 
-    void admin_call() override { call("list users", {{"method", "GET"}, {"url", url("/api/users?limit=1")}}, {200}); }
+    void admin_ping() override { call("list users", {{"method", "GET"}, {"url", url("/api/users?limit=1")}}, {200}); }
 
-    json::object subscription_request(const std::string& user_id) override {
+    json::object subscription_of(const std::string& user_id) override {
         if (auto it = subscriptions_.find(user_id); it != subscriptions_.end()) return subscription(it->second);
         auto r = call("read user", {{"method", "GET"}, {"url", url("/api/users/" + user_id)}}, {200, 404});
         if (r.status == 404) throw Error(STAND_E_NOT_FOUND, std::string(kPanel) + ": read user: no user " + user_id);
         return subscription(stand_panel_kit::string_member(r.json, kPanel, "read user", {"subscription_url"}));
     }
 
-private:
     void forget() override {
         subscriptions_.clear();
         api_.reset();
+        bootstrapped_ = false;
     }
 
     json::object panel_facts() override {
@@ -124,36 +135,32 @@ private:
         return stand_panel_kit::load_or_create_credentials(host(), credentials_file(), given_);
     }
 
+    // A refused session (401: the panel restarted and forgot it) signs in once more.
     stand_panel_kit::AdminApi& api() {
-        if (!api_) api_ = std::make_unique<stand_panel_kit::AdminApi>(host(), kPanel, url(""), json::object{{"cookies", false}});
+        if (api_) return *api_;
+        api_ = std::make_unique<stand_panel_kit::AdminApi>(host(), kPanel, url(""), json::object{{"cookies", false}});
+        api_->on_refused([this](stand_panel_kit::AdminApi& a) { sign_in(a); });
         return *api_;
     }
 
-    void sign_in() {
+    // A panel whose admin API takes a key or token instead declares it
+    // (stand_panel_kit::declare_api_key(s, "api_key", "...", false)) and sets
+    // its header once: api.set_header("X-API-Key", key); compat's target then
+    // gives {"api_key": "wrong"} as "wrong_credentials".
+    void sign_in(stand_panel_kit::AdminApi& a) {
         const auto c = credentials();
-        api().remove_header("Authorization");
-        auto r = api().call("login", {{"method", "POST"}, {"url", url("/api/login")},
-                                      {"json", {{"username", c.username}, {"password", c.password}}}},
-                            {200, 401});
+        a.remove_header("Authorization");
+        auto r = a.call("login", {{"method", "POST"}, {"url", url("/api/login")},
+                                  {"json", {{"username", c.username}, {"password", c.password}}}},
+                        {200, 401});
         if (r.status == 401)
             throw stand_panel_kit::bad_response(kPanel, "login", "wrong credentials for admin '" + c.username + "'", r);
-        api().set_header("Authorization", "Bearer " + stand_panel_kit::string_member(r.json, kPanel, "login", {"token"}));
+        a.set_header("Authorization", "Bearer " + stand_panel_kit::string_member(r.json, kPanel, "login", {"token"}));
     }
 
-    // An admin call; a 401 (the panel restarted and forgot the session) signs in once more.
     Reply call(const std::string& operation, const json::object& request, std::vector<int> expect) {
-        if (!api_) throw Error(STAND_E_BAD_STATE, std::string(kPanel) + ": " + operation + " before bootstrap");
-        auto with_401 = expect;
-        with_401.push_back(401);
-        auto r = api().call(operation, request, with_401, false);
-        if (r.status == 401) {
-            sign_in();
-            r = api().call(operation, request, expect, false);
-        }
-        boost::system::error_code ec;
-        r.json = json::parse(r.body, ec);
-        if (ec && !r.body.empty()) throw stand_panel_kit::bad_response(kPanel, operation, "the body is not JSON", r);
-        return r;
+        if (!bootstrapped_) throw Error(STAND_E_BAD_STATE, std::string(kPanel) + ": " + operation + " before bootstrap");
+        return api().call(operation, request, std::move(expect));
     }
 
     json::object subscription(const std::string& sub_url) const {
@@ -166,6 +173,7 @@ private:
     stand_panel_kit::Credentials given_;
     std::unique_ptr<stand_panel_kit::AdminApi> api_;
     std::map<std::string, std::string> subscriptions_;  // user id -> subscription_url as the panel gave it
+    bool bootstrapped_ = false;
 };
 
 }  // namespace

@@ -1,6 +1,10 @@
-// Admin credentials of a panel: given in the config, or generated once and
-// kept in the plugin's data dir (mode 0600) so a restarted run logs in with
-// the same ones. Never logged; facts() reports only where they are.
+// Admin credentials of a panel, of the form its admin API takes: a login
+// (username and password) or a key or token (an X-API-Key header, a bearer
+// the operator made). Given in the config, or generated once and kept in the
+// plugin's data dir (mode 0600) so a restarted run signs in with the same
+// ones. Never logged; facts() reports only where they are. compat's
+// wrong-credentials check merges its target's "wrong_credentials" over the
+// config: {"password": "nope"} for a login, {"<key name>": "nope"} for a key.
 #pragma once
 
 #include <stand/cpp/config_spec.hpp>
@@ -35,11 +39,24 @@ Credentials load_or_create_credentials(const stand::cpp::Host& host, const std::
                                        const Credentials& given, const std::string& prefix = "bn-",
                                        const std::string& suffix = "");
 
+// A key or token in place of a login: config.<name>, a secret (writeOnly).
+// `generated_when_absent`: the panel lets the adapter choose it at its first
+// start (then load_or_create_api_key makes one); else the key is one the
+// operator copies from the panel, and its absence is the adapter's error to give.
+void declare_api_key(stand::cpp::ConfigSpec& spec, const std::string& name, const std::string& note,
+                     bool generated_when_absent);
+// `given` when it is not empty; else the key kept in `file`, else `bytes`
+// random bytes as hex, written there with mode 0600. Marked a secret on `host`.
+std::string load_or_create_api_key(const stand::cpp::Host& host, const std::filesystem::path& file,
+                                   const std::string& given, std::size_t bytes = 32);
+
 // Writes `text` to `file` with mode 0600 (secrets: credentials, an API
 // token, a generated .env); the parent folder is created.
 void write_private_file(const std::filesystem::path& file, const std::string& text);
 
 // n random bytes as lower-case hex, from /dev/urandom (OpenSSL RAND_bytes).
 std::string random_hex(std::size_t bytes);
+// A random (version 4) UUID, lower-case: what panels use as a user's VLESS id.
+std::string random_uuid();
 
 }  // namespace stand_panel_kit

@@ -40,7 +40,10 @@ struct LaunchConfig {
     std::map<std::string, std::string> env;     // native: added environment
     std::string working_dir;                    // native: "" = the adapter's default
     // native: the processes, in start order; empty: one named "panel" (its
-    // log panel.log) from command, env, working_dir and box.
+    // log panel.log) from command, env, working_dir and box. docker: the
+    // processes that run beside the compose file's services (a node agent
+    // on this machine), started after `compose up` and stopped before
+    // `compose down`; restart() leaves them running.
     std::vector<PanelProcess> processes;
     std::string docker = "docker";              // docker: the CLI
     std::vector<std::string> compose;           // docker: the compose command; default {docker, "compose"}
@@ -48,6 +51,11 @@ struct LaunchConfig {
     std::string container;                      // docker: container restarted by restart()
     std::string box = "measured";               // "" = none
 };
+
+// The config's command as a declared process, "panel" (its log panel.log):
+// its env, working_dir and box. What native mode runs when the adapter
+// declares no processes; an adapter that declares more puts it among them.
+PanelProcess command_process(const LaunchConfig& config);
 
 // Declares "mode", "command", "env", "working_dir", "docker", "compose", "box"
 // in an adapter's config (the rest is the adapter's). `default_mode` is the
@@ -81,17 +89,18 @@ public:
     // (the core a panel spawns, its data files, a virtualenv); expanded when listed.
     void add_artifact(std::string path) { extra_artifacts_.push_back(std::move(path)); }
 
-    // What the chosen mode needs, checked before anything runs: native:
-    // every process's program, user and working directory; docker: the CLI
-    // and the compose command's executable. Throws Error(STAND_E_NOT_FOUND)
-    // naming what is missing, with `hint` when a program is.
+    // What the chosen mode needs, checked before anything runs: every
+    // declared process's program, user and working directory; docker: the
+    // CLI and the compose command's executable too. Throws
+    // Error(STAND_E_NOT_FOUND) naming what is missing, with `hint` when a
+    // program is.
     void check_installed(const std::string& hint) const;
 
     void start();
     void stop();
     void restart();
-    // native: the processes (start_process() of one the adapter starts,
-    // death() of one that ended, data_bytes()); docker: none run.
+    // The declared processes (start_process() of one the adapter starts,
+    // death() of one that ended, data_bytes()).
     ProcessRunner& processes() { return runner_; }
     // docker: `compose down -v` (named volumes hold the panel's database);
     // native: nothing (the adapter removes its data dir).
