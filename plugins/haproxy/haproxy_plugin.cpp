@@ -23,7 +23,7 @@ const stand_proxy_kit::ProxyTraits kHaproxy{
     .id = "haproxy",
     .default_binary = "/usr/sbin/haproxy",
     .default_port = 18081,
-    .missing_binary = " (Debian: apt-get install haproxy)",
+    .missing_binary = "Debian: apt-get install haproxy",
     .main_config = "haproxy.cfg",
     .workers_means = "nbthread: threads of one haproxy process",
     .graceful_signal = SIGUSR1,  // soft stop: finish requests in flight

@@ -19,7 +19,7 @@ const stand_proxy_kit::ProxyTraits kNginx{
     .id = "nginx",
     .default_binary = "/usr/sbin/nginx",
     .default_port = 18080,
-    .missing_binary = " (Debian: apt-get install nginx-light)",
+    .missing_binary = "Debian: apt-get install nginx-light",
     .main_config = "nginx.conf",
     .workers_means = "worker_processes",
     .graceful_signal = SIGQUIT,  // graceful: finish requests in flight

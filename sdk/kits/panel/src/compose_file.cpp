@@ -19,8 +19,16 @@ void scalar(std::string& out, const char* key, const std::string& value) {
     if (!value.empty()) out += std::string("    ") + key + ": " + quoted(value) + "\n";
 }
 
+// A sequence of words (an argv, a healthcheck test) on one line.
 void list(std::string& out, const char* key, const std::vector<std::string>& items) {
     if (!items.empty()) out += std::string("    ") + key + ": " + flow(items) + "\n";
+}
+
+// A sequence of entries (ports, volumes), one a line.
+void block(std::string& out, const char* key, const std::vector<std::string>& items) {
+    if (items.empty()) return;
+    out += std::string("    ") + key + ":\n";
+    for (const auto& item : items) out += "      - " + quoted(item) + "\n";
 }
 
 void pairs(std::string& out, const char* key, const std::vector<std::pair<std::string, std::string>>& items,
@@ -47,14 +55,14 @@ void service(std::string& out, const ComposeService& s) {
     if (s.in_box) out += "    cgroup_parent: ${STAND_CGROUP_PARENT}\n";
     scalar(out, "network_mode", s.network_mode);
     if (s.tty) out += "    tty: true\n";
-    list(out, "cap_add", s.cap_add);
+    block(out, "cap_add", s.cap_add);
     scalar(out, "shm_size", s.shm_size);
     if (s.nofile)
         out += "    ulimits: {nofile: {soft: " + std::to_string(*s.nofile) + ", hard: " + std::to_string(*s.nofile) + "}}\n";
     scalar(out, "env_file", s.env_file);
     pairs(out, "environment", s.environment, nullptr);
-    list(out, "ports", s.ports);
-    list(out, "volumes", s.volumes);
+    block(out, "ports", s.ports);
+    block(out, "volumes", s.volumes);
     list(out, "entrypoint", s.entrypoint);
     list(out, "command", s.command);
     if (s.healthcheck) healthcheck(out, *s.healthcheck);

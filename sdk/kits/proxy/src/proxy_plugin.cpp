@@ -148,8 +148,11 @@ ToolRun ProxyPlugin::run(const std::vector<std::string>& argv, const std::string
 }
 
 void ProxyPlugin::check_binary() const {
-    if (!fs::exists(binary_))
-        throw Error(STAND_E_NOT_FOUND, traits_.id + ": " + binary_ + " not found" + traits_.missing_binary);
+    try {
+        stand::cpp::require_executable(binary_, traits_.missing_binary);
+    } catch (const Error& e) {
+        throw Error(STAND_E_NOT_FOUND, traits_.id + ": " + e.what());
+    }
 }
 
 const std::string& ProxyPlugin::version() {

@@ -29,7 +29,7 @@ struct ProxyTraits {
     std::string id;              // plugin id: starts every error, names the data dir and facts.versions
     std::string default_binary;  // config.binary's default
     std::uint16_t default_port;  // config.port's default
-    std::string missing_binary;  // said after "<id>: <binary> not found": how to get one
+    std::string missing_binary;  // how to get one: said after "<id>: <binary> does not exist; "
     std::string main_config;     // the config file the proxy reads first, in its data dir ("nginx.conf")
     std::string workers_means;   // what config.workers / knobs.workers set ("nbthread", "GOMAXPROCS")
     int graceful_signal;         // lets the proxy finish requests in flight on stop()
