@@ -52,6 +52,7 @@ public:
         launch(std::move(lc), vars, docker_ ? "docker mode runs " + image + ", " + stand_remnawave::kDbImage + " and " + stand_remnawave::kRedisImage
                                             : std::string("native mode runs a backend built from source (config.source_dir, tests/real-panels/prepare_remnawave.sh)"));
         launcher().set_compose(stand_remnawave::compose_file({image, host_name_, port_, hysteria2_.enabled}));
+        if (declared_) launcher().add_artifact(native_.source_dir);  // dist/, node_modules/, prisma/: the image's /opt/app
         if (docker_) images_ = {image, stand_remnawave::kDbImage, stand_remnawave::kRedisImage};
     }
 

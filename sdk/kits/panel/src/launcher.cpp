@@ -3,6 +3,7 @@
 #include <stand/cpp/executable.hpp>
 #include <stand/kits/panel/file_text.hpp>
 
+#include <algorithm>
 #include <csignal>
 #include <filesystem>
 #include <fstream>
@@ -160,12 +161,23 @@ void Launcher::check_installed(const std::string& hint) const {
 }
 
 json::array Launcher::artifacts() const {
-    json::array out = runner_.artifacts();
-    auto add = [&](const fs::path& p) { out.push_back({{"path", p.string()}, {"bytes", bytes_on_disk(p)}}); };
+    json::array out;
+    std::vector<fs::path> folders;
     for (const auto& a : extra_artifacts_) {
-        const fs::path p = expand(a);
+        const fs::path p = fs::path(expand(a)).lexically_normal();
         std::error_code ec;
-        if (fs::exists(fs::symlink_status(p, ec))) add(p);
+        if (!fs::exists(fs::symlink_status(p, ec))) continue;
+        out.push_back({{"path", p.string()}, {"bytes", bytes_on_disk(p)}});
+        if (fs::is_directory(fs::symlink_status(p, ec))) folders.push_back(p);
+    }
+    // A process's file inside an added folder (a script of a checkout) is counted with it.
+    for (auto& a : runner_.artifacts()) {
+        const fs::path p = std::string(a.as_object().at("path").as_string());
+        const bool inside = std::any_of(folders.begin(), folders.end(), [&](const fs::path& f) {
+            const auto rel = p.lexically_relative(f);
+            return !rel.empty() && *rel.begin() != "..";
+        });
+        if (!inside) out.push_back(std::move(a));
     }
     return out;
 }

@@ -183,7 +183,10 @@ std::string ProcessRunner::not_ready(const PanelProcess& p) {
     stand::cpp::Process check(host_, {{"argv", argv}, {"output", log.string()}});
     stand_process_status st{};
     if (!check.wait(5000, st)) return "`" + expand_(c.command.front()) + "` did not answer within 5 s";
-    if (st.state == STAND_PROCESS_EXITED && st.exit_code == 0) return {};
+    if (st.state == STAND_PROCESS_EXITED && st.exit_code == 0) {
+        fs::remove(log, ec);
+        return {};
+    }
     return "`" + expand_(c.command.front()) + "` " + status_text(st) + ": " + tail_of(log, 200);
 }
 
