@@ -1,4 +1,5 @@
 #include "cli/commands.hpp"
+#include "cli/compat_help.hpp"
 #include "cli/exit_codes.hpp"
 #include "compat/compat_output.hpp"
 #include "compat/compat_suite.hpp"
@@ -17,34 +18,6 @@
 
 namespace stand::cli {
 namespace {
-
-const char* kHelp = R"(usage: stand compat PLUGIN [options]
-
-Runs the compatibility checks of a plugin. Every check that calls plugin code
-runs in a forked child, so a crash or a hang is a failed check naming the
-signal or the timeout, never a crash of stand.
-
-  --config JSON|@FILE  config passed to create() (default {}, or the target's)
-  --target-config FILE add the stand.panel/1 checks against a real panel or a
-                       test double the plugin starts: {"config": {...},
-                       "wrong_credentials": {...}, "users": 5, "ready_timeout_s": 60,
-                       "check_timeout_s": 180}; check ids in
-                       tests/compat/mustpass-panel-1.txt
-  --record FILE        with --target-config: write what the panel checks
-                       exchanged with the panel to FILE, per answer (429s
-                       waited out too) its label,
-                       method, normalised path, status, content type, cookie
-                       names, some header names and the body's JSON shape (no
-                       values); the format of tests/data/real-panels/ (see
-                       CONTRIBUTING.md, "Holding a double to a real panel")
-  --timeout SECONDS    per-check limit (default 10)
-  --junit FILE         also write JUnit XML
-  --json               print the report as JSON instead of a table
-  --run-dir DIR        scratch run directory (default: a temporary one, removed)
-  --plugin-path DIR    extra plugin directory (repeatable)
-
-Exit: 0 all checks passed, 1 a check failed, 3 the loader refused the plugin.
-)";
 
 std::string read_config(const std::string& value) {
     if (value.empty() || value[0] != '@') return value;
@@ -126,7 +99,7 @@ int run_compat(const std::vector<std::string>& argv) {
                {"record", true},
                plugin_path_option()});
     if (args.flag("help")) {
-        std::cout << kHelp;
+        std::cout << compat_help();
         return kExitOk;
     }
     args.expect_positionals(1, 1, "a plugin id or file (see stand plugins)");

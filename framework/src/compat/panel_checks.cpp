@@ -453,7 +453,9 @@ std::string duplicate_name_error(Rig& rig, const PanelTarget&) {
 
 std::string wrong_credentials_error(Rig& rig, const PanelTarget& t) {
     if (t.wrong_credentials.empty())
-        throw CheckFailure(t.file + ": $.wrong_credentials is needed for this check (e.g. {\"password\": \"nope\"})");
+        throw CheckFailure(t.file + ": $.wrong_credentials is needed for this check: keys merged over $.config that "
+                           "must be refused (e.g. {\"password\": \"nope\"}, or a wrong key such as "
+                           "{\"api_key\": \"wrong\"} where the admin API takes one)");
     rig.start_ready();
     rig.call("panel.bootstrap");
     auto* wrong = rig.create(merged(t.config, t.wrong_credentials));
