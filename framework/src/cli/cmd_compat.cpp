@@ -1,6 +1,7 @@
 #include "cli/commands.hpp"
 #include "cli/compat_help.hpp"
 #include "cli/exit_codes.hpp"
+#include "compat/check_selection.hpp"
 #include "compat/compat_output.hpp"
 #include "compat/compat_suite.hpp"
 #include "compat/recording_file.hpp"
@@ -91,18 +92,8 @@ int finish(const compat::CompatReport& report, const Args& args) {
     return report.failed() == 0 ? kExitOk : kExitFailed;
 }
 
-}  // namespace
-
-int run_compat(const std::vector<std::string>& argv) {
-    Args args("compat", argv,
-              {{"help"}, {"json"}, {"config", true}, {"timeout", true}, {"junit", true}, {"run-dir", true}, {"target-config", true},
-               {"record", true},
-               plugin_path_option()});
-    if (args.flag("help")) {
-        std::cout << compat_help();
-        return kExitOk;
-    }
-    args.expect_positionals(1, 1, "a plugin id or file (see stand plugins)");
+// --config, --target-config, --timeout and --check; the run dir comes later.
+compat::CompatOptions compat_options(const Args& args) {
     compat::CompatOptions options;
     if (auto t = args.value("target-config")) {
         try {
@@ -115,42 +106,72 @@ int run_compat(const std::vector<std::string>& argv) {
     if (auto c = args.value("config")) options.config_json = read_config(*c);
     if (auto t = args.value("timeout"))
         options.timeout = std::chrono::milliseconds(static_cast<long long>(parse_seconds(*t) * 1000));
+    options.only_checks = args.values("check");
+    return options;
+}
+
+// The scratch run directory, removed at the end when it is a temporary one.
+struct ScratchRunDir {
+    std::filesystem::path dir;
+    bool temporary = false;
+    explicit ScratchRunDir(const std::optional<std::string>& given)
+        : dir(given ? std::filesystem::path(*given) : make_temp_run_dir()), temporary(!given) {}
+    ~ScratchRunDir() {
+        std::error_code ec;
+        if (temporary) std::filesystem::remove_all(dir, ec);
+    }
+    ScratchRunDir(const ScratchRunDir&) = delete;
+    ScratchRunDir& operator=(const ScratchRunDir&) = delete;
+};
+
+void make_record_parts_dir(compat::CompatOptions& options) {
+    options.record_parts_dir = options.run_dir / "recording-parts";
+    std::error_code ec;
+    std::filesystem::remove_all(options.record_parts_dir, ec);  // parts of an earlier run in the same dir
+    std::filesystem::create_directories(options.record_parts_dir, ec);
+    if (ec) throw UsageError("--record: cannot create " + options.record_parts_dir.string() + ": " + ec.message());
+}
+
+}  // namespace
+
+int run_compat(const std::vector<std::string>& argv) {
+    Args args("compat", argv,
+              {{"help"}, {"json"}, {"config", true}, {"timeout", true}, {"junit", true}, {"run-dir", true}, {"target-config", true},
+               {"record", true}, {"check", true, true},
+               plugin_path_option()});
+    if (args.flag("help")) {
+        std::cout << compat_help();
+        return kExitOk;
+    }
+    args.expect_positionals(1, 1, "a plugin id or file (see stand plugins)");
+    compat::CompatOptions options = compat_options(args);
     const auto record = args.value("record");
     if (record && !options.panel_target)
         throw UsageError("--record needs --target-config (it records what the panel checks exchange with the panel)");
-    bool temporary = !args.value("run-dir");
-    options.run_dir = temporary ? make_temp_run_dir() : std::filesystem::path(*args.value("run-dir"));
-    if (record) {
-        options.record_parts_dir = options.run_dir / "recording-parts";
-        std::error_code ec;
-        std::filesystem::remove_all(options.record_parts_dir, ec);  // parts of an earlier run in the same dir
-        std::filesystem::create_directories(options.record_parts_dir, ec);
-        if (ec) throw UsageError("--record: cannot create " + options.record_parts_dir.string() + ": " + ec.message());
-    }
-
     const bool json = args.flag("json");
-    compat::CompatReport report;
-    int code = kExitOk;
+    std::shared_ptr<loader::LoadedPlugin> plugin;
     try {
         // Described in a child first: a library that crashes while loading is refused, not fatal.
-        auto plugin = loader::load_plugin(plugin_search(args).resolve(args.positionals()[0])->file);
-        register_secrets(*plugin, options);
-        if (!json) std::cout << "stand compat " << plugin->id << " (" << plugin->file.string() << ")\n";
-        report = compat::run_compat(plugin, options, [&](const compat::CheckOutcome& o) {
-            if (!json) std::cout << text::secrets().scrub(compat::format_check_line(o)) << std::endl;
-        });
-        code = finish(report, args);
-        if (record && !write_recording(report, options, *record)) code = kExitFailed;
+        plugin = loader::load_plugin(plugin_search(args).resolve(args.positionals()[0])->file);
     } catch (const loader::LoadError& e) {
-        report = compat::refused_report(e);
         if (!json) std::cerr << "stand: refused " << e.what() << "\n";
-        finish(report, args);
-        code = kExitPluginRefused;
+        finish(compat::refused_report(e), args);
+        return kExitPluginRefused;
     }
-    if (temporary) {
-        std::error_code ec;
-        std::filesystem::remove_all(options.run_dir, ec);
-    }
+    std::vector<std::string> known;
+    for (const auto& check : compat::suite_checks(plugin, options)) known.push_back(check.id);
+    if (auto problem = compat::check_selection_problem(options.only_checks, known); !problem.empty())
+        throw UsageError(problem);
+    const ScratchRunDir run_dir(args.value("run-dir"));
+    options.run_dir = run_dir.dir;
+    if (record) make_record_parts_dir(options);
+    register_secrets(*plugin, options);
+    if (!json) std::cout << "stand compat " << plugin->id << " (" << plugin->file.string() << ")\n";
+    const auto report = compat::run_compat(plugin, options, [&](const compat::CheckOutcome& o) {
+        if (!json) std::cout << text::secrets().scrub(compat::format_check_line(o)) << std::endl;
+    });
+    int code = finish(report, args);
+    if (record && !write_recording(report, options, *record)) code = kExitFailed;
     return code;
 }
 

@@ -17,6 +17,13 @@ signal or the timeout, never a crash of stand.
   --target-config FILE add the stand.panel/1 checks against a real panel or a
                        test double the plugin starts (the file's keys are
                        below); check ids in tests/compat/mustpass-panel-1.txt
+  --check ID           run only this check (repeatable): any id the table of a
+                       full run shows, e.g. panel.subscriptions-decode (panel
+                       checks need --target-config). No check depends on
+                       another: each starts from a fresh instance, a panel
+                       check from a fresh start of the panel. The table,
+                       --json and --junit hold the checks run; an unknown id
+                       is a usage error naming the known ones
   --record FILE        with --target-config: write what the panel checks
                        exchanged with the panel to FILE, per answer (429s
                        waited out too) its label,
@@ -32,8 +39,8 @@ signal or the timeout, never a crash of stand.
 )";
 
 const char* kExit = R"(
-Exit: 0 all checks passed, 1 a check failed, 2 a usage error (a bad target
-file), 3 the loader refused the plugin.
+Exit: 0 all checks passed, 1 a check failed, 2 a usage error (an unknown
+--check id, a bad target file), 3 the loader refused the plugin.
 )";
 
 // `text` as lines of at most `width` characters, each after `indent` spaces.
