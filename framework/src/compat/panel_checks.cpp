@@ -636,7 +636,9 @@ std::vector<Check> panel_checks(const Plugin& p, const CompatOptions& o, const P
               subscriptions_decode),
         check("panel.delete-user-revokes", "a deleted user's subscription stops working, the others keep working",
               delete_user_revokes),
-        check("panel.duplicate-name-error", "creating a user whose name exists is an error with a message",
+        check("panel.duplicate-name-error",
+              "creating a user whose name exists is an error with a message: names are unique per panel, also "
+              "where the panel allows duplicates (the adapter refuses them, panel.h)",
               duplicate_name_error),
         check("panel.wrong-credentials-error", "bootstrap with wrong credentials fails with a message",
               wrong_credentials_error),
