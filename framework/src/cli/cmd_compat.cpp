@@ -37,8 +37,6 @@ double parse_seconds(const std::string& text) {
     return v;
 }
 
-std::filesystem::path make_temp_run_dir() { return text::make_temp_dir("stand-compat"); }
-
 // --record: the parts of the panel checks merged into one file; false when it
 // could not be written or a passed check left no part.
 bool write_recording(const compat::CompatReport& report, const compat::CompatOptions& options,
@@ -110,20 +108,6 @@ compat::CompatOptions compat_options(const Args& args) {
     return options;
 }
 
-// The scratch run directory, removed at the end when it is a temporary one.
-struct ScratchRunDir {
-    std::filesystem::path dir;
-    bool temporary = false;
-    explicit ScratchRunDir(const std::optional<std::string>& given)
-        : dir(given ? std::filesystem::path(*given) : make_temp_run_dir()), temporary(!given) {}
-    ~ScratchRunDir() {
-        std::error_code ec;
-        if (temporary) std::filesystem::remove_all(dir, ec);
-    }
-    ScratchRunDir(const ScratchRunDir&) = delete;
-    ScratchRunDir& operator=(const ScratchRunDir&) = delete;
-};
-
 void make_record_parts_dir(compat::CompatOptions& options) {
     options.record_parts_dir = options.run_dir / "recording-parts";
     std::error_code ec;
@@ -162,8 +146,9 @@ int run_compat(const std::vector<std::string>& argv) {
     for (const auto& check : compat::suite_checks(plugin, options)) known.push_back(check.id);
     if (auto problem = compat::check_selection_problem(options.only_checks, known); !problem.empty())
         throw UsageError(problem);
-    const ScratchRunDir run_dir(args.value("run-dir"));
-    options.run_dir = run_dir.dir;
+    std::optional<text::TempDir> temporary;  // the scratch run dir unless --run-dir, removed at the end
+    if (!args.value("run-dir")) temporary.emplace("stand-compat");
+    options.run_dir = temporary ? temporary->path() : std::filesystem::path(*args.value("run-dir"));
     if (record) make_record_parts_dir(options);
     register_secrets(*plugin, options);
     if (!json) std::cout << "stand compat " << plugin->id << " (" << plugin->file.string() << ")\n";
