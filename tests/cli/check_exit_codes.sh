@@ -15,4 +15,10 @@ expect 1 "create\\(\\) failed with invalid-argument: config.sleeps: expected an 
 expect 2 "fleet collect: /nonexistent/fleet.json: not a fleet.json of a run on hosts" -- fleet collect /nonexistent
 expect 2 "needs one RUN_DIR after collect" -- fleet collect
 expect 0 "6 passed, 0 failed" -- compat hello --config '{"sleeps":5,"sleep_us":10}'
+expect 2 "--check: no check 'generic.invalid-confg' here \(did you mean generic.invalid-config\?\)" -- \
+  compat hello --check generic.invalid-confg
+expect 2 "no check 'panel.start-ready' here \(the panel checks run with --target-config FILE" -- \
+  compat hello --check panel.start-ready
+expect 0 "1 passed, 0 failed; 5 more check\(s\) of the suite not run \(--check\)" -- \
+  compat hello --check generic.invalid-config
 exit $fail

@@ -3,11 +3,13 @@
 fail exactly the check named, with a message holding the given text.
 
     check_panel_fixture.py STAND PLUGIN TARGET PLUGIN_DIR CHECK TEXT
-                           [--netns] [--max-seconds N] [--contains TEXT]... [--others-may-fail]
+                           [--netns] [--max-seconds N] [--contains TEXT]... [--others-may-fail] [--passes]
 
 --netns: run in a private network namespace with only loopback up, for a
 fixture that binds 0.0.0.0 (nothing outside the machine can reach it).
 --max-seconds: the whole compat run must take less than N seconds.
+--passes: run CHECK alone (--check) and expect it to pass, its message holding
+the text.
 """
 
 import argparse
@@ -26,8 +28,11 @@ def main():
     p.add_argument("--contains", action="append", default=[], help="more text the message must hold")
     p.add_argument("--others-may-fail", action="store_true",
                    help="CHECK must fail with TEXT; other checks may fail too")
+    p.add_argument("--passes", action="store_true", help="run CHECK alone; it must pass with TEXT")
     a = p.parse_args()
     cmd = [a.stand, "compat", a.plugin, "--plugin-path", a.plugin_dir, "--target-config", a.target, "--json"]
+    if a.passes:
+        cmd += ["--check", a.check]
     if a.netns:
         cmd = ["unshare", "-n", "sh", "-c", 'ip link set lo up && exec "$@"', "sh"] + cmd
     t0 = time.monotonic()
@@ -40,6 +45,8 @@ def main():
     failed = [c for c in report["checks"] if c["result"] == "FAIL"]
     for c in report["checks"]:
         print("%-36s %-4s %s" % (c["id"], c["result"], c["message"]))
+    if a.passes:
+        sys.exit(passing_problems(a, run, report))
     problems = []
     if run.returncode == 0:
         problems.append("stand compat exited 0")
@@ -57,6 +64,23 @@ def main():
     if problems:
         sys.exit("; ".join(problems))
     print("ok: %s failed as expected%s (%.1f s)" % (a.check, "" if a.others_may_fail else ", alone", took))
+
+
+def passing_problems(a, run, report):
+    """--passes: None when CHECK alone ran and passed with every text, else what was wrong."""
+    problems = []
+    if run.returncode != 0:
+        problems.append("stand compat exited %d: %s" % (run.returncode, run.stderr.strip()))
+    if [(c["id"], c["result"]) for c in report["checks"]] != [(a.check, "pass")]:
+        problems.append("expected %s alone to pass, ran: %s"
+                        % (a.check, [(c["id"], c["result"]) for c in report["checks"]]))
+    else:
+        problems += ["the message of %s lacks %r" % (a.check, t) for t in [a.text] + a.contains
+                     if t not in report["checks"][0]["message"]]
+    if problems:
+        return "; ".join(problems)
+    print("ok: %s passed alone" % a.check)
+    return None
 
 
 if __name__ == "__main__":

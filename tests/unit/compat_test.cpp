@@ -1,4 +1,5 @@
 #include "child/child_runner.hpp"
+#include "compat/check_selection.hpp"
 #include "compat/compat_output.hpp"
 #include "compat/compat_suite.hpp"
 #include "temp_dir.hpp"
@@ -56,6 +57,33 @@ TEST_CASE("compat: the hello example passes every generic check") {
     CHECK(report.failed() == 0);
     CHECK(report.checks.size() == 6);  // 5 generic + stand.probe/1
     CHECK(report.checks.back().id == "interface.stand.probe/1");
+}
+
+TEST_CASE("compat: --check runs the named checks only and counts the others") {
+    test::TempDir run_dir;
+    compat::CompatOptions options;
+    options.run_dir = run_dir.path();
+    options.only_checks = {"interface.stand.probe/1", "generic.invalid-config"};
+    auto report = compat::run_compat(loader::load_plugin(test::hello_plugin()), options);
+    REQUIRE(report.checks.size() == 2);
+    CHECK(report.checks[0].id == "generic.invalid-config");  // in the suite's order
+    CHECK(report.checks[1].id == "interface.stand.probe/1");
+    CHECK(report.not_selected == 4);
+    CHECK(compat::format_summary(report) == "2 passed, 0 failed; 4 more check(s) of the suite not run (--check)");
+    CHECK(compat::to_json(report).at("not_selected") == 4);
+}
+
+TEST_CASE("compat: an unknown --check id names the closest known one, or why panel checks are absent") {
+    const std::vector<std::string> known = {"generic.load", "generic.invalid-config", "panel.subscriptions-decode"};
+    CHECK(compat::check_selection_problem({"generic.load", "panel.subscriptions-decode"}, known).empty());
+    CHECK(compat::check_selection_problem({}, known).empty());
+    CHECK(compat::check_selection_problem({"panel.subscription-decode"}, known) ==
+          "--check: no check 'panel.subscription-decode' here (did you mean panel.subscriptions-decode?); the checks "
+          "of this plugin with these options: generic.load, generic.invalid-config, panel.subscriptions-decode");
+    const auto no_panel = compat::check_selection_problem({"panel.start-ready"}, {"generic.load"});
+    CHECK(no_panel.find("(the panel checks run with --target-config FILE, for a plugin declaring stand.panel/1)") !=
+          std::string::npos);
+    CHECK(compat::check_selection_problem({"frobnicate"}, known).find("--check: no check 'frobnicate' here; the") == 0);
 }
 
 TEST_CASE("compat: a config the plugin rejects fails create-destroy with the plugin's message") {

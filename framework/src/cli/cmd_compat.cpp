@@ -1,5 +1,7 @@
 #include "cli/commands.hpp"
+#include "cli/compat_help.hpp"
 #include "cli/exit_codes.hpp"
+#include "compat/check_selection.hpp"
 #include "compat/compat_output.hpp"
 #include "compat/compat_suite.hpp"
 #include "compat/recording_file.hpp"
@@ -18,34 +20,6 @@
 namespace stand::cli {
 namespace {
 
-const char* kHelp = R"(usage: stand compat PLUGIN [options]
-
-Runs the compatibility checks of a plugin. Every check that calls plugin code
-runs in a forked child, so a crash or a hang is a failed check naming the
-signal or the timeout, never a crash of stand.
-
-  --config JSON|@FILE  config passed to create() (default {}, or the target's)
-  --target-config FILE add the stand.panel/1 checks against a real panel or a
-                       test double the plugin starts: {"config": {...},
-                       "wrong_credentials": {...}, "users": 5, "ready_timeout_s": 60,
-                       "check_timeout_s": 180}; check ids in
-                       tests/compat/mustpass-panel-1.txt
-  --record FILE        with --target-config: write what the panel checks
-                       exchanged with the panel to FILE, per answer (429s
-                       waited out too) its label,
-                       method, normalised path, status, content type, cookie
-                       names, some header names and the body's JSON shape (no
-                       values); the format of tests/data/real-panels/ (see
-                       CONTRIBUTING.md, "Holding a double to a real panel")
-  --timeout SECONDS    per-check limit (default 10)
-  --junit FILE         also write JUnit XML
-  --json               print the report as JSON instead of a table
-  --run-dir DIR        scratch run directory (default: a temporary one, removed)
-  --plugin-path DIR    extra plugin directory (repeatable)
-
-Exit: 0 all checks passed, 1 a check failed, 3 the loader refused the plugin.
-)";
-
 std::string read_config(const std::string& value) {
     if (value.empty() || value[0] != '@') return value;
     std::ifstream in(value.substr(1));
@@ -62,8 +36,6 @@ double parse_seconds(const std::string& text) {
         throw UsageError("--timeout: expected seconds in (0, 86400], got '" + text + "'");
     return v;
 }
-
-std::filesystem::path make_temp_run_dir() { return text::make_temp_dir("stand-compat"); }
 
 // --record: the parts of the panel checks merged into one file; false when it
 // could not be written or a passed check left no part.
@@ -118,18 +90,8 @@ int finish(const compat::CompatReport& report, const Args& args) {
     return report.failed() == 0 ? kExitOk : kExitFailed;
 }
 
-}  // namespace
-
-int run_compat(const std::vector<std::string>& argv) {
-    Args args("compat", argv,
-              {{"help"}, {"json"}, {"config", true}, {"timeout", true}, {"junit", true}, {"run-dir", true}, {"target-config", true},
-               {"record", true},
-               plugin_path_option()});
-    if (args.flag("help")) {
-        std::cout << kHelp;
-        return kExitOk;
-    }
-    args.expect_positionals(1, 1, "a plugin id or file (see stand plugins)");
+// --config, --target-config, --timeout and --check; the run dir comes later.
+compat::CompatOptions compat_options(const Args& args) {
     compat::CompatOptions options;
     if (auto t = args.value("target-config")) {
         try {
@@ -142,42 +104,59 @@ int run_compat(const std::vector<std::string>& argv) {
     if (auto c = args.value("config")) options.config_json = read_config(*c);
     if (auto t = args.value("timeout"))
         options.timeout = std::chrono::milliseconds(static_cast<long long>(parse_seconds(*t) * 1000));
+    options.only_checks = args.values("check");
+    return options;
+}
+
+void make_record_parts_dir(compat::CompatOptions& options) {
+    options.record_parts_dir = options.run_dir / "recording-parts";
+    std::error_code ec;
+    std::filesystem::remove_all(options.record_parts_dir, ec);  // parts of an earlier run in the same dir
+    std::filesystem::create_directories(options.record_parts_dir, ec);
+    if (ec) throw UsageError("--record: cannot create " + options.record_parts_dir.string() + ": " + ec.message());
+}
+
+}  // namespace
+
+int run_compat(const std::vector<std::string>& argv) {
+    Args args("compat", argv,
+              {{"help"}, {"json"}, {"config", true}, {"timeout", true}, {"junit", true}, {"run-dir", true}, {"target-config", true},
+               {"record", true}, {"check", true, true},
+               plugin_path_option()});
+    if (args.flag("help")) {
+        std::cout << compat_help();
+        return kExitOk;
+    }
+    args.expect_positionals(1, 1, "a plugin id or file (see stand plugins)");
+    compat::CompatOptions options = compat_options(args);
     const auto record = args.value("record");
     if (record && !options.panel_target)
         throw UsageError("--record needs --target-config (it records what the panel checks exchange with the panel)");
-    bool temporary = !args.value("run-dir");
-    options.run_dir = temporary ? make_temp_run_dir() : std::filesystem::path(*args.value("run-dir"));
-    if (record) {
-        options.record_parts_dir = options.run_dir / "recording-parts";
-        std::error_code ec;
-        std::filesystem::remove_all(options.record_parts_dir, ec);  // parts of an earlier run in the same dir
-        std::filesystem::create_directories(options.record_parts_dir, ec);
-        if (ec) throw UsageError("--record: cannot create " + options.record_parts_dir.string() + ": " + ec.message());
-    }
-
     const bool json = args.flag("json");
-    compat::CompatReport report;
-    int code = kExitOk;
+    std::shared_ptr<loader::LoadedPlugin> plugin;
     try {
         // Described in a child first: a library that crashes while loading is refused, not fatal.
-        auto plugin = loader::load_plugin(plugin_search(args).resolve(args.positionals()[0])->file);
-        register_secrets(*plugin, options);
-        if (!json) std::cout << "stand compat " << plugin->id << " (" << plugin->file.string() << ")\n";
-        report = compat::run_compat(plugin, options, [&](const compat::CheckOutcome& o) {
-            if (!json) std::cout << text::secrets().scrub(compat::format_check_line(o)) << std::endl;
-        });
-        code = finish(report, args);
-        if (record && !write_recording(report, options, *record)) code = kExitFailed;
+        plugin = loader::load_plugin(plugin_search(args).resolve(args.positionals()[0])->file);
     } catch (const loader::LoadError& e) {
-        report = compat::refused_report(e);
         if (!json) std::cerr << "stand: refused " << e.what() << "\n";
-        finish(report, args);
-        code = kExitPluginRefused;
+        finish(compat::refused_report(e), args);
+        return kExitPluginRefused;
     }
-    if (temporary) {
-        std::error_code ec;
-        std::filesystem::remove_all(options.run_dir, ec);
-    }
+    std::vector<std::string> known;
+    for (const auto& check : compat::suite_checks(plugin, options)) known.push_back(check.id);
+    if (auto problem = compat::check_selection_problem(options.only_checks, known); !problem.empty())
+        throw UsageError(problem);
+    std::optional<text::TempDir> temporary;  // the scratch run dir unless --run-dir, removed at the end
+    if (!args.value("run-dir")) temporary.emplace("stand-compat");
+    options.run_dir = temporary ? temporary->path() : std::filesystem::path(*args.value("run-dir"));
+    if (record) make_record_parts_dir(options);
+    register_secrets(*plugin, options);
+    if (!json) std::cout << "stand compat " << plugin->id << " (" << plugin->file.string() << ")\n";
+    const auto report = compat::run_compat(plugin, options, [&](const compat::CheckOutcome& o) {
+        if (!json) std::cout << text::secrets().scrub(compat::format_check_line(o)) << std::endl;
+    });
+    int code = finish(report, args);
+    if (record && !write_recording(report, options, *record)) code = kExitFailed;
     return code;
 }
 

@@ -44,6 +44,7 @@ std::string format_summary(const CompatReport& report) {
     std::ostringstream out;
     out << report.passed() << " passed, " << report.failed() << " failed";
     if (report.skipped()) out << ", " << report.skipped() << " skipped";
+    if (report.not_selected) out << "; " << report.not_selected << " more check(s) of the suite not run (--check)";
     return out.str();
 }
 
@@ -60,6 +61,7 @@ boost::json::object to_json(const CompatReport& report) {
             {"passed", report.passed()},
             {"failed", report.failed()},
             {"skipped", report.skipped()},
+            {"not_selected", report.not_selected},
             {"checks", std::move(checks)}};
 }
 

@@ -171,28 +171,39 @@ std::vector<Check> generic_checks(const Plugin& p, const CompatOptions& o) {
     return checks;
 }
 
-CompatReport run_compat(const Plugin& plugin, const CompatOptions& options,
-                        const std::function<void(const CheckOutcome&)>& on_check) {
-    CompatReport report;
-    report.plugin_label = plugin->id;
-    report.file = plugin->file;
+std::vector<Check> suite_checks(const Plugin& plugin, const CompatOptions& options) {
     auto checks = generic_checks(plugin, options);
+    auto declares = [&](const char* id) {
+        return std::find(plugin->interfaces.begin(), plugin->interfaces.end(), std::string(id)) !=
+               plugin->interfaces.end();
+    };
     if (options.panel_target) {
-        const bool has_panel = std::find(plugin->interfaces.begin(), plugin->interfaces.end(),
-                                         std::string(STAND_PANEL_ID)) != plugin->interfaces.end();
-        if (has_panel) {
+        if (declares(STAND_PANEL_ID)) {
             for (auto& c : panel_checks(plugin, options, *options.panel_target)) checks.push_back(std::move(c));
         } else {
             checks.push_back({"panel.interface", "--target-config needs a plugin with stand.panel/1", false,
                               [] { return fail("the plugin does not declare " + std::string(STAND_PANEL_ID)); }});
         }
     }
-    auto declares = [&](const char* id) {
-        return std::find(plugin->interfaces.begin(), plugin->interfaces.end(), std::string(id)) !=
-               plugin->interfaces.end();
-    };
     if (declares(STAND_PROXY_ID) && declares(STAND_LIFECYCLE_ID))
         for (auto& c : proxy_checks(plugin, options)) checks.push_back(std::move(c));
+    return checks;
+}
+
+CompatReport run_compat(const Plugin& plugin, const CompatOptions& options,
+                        const std::function<void(const CheckOutcome&)>& on_check) {
+    CompatReport report;
+    report.plugin_label = plugin->id;
+    report.file = plugin->file;
+    auto checks = suite_checks(plugin, options);
+    if (!options.only_checks.empty()) {
+        const auto& only = options.only_checks;
+        const auto left_out = std::remove_if(checks.begin(), checks.end(), [&](const Check& c) {
+            return std::find(only.begin(), only.end(), c.id) == only.end();
+        });
+        report.not_selected = static_cast<std::size_t>(checks.end() - left_out);
+        checks.erase(left_out, checks.end());
+    }
     for (auto& check : checks) {
         CheckOutcome outcome{check.id, check.description, {}};
         if (check.in_child) {

@@ -29,6 +29,8 @@ struct CompatOptions {
     std::filesystem::path stand_binary = "/proc/self/exe";
     // --record: each panel check's child writes its exchanges here (recording_part.hpp); empty: off.
     std::filesystem::path record_parts_dir;
+    // --check: only these ids run (check_selection.hpp validates them); empty: all.
+    std::vector<std::string> only_checks;
 };
 
 struct CheckOutcome {
@@ -41,6 +43,7 @@ struct CompatReport {
     std::string plugin_label;  // id or the file when it did not load
     std::filesystem::path file;
     std::vector<CheckOutcome> checks;
+    std::size_t not_selected = 0;  // checks of the suite that --check left out
     std::size_t passed() const;
     std::size_t failed() const;
     std::size_t skipped() const;
@@ -57,7 +60,11 @@ struct Check {
 // The generic checks every plugin must pass (later issues add per-interface ones).
 std::vector<Check> generic_checks(const std::shared_ptr<loader::LoadedPlugin>& plugin, const CompatOptions& options);
 
-// Runs every check; `on_check` is called after each one (for progress output).
+// Every check of the suite for this plugin and options, in run order (none run).
+std::vector<Check> suite_checks(const std::shared_ptr<loader::LoadedPlugin>& plugin, const CompatOptions& options);
+
+// Runs the checks of suite_checks() that options.only_checks selects (all when
+// empty); `on_check` is called after each one (for progress output).
 CompatReport run_compat(const std::shared_ptr<loader::LoadedPlugin>& plugin, const CompatOptions& options,
                         const std::function<void(const CheckOutcome&)>& on_check = {});
 

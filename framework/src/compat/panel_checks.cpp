@@ -206,14 +206,18 @@ public:
         }
     }
 
-    // The user's links, each parsed; throws when the subscription does not answer 200 with links.
-    std::vector<ShareLink> expect_links(const User& u) {
+    // The user's links of the schemes stand checks, each parsed (links of
+    // other schemes are added to `unchecked`, per scheme, when given); throws
+    // when the subscription does not answer 200 with at least one such link.
+    std::vector<ShareLink> expect_links(const User& u, std::map<std::string, std::size_t>* unchecked = nullptr) {
         auto f = fetch(u.subscription);
         const std::string where = "subscription of " + u.name;
         if (f.status != 200) throw CheckFailure(where + " answered " + std::to_string(f.status));
         if (f.body.empty()) throw CheckFailure(where + " has an empty body");
         auto links = target::parse_subscription_body(f.body);
         if (!links.problem.empty()) throw CheckFailure(where + ": " + links.problem);
+        if (unchecked)
+            for (const auto& [scheme, n] : links.unchecked) (*unchecked)[scheme] += n;
         std::vector<ShareLink> out;
         for (std::size_t i = 0; i < links.links.size(); ++i) {
             auto parsed = parse_share_link(links.links[i]);
@@ -409,8 +413,9 @@ std::string subscriptions_decode(Rig& rig, const PanelTarget& t) {
     auto users = started_with_users(rig, t.users);
     std::size_t links = 0, with_auth = 0;
     std::set<std::string> endpoints;
+    std::map<std::string, std::size_t> unchecked;
     for (const auto& u : users) {
-        auto parsed = rig.expect_links(u);
+        auto parsed = rig.expect_links(u, &unchecked);
         links += parsed.size();
         expect_real_endpoints_with_auth(u, parsed, endpoints);
         if (!u.tunnel_auth.empty()) ++with_auth;
@@ -424,7 +429,7 @@ std::string subscriptions_decode(Rig& rig, const PanelTarget& t) {
            joined(list) + "; " +
            (with_auth == 0 ? std::string("create_user returned no tunnel_auth, credentials not checked")
                            : "tunnel_auth carried for " + std::to_string(with_auth) + " user(s)") +
-           "; " + rig.waits_text();
+           (unchecked.empty() ? "" : "; not checked: " + target::unchecked_text(unchecked)) + "; " + rig.waits_text();
 }
 
 std::string delete_user_revokes(Rig& rig, const PanelTarget&) {
@@ -453,7 +458,9 @@ std::string duplicate_name_error(Rig& rig, const PanelTarget&) {
 
 std::string wrong_credentials_error(Rig& rig, const PanelTarget& t) {
     if (t.wrong_credentials.empty())
-        throw CheckFailure(t.file + ": $.wrong_credentials is needed for this check (e.g. {\"password\": \"nope\"})");
+        throw CheckFailure(t.file + ": $.wrong_credentials is needed for this check: keys merged over $.config that "
+                           "must be refused (e.g. {\"password\": \"nope\"}, or a wrong key such as "
+                           "{\"api_key\": \"wrong\"} where the admin API takes one)");
     rig.start_ready();
     rig.call("panel.bootstrap");
     auto* wrong = rig.create(merged(t.config, t.wrong_credentials));
@@ -622,13 +629,16 @@ std::vector<Check> panel_checks(const Plugin& p, const CompatOptions& o, const P
               bootstrap_idempotent),
         check("panel.create-users-unique", "N users, each with its own absolute subscription URL", create_users_unique),
         check("panel.subscriptions-decode",
-              "every subscription answers 200 with links that parse, each naming a real endpoint (no wildcard "
-              "address, no port 0, no placeholder host); where create_user returns tunnel_auth, one of the user's "
-              "links carries it",
+              "every subscription answers 200 with at least one link of a scheme stand checks; those parse, each "
+              "naming a real endpoint (no wildcard address, no port 0, no placeholder host), and where create_user "
+              "returns tunnel_auth one of them carries it; comment lines are skipped, links of other schemes "
+              "counted and named, not checked (docs/subscriptions.md)",
               subscriptions_decode),
         check("panel.delete-user-revokes", "a deleted user's subscription stops working, the others keep working",
               delete_user_revokes),
-        check("panel.duplicate-name-error", "creating a user whose name exists is an error with a message",
+        check("panel.duplicate-name-error",
+              "creating a user whose name exists is an error with a message: names are unique per panel, also "
+              "where the panel allows duplicates (the adapter refuses them, panel.h)",
               duplicate_name_error),
         check("panel.wrong-credentials-error", "bootstrap with wrong credentials fails with a message",
               wrong_credentials_error),

@@ -1,27 +1,17 @@
 // The target of the stand.panel/1 compat checks (`stand compat PLUGIN
 // --target-config FILE`): a real panel or a test double the plugin starts.
-//
-//   {"config": {...},                  the plugin config for this target
-//    "wrong_credentials": {"password": "nope"},   merged over "config" for
-//                                       the wrong-credentials check
-//    "users": 5,                        users created (2..1000)
-//    "ready_timeout_s": 60,             start/restart until ready
-//    "check_timeout_s": 180,            per check, child killed after it
-//    "unserved_links": "why",           restart-keeps-users does not connect to
-//                                       the link endpoints (e.g. "the core runs on
-//                                       nodes, none here"); absent: it must
-//    "unchecked_listeners": "why"}      listens-only-configured is skipped with
-//                                       this reason when it cannot see the
-//                                       sockets (no box, no process in it, only
-//                                       containers' own network namespaces);
-//                                       absent: it fails then
+// A JSON object (`//` comment lines allowed) whose keys are those of
+// panel_target_keys(): the parser reads by that table, `stand compat --help`
+// prints it, and a unit test holds the skeleton's README and target file to it.
 #pragma once
 
 #include <boost/json.hpp>
 
 #include <chrono>
 #include <filesystem>
+#include <span>
 #include <string>
+#include <string_view>
 
 namespace stand::compat {
 
@@ -35,6 +25,23 @@ struct PanelTarget {
     std::string unserved_links;
     std::string unchecked_listeners;
 };
+
+// One key of the target file.
+struct PanelTargetKey {
+    enum class Kind { object, integer, reason };
+    std::string_view name;
+    Kind kind;
+    int min = 0, max = 0;  // Kind::integer: the accepted range
+    bool required = false;
+    std::string_view default_text;  // what an absent key means
+    std::string_view meaning;
+    void (*store)(PanelTarget&, const boost::json::value&);  // after the value has the kind's type
+
+    // "object", "integer 2..1000", "non-empty string".
+    std::string type() const;
+};
+
+std::span<const PanelTargetKey> panel_target_keys();
 
 // Throws std::runtime_error naming the file and the JSON path.
 PanelTarget load_panel_target(const std::filesystem::path& file);

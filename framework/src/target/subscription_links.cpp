@@ -6,6 +6,36 @@
 #include <regex>
 
 namespace stand::target {
+namespace {
+
+constexpr std::array<std::string_view, 8> kCheckedSchemes = {"hysteria2", "hy2", "vless", "vmess",
+                                                             "trojan",    "ss",  "tuic",  "wireguard"};
+
+std::string_view trimmed(std::string_view line) {
+    const auto first = line.find_first_not_of(" \t\r");
+    if (first == std::string_view::npos) return {};
+    return line.substr(first, line.find_last_not_of(" \t\r") - first + 1);
+}
+
+// The text of the body: itself when it holds a link or starts with a comment
+// ('#' is outside base64), else its base64 decoding.
+std::optional<std::string> body_text(std::string_view body, bool& was_base64) {
+    if (body.find("://") != std::string_view::npos || trimmed(body).starts_with('#')) return std::string(body);
+    auto decoded = base64_decode(body);
+    was_base64 = decoded.has_value();
+    return decoded;
+}
+
+// What the body held besides links stand checks, for the message of a
+// subscription without any.
+std::string seen_text(const SubscriptionLinks& out) {
+    std::string seen = unchecked_text(out.unchecked);
+    if (out.comments > 0)
+        seen += (seen.empty() ? "" : " and ") + std::to_string(out.comments) + " comment line(s)";
+    return seen;
+}
+
+}  // namespace
 
 std::optional<std::string> base64_decode(std::string_view text) {
     std::string out;
@@ -30,37 +60,56 @@ std::optional<std::string> base64_decode(std::string_view text) {
     return out;
 }
 
+std::span<const std::string_view> checked_schemes() { return kCheckedSchemes; }
+
+// Blank and '#' lines are skipped and a link of an unknown scheme is passed
+// over, as the clients' own subscription readers do: v2rayN
+// (ServiceLib/Handler/ConfigHandler.cs, AddBatchServersCommon: empty lines
+// dropped, each other line trimmed and resolved by its scheme prefix in
+// Fmt/FmtHandler.cs ResolveConfig, a line it cannot resolve skipped) and
+// NekoBox (sub/GroupUpdater.cpp, RawUpdater::update: each line trimmed, a
+// line of no known prefix adds nothing). sing-box's own apps import whole
+// sing-box JSON profiles, not link lists. Unlike them, stand fails a line
+// that is neither a link nor a comment: a panel that mixes text into its
+// links serves clients something they silently drop.
 SubscriptionLinks parse_subscription_body(std::string_view body) {
-    static const std::array<std::string_view, 8> kSchemes = {"hysteria2", "hy2", "vless", "vmess",
-                                                             "trojan",    "ss",  "tuic",  "wireguard"};
-    static const std::regex kLink(R"(^([a-z][a-z0-9+.-]*)://([^\s]+)$)");
+    static const std::regex kLink(R"(^([a-z][a-z0-9+.-]*)://(\S+)$)");
     SubscriptionLinks out;
-    std::string text;
-    if (body.find("://") != std::string_view::npos) {
-        text = std::string(body);
-    } else if (auto decoded = base64_decode(body)) {
-        text = *decoded;
-        out.was_base64 = true;
-    } else {
+    const auto text = body_text(body, out.was_base64);
+    if (!text) {
         out.problem = "the body is neither base64 nor link text";
         return out;
     }
     std::size_t start = 0;
-    while (start < text.size()) {
-        auto end = text.find('\n', start);
-        std::string line = text.substr(start, end == std::string::npos ? std::string::npos : end - start);
-        start = end == std::string::npos ? text.size() : end + 1;
-        if (!line.empty() && line.back() == '\r') line.pop_back();
+    while (start < text->size()) {
+        auto end = text->find('\n', start);
+        const std::string line(trimmed(std::string_view(*text).substr(start, end == std::string::npos ? end : end - start)));
+        start = end == std::string::npos ? text->size() : end + 1;
         if (line.empty()) continue;
         std::smatch m;
-        if (!std::regex_match(line, m, kLink)) {
+        if (line.starts_with('#')) {
+            ++out.comments;
+        } else if (!std::regex_match(line, m, kLink)) {
             if (out.problem.empty()) out.problem = "not a link: '" + line.substr(0, 80) + "'";
-        } else if (std::find(kSchemes.begin(), kSchemes.end(), m[1].str()) == kSchemes.end()) {
-            if (out.problem.empty()) out.problem = "unknown link scheme '" + m[1].str() + "://'";
+        } else if (std::find(kCheckedSchemes.begin(), kCheckedSchemes.end(), m[1].str()) == kCheckedSchemes.end()) {
+            ++out.unchecked[m[1].str()];
+        } else {
+            out.links.push_back(line);
         }
-        out.links.push_back(line);
     }
-    if (out.links.empty() && out.problem.empty()) out.problem = "no links in the body";
+    if (out.links.empty() && out.problem.empty()) {
+        const std::string seen = seen_text(out);
+        out.problem = seen.empty() ? "no links in the body"
+                                   : "no link stand checks, only " + seen + " (docs/subscriptions.md)";
+    }
+    return out;
+}
+
+std::string unchecked_text(const std::map<std::string, std::size_t>& unchecked) {
+    std::vector<std::pair<std::string, std::size_t>> sorted(unchecked.begin(), unchecked.end());
+    std::stable_sort(sorted.begin(), sorted.end(), [](const auto& a, const auto& b) { return a.second > b.second; });
+    std::string out;
+    for (const auto& [scheme, n] : sorted) out += (out.empty() ? "" : ", ") + std::to_string(n) + " " + scheme + "://";
     return out;
 }
 

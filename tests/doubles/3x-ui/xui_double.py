@@ -90,6 +90,10 @@ class XuiDouble(PanelDouble):
         p.add_argument("--late-sub-seconds", type=float, default=0,
                        help="the subscription server answers 503 for this long after the start (its port is "
                             "open at once, so a TCP readiness check passes)")
+        # A fixture the compat suite must pass: what multi-protocol panels serve besides stand's schemes.
+        p.add_argument("--foreign-sub-lines", action="store_true",
+                       help="each subscription also holds comment lines (#No Time Limit, # profile-title: x) "
+                            "and links of schemes stand does not check (ssh://, snell://)")
 
     @classmethod
     def adjust_args(cls, args):
@@ -700,6 +704,9 @@ class XuiDouble(PanelDouble):
             sum(int(c.get("totalGB", 0)) for c in clients)
         exps = {int(c.get("expiryTime", 0) or 0) for c in clients}
         expire = (exps.pop() // 1000) if len(exps) == 1 else 0
+        if self.args.foreign_sub_lines:
+            links = ["#No Time Limit", "# profile-title: x"] + links + [
+                "ssh://%s:pw@%s:22#ssh-%s" % (subid, host, subid), "snell://%s:8443?psk=%s#snell" % (host, subid)]
         text = "".join(lk + "\n" for lk in links)
         body = base64.b64encode(text.encode()).decode() if self.args.sub_encrypt == "true" else text
         return text_response(body, 200, headers={

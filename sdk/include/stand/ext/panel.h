@@ -29,7 +29,13 @@ typedef struct stand_panel {
      *                    "headers":{"User-Agent":"v2rayN/7.5.0"}},
      *    "tunnel_auth":"..."}            (absent when the panel does not expose it)
      * The URL is absolute. Returns STAND_OK, STAND_E_BAD_STATE (no bootstrap),
-     * STAND_E_BAD_RESPONSE (409 duplicate included), STAND_E_UNREACHABLE. */
+     * STAND_E_BAD_RESPONSE (a duplicate name included), STAND_E_UNREACHABLE.
+     * User names are unique per panel: creating a user with a name that
+     * exists fails with STAND_E_BAD_RESPONSE and a message saying the name is
+     * taken (the panel's 409 or its own refusal). Where the panel itself
+     * accepts duplicate names, the adapter looks the name up first and
+     * refuses the duplicate itself, with the same result, so this holds for
+     * every panel (compat check panel.duplicate-name-error). */
     stand_result(STAND_ABI *create_user)(stand_instance *self, const char *name,
                                          const stand_sink *out, stand_error *err);
 
