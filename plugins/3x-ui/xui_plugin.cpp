@@ -110,7 +110,6 @@ private:
     }
 
     json::object add_user(const std::string& name) override {
-        require_bootstrap("create_user");
         // Hysteria 2: 32 hex, what x-ui's fillProtocolDefaults would choose.
         const std::string credential = s_.hysteria2 ? stand_panel_kit::random_hex(16) : stand_panel_kit::random_uuid();
         XuiUser user{name, credential, stand_panel_kit::random_hex(8)};
@@ -120,18 +119,15 @@ private:
     }
 
     void remove_user(const std::string& id) override {
-        require_bootstrap("delete_user");
         session().delete_client(done_->client_api, done_->inbound_id, id);
         users_.erase(id);
     }
 
     void admin_ping() override {
-        require_bootstrap("admin_call");
         session().list_inbounds(done_->client_api);
     }
 
     json::object subscription_of(const std::string& id) override {
-        require_bootstrap("subscription_request");
         if (auto it = users_.find(id); it != users_.end()) return subscription(it->second.sub_id);
         if (done_->client_api == ClientApi::v31) return subscription(session().client_sub_id(id));
         throw Error(STAND_E_NOT_FOUND, "3x-ui: no user '" + id + "' created by this instance");
@@ -155,13 +151,9 @@ private:
         return *api_;
     }
 
-    void require_bootstrap(const char* what) const {
-        if (!done_) throw Error(STAND_E_BAD_STATE, std::string("3x-ui: ") + what + " before bootstrap");
-    }
 
     json::object subscription(const std::string& sub_id) const {
-        return {{"method", "GET"}, {"url", stand_panel_kit::resolve_url(panel_url() + "/", done_->sub_base + sub_id)},
-                {"headers", {{"User-Agent", "v2rayN/7.5.0"}}}};
+        return stand_panel_kit::subscription_get(stand_panel_kit::resolve_url(panel_url() + "/", done_->sub_base + sub_id));
     }
 
     Settings s_;

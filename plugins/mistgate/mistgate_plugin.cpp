@@ -83,7 +83,7 @@ private:
     }
 
     json::object add_user(const std::string& name) override {
-        auto& c = bootstrapped("create_user");
+        auto& c = *client_;
         const std::string op = "UserService/CreateUser";
         auto r = c.call_reply(op, {{"name", name}, {"groupId", group_id_}});
         if (r.status() == 409 && r.code == "already_exists")
@@ -95,21 +95,21 @@ private:
         if (const auto* u = r.json().as_object().if_contains("subscriptionUrl"); u && u->is_string()) url = std::string(u->as_string());
         url = url.empty() ? provisioning().link_of(c, id) : provisioning().absolute(url);
         users_[id] = url;
-        return {{"name", name}, {"id", id}, {"subscription", subscription(url)}};
+        return {{"name", name}, {"id", id}, {"subscription", stand_panel_kit::subscription_get(url)}};
     }
 
     void remove_user(const std::string& id) override {
-        bootstrapped("delete_user").call("UserService/DeleteUsers", {{"userIds", json::array{id.c_str()}}});
+        client_->call("UserService/DeleteUsers", {{"userIds", json::array{id.c_str()}}});
         users_.erase(id);
     }
 
-    void admin_ping() override { bootstrapped("admin_call").call("UserService/ListUsers", {{"pageSize", 1}}); }
+    void admin_ping() override { client_->call("UserService/ListUsers", {{"pageSize", 1}}); }
 
     json::object subscription_of(const std::string& id) override {
-        auto& c = bootstrapped("subscription_request");
+        auto& c = *client_;
         auto it = users_.find(id);
         if (it == users_.end()) it = users_.emplace(id, provisioning().link_of(c, id)).first;
-        return subscription(it->second);
+        return stand_panel_kit::subscription_get(it->second);
     }
 
     fs::path state_file() const { return data_dir() / "stand-adapter-state.json"; }
@@ -148,14 +148,7 @@ private:
         return *client_;
     }
 
-    Client& bootstrapped(const char* what) {
-        if (!client_ || group_id_.empty()) throw Error(STAND_E_BAD_STATE, std::string("mistgate: ") + what + " before bootstrap");
-        return *client_;
-    }
 
-    json::object subscription(const std::string& url) const {
-        return {{"method", "GET"}, {"url", url}, {"headers", {{"User-Agent", "v2rayN/7.5.0"}}}};
-    }
 
     Options o_;
     std::unique_ptr<Provisioning> provisioning_;

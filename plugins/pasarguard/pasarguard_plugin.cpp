@@ -76,12 +76,8 @@ private:
     }
 
     json::object panel_facts() override {
-        json::object f{{"listen", host_name_}, {"temp_key_command", json::value_from(temp_key_command_)},
-                       {"protocol", hysteria2_.enabled ? "hysteria2" : "shadowsocks"}};
-        if (hysteria2_.enabled) {
-            f["congestion"] = hysteria2_.congestion.empty() ? "default" : hysteria2_.congestion;
-            f["inbound_port"] = hysteria2_.inbound_port;
-        }
+        json::object f{{"listen", host_name_}, {"temp_key_command", json::value_from(temp_key_command_)}};
+        stand_panel_kit::add_hysteria2_facts(f, hysteria2_, "shadowsocks");
         if (docker_) f["image"] = image_;
         if (source_dir_.empty()) return f;
         f["source_dir"] = source_dir_;
@@ -104,7 +100,6 @@ private:
     }
 
     json::object add_user(const std::string& name) override {
-        require_bootstrap("create_user");
         const auto user = api().create_user(name, *group_id_);
         users_[user.id] = user.subscription_url;
         // What the inbound's links carry: Shadowsocks' password, Hysteria's auth.
@@ -114,18 +109,15 @@ private:
     }
 
     void remove_user(const std::string& id) override {
-        require_bootstrap("delete_user");
         users_.erase(id);  // SQLite gives the next user a deleted user's id when it was the highest: forget it either way
         if (!api().delete_user(id)) throw Error(STAND_E_NOT_FOUND, "pasarguard: delete user: no user " + id);
     }
 
     void admin_ping() override {
-        require_bootstrap("admin_call");
         api().list_users(1);
     }
 
     json::object subscription_of(const std::string& id) override {
-        require_bootstrap("subscription_request");
         if (auto it = users_.find(id); it != users_.end()) return subscription(it->second);
         auto url = api().user_subscription_url(id);
         if (!url) throw Error(STAND_E_NOT_FOUND, "pasarguard: read user: no user " + id);
@@ -139,9 +131,6 @@ private:
         return key;
     }
 
-    void require_bootstrap(const char* what) const {
-        if (!group_id_) throw Error(STAND_E_BAD_STATE, std::string("pasarguard: ") + what + " before bootstrap");
-    }
 
     stand_pasarguard::Api& api() {
         // Policy: >= 12 chars, >= 2 digits, >= 2 upper, >= 2 lower, >= 1 special.
@@ -154,7 +143,7 @@ private:
     std::string url(const std::string& path) const { return "http://" + host_name_ + ":" + std::to_string(port_) + path; }
 
     json::object subscription(const std::string& sub_url) const {
-        return {{"method", "GET"}, {"url", stand_panel_kit::resolve_url(url("/"), sub_url)}, {"headers", {{"User-Agent", "v2rayN/7.5.0"}}}};
+        return stand_panel_kit::subscription_get(stand_panel_kit::resolve_url(url("/"), sub_url));
     }
 
     std::string host_name_, image_, source_dir_, python_;

@@ -1,5 +1,6 @@
 #include "remnawave_api.hpp"
 
+#include <stand/kits/panel/panel_plugin.hpp>
 #include <stand/kits/panel/url.hpp>
 
 namespace stand_remnawave {
@@ -171,14 +172,14 @@ std::optional<std::string> Api::user_subscription_url(const std::string& id) {
 
 json::object Api::subscription(const std::string& sub_url) const {
     std::string target = stand_panel_kit::resolve_url(origin_ + "/", sub_url);
-    json::object headers{{"User-Agent", "v2rayN/7.5.0"}};
+    json::object headers;
     const std::string authority = origin_.substr(origin_.find("://") + 3);
     const std::string target_origin = stand_panel_kit::origin_of(target);
     if (target_origin == "https://" + authority || target_origin == "http://" + authority) {
         target = origin_ + stand_panel_kit::path_of(target);
         for (const auto& [k, v] : forwarding()) headers[k] = v;
     }
-    return {{"method", "GET"}, {"url", target}, {"headers", headers}};
+    return stand_panel_kit::subscription_get(target, headers);
 }
 
 }  // namespace stand_remnawave

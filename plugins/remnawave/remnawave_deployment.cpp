@@ -1,5 +1,6 @@
 #include "remnawave_deployment.hpp"
 
+#include <stand/cpp/config_spec.hpp>
 #include <stand/cpp/error.hpp>
 
 #include <algorithm>
@@ -50,6 +51,21 @@ std::vector<std::string> migration_files(const std::string& source_dir) {
         if (fs::is_regular_file(dir.path() / "migration.sql", ec)) files.push_back((dir.path() / "migration.sql").string());
     std::sort(files.begin(), files.end());
     return files;
+}
+
+bool deploy_native(stand_panel_kit::LaunchConfig& lc, const NativeSettings& s, bool own_command) {
+    if (own_command) {
+        lc.env.insert({{"APP_PORT", "${port}"}, {"SUB_PUBLIC_DOMAIN", "${sub_public_domain}"}});
+        return false;
+    }
+    if (s.source_dir.empty())
+        throw stand::cpp::ConfigError("config.source_dir: native mode runs a backend built from source (Remnawave's "
+                                      "documented install is its docker compose, \"mode\": \"docker\"); or give "
+                                      "config.command");
+    lc.processes = native_processes(s);
+    for (auto& p : lc.processes)
+        for (const auto& [k, v] : lc.env) p.env[k] = v;
+    return true;
 }
 
 void check_build(const NativeSettings& s) {

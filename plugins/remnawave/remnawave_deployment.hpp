@@ -9,6 +9,7 @@
 #pragma once
 
 #include <stand/kits/panel/compose_file.hpp>
+#include <stand/kits/panel/launcher.hpp>
 #include <stand/kits/panel/panel_process.hpp>
 
 #include <string>
@@ -39,6 +40,12 @@ struct NativeSettings {
     std::string redis_server;
     std::string migrations;    // "prisma" (the image's migrate deploy, every start) or "psql" (once per data dir)
 };
+// Native mode: with `own_command`, what the backend's config schema reads
+// for the command (a stand-in); else the declared processes (config.env
+// added to each). Returns whether processes were declared. Throws
+// ConfigError when neither a command nor a source_dir is given.
+bool deploy_native(stand_panel_kit::LaunchConfig& lc, const NativeSettings& s, bool own_command);
+
 // In start order; ${port}, ${metrics_port}, ${db_port}, ${redis_port},
 // ${sub_public_domain} and ${data_dir} are the launcher's variables.
 std::vector<stand_panel_kit::PanelProcess> native_processes(const NativeSettings& s);

@@ -22,7 +22,6 @@ namespace {
 
 namespace fs = std::filesystem;
 namespace json = boost::json;
-using stand::cpp::ConfigError;
 using stand::cpp::Error;
 using stand_remnawave::kPanel;
 
@@ -46,7 +45,7 @@ public:
         hysteria2_ = stand_panel_kit::read_hysteria2_choice(cfg, "the default squad's inbound keeps its port");
         cfg.finish();
         docker_ = lc.mode == stand_panel_kit::RunMode::docker;
-        if (!docker_) native_deployment(lc, own_command);
+        if (!docker_) declared_ = stand_remnawave::deploy_native(lc, native_, own_command);
         lc.project = "standremna";
         lc.container = "stand_remnawave";
         launch(std::move(lc), vars, docker_ ? "docker mode runs " + image + ", " + stand_remnawave::kDbImage + " and " + stand_remnawave::kRedisImage
@@ -63,20 +62,6 @@ public:
     }
 
 private:
-    void native_deployment(stand_panel_kit::LaunchConfig& lc, bool own_command) {
-        if (own_command) {  // a backend the command starts: what the backend's config schema reads
-            lc.env.insert({{"APP_PORT", "${port}"}, {"SUB_PUBLIC_DOMAIN", "${sub_public_domain}"}});
-            return;
-        }
-        if (native_.source_dir.empty())
-            throw ConfigError("config.source_dir: native mode runs a backend built from source (Remnawave's documented "
-                              "install is its docker compose, \"mode\": \"docker\"); or give config.command");
-        lc.processes = stand_remnawave::native_processes(native_);
-        for (auto& p : lc.processes)
-            for (const auto& [k, v] : lc.env) p.env[k] = v;
-        declared_ = true;
-    }
-
     void check_install() override {
         if (docker_) check_docker_images(images_);
         if (declared_) stand_remnawave::check_build(native_);
@@ -99,11 +84,7 @@ private:
 
     json::object panel_facts() override {
         json::object f{{"listen", host_name_}, {"sub_public_domain", sub_domain_}};
-        f["protocol"] = hysteria2_.enabled ? "hysteria2" : "default-squad";
-        if (hysteria2_.enabled) {
-            f["congestion"] = hysteria2_.congestion.empty() ? "default" : hysteria2_.congestion;
-            f["inbound_port"] = hysteria2_.inbound_port;
-        }
+        stand_panel_kit::add_hysteria2_facts(f, hysteria2_, "default-squad");
         if (docker_) f["images"] = json::value_from(images_);
         if (docker_) f["env_file"] = (data_dir() / ".env").string();
         else f["listen_note"] = "the backend's app.listen(APP_PORT) binds every interface; only docker mode publishes it on the configured address alone";
@@ -121,7 +102,6 @@ private:
     }
 
     json::object add_user(const std::string& name) override {
-        require_bootstrap("create_user");
         const auto user = api().create_user(name, placement_.squad);
         json::object out{{"name", name}, {"id", user.id}, {"subscription", api().subscription(user.subscription_url)}};
         if (!placement_.tunnel_auth_field.empty())
@@ -131,27 +111,21 @@ private:
     }
 
     void remove_user(const std::string& id) override {
-        require_bootstrap("delete_user");
         users_.erase(id);
         if (!api().delete_user(id)) throw Error(STAND_E_NOT_FOUND, "remnawave: delete user: no user " + id);
     }
 
     void admin_ping() override {
-        require_bootstrap("admin_call");
         api().list_users(1);
     }
 
     json::object subscription_of(const std::string& id) override {
-        require_bootstrap("subscription_request");
         if (auto it = users_.find(id); it != users_.end()) return api().subscription(it->second);
         auto url = api().user_subscription_url(id);
         if (!url) throw Error(STAND_E_NOT_FOUND, "remnawave: no user " + id);
         return api().subscription(*url);
     }
 
-    void require_bootstrap(const char* what) const {
-        if (placement_.squad.empty()) throw Error(STAND_E_BAD_STATE, std::string("remnawave: ") + what + " before bootstrap");
-    }
 
     void ensure_env() {
         stand_remnawave::ensure_env_file(data_dir() / ".env", {host_name_ + ":" + std::to_string(port_), sub_domain_, docker_});

@@ -33,6 +33,13 @@ Hysteria2Choice read_hysteria2_choice(stand::cpp::ConfigValues& cfg, const std::
     return c;
 }
 
+void add_hysteria2_facts(json::object& facts, const Hysteria2Choice& c, const std::string& default_protocol) {
+    facts["protocol"] = c.enabled ? "hysteria2" : default_protocol;
+    if (!c.enabled) return;
+    facts["congestion"] = c.congestion.empty() ? "default" : c.congestion;
+    facts["inbound_port"] = c.inbound_port;
+}
+
 Hysteria2Certificate hysteria2_certificate(const std::string& panel, const std::filesystem::path& dir,
                                            const std::filesystem::path& seen_dir) {
     stand::tls::CertificateFiles files;

@@ -5,7 +5,22 @@ namespace stand_panel_kit {
 namespace json = boost::json;
 using stand::cpp::Error;
 
-json::object PanelPlugin::guarded(const char* operation, const std::function<json::object()>& call) {
+json::object subscription_get(const std::string& url, const json::object& headers) {
+    json::object h{{"User-Agent", "v2rayN/7.5.0"}};
+    for (const auto& [k, v] : headers) h[k] = v;
+    return {{"method", "GET"}, {"url", url}, {"headers", h}};
+}
+
+stand_result PanelPlugin::wipe() {
+    const stand_result r = PanelLifecycle::wipe();
+    provisioned_ = false;
+    return r;
+}
+
+json::object PanelPlugin::guarded(const char* operation, const std::function<json::object()>& call,
+                                  bool needs_bootstrap) {
+    if (needs_bootstrap && !provisioned_)
+        throw Error(STAND_E_BAD_STATE, panel_name() + ": " + operation + " before bootstrap");
     auto& processes = launcher().processes();
     if (auto dead = processes.death())
         throw Error(STAND_E_BAD_STATE, panel_name() + ": " + operation + ": " + *dead);
@@ -20,10 +35,14 @@ json::object PanelPlugin::guarded(const char* operation, const std::function<jso
 }
 
 void PanelPlugin::bootstrap() {
-    guarded("bootstrap", [&] {
-        provision();
-        return json::object{};
-    });
+    guarded(
+        "bootstrap",
+        [&] {
+            provision();
+            return json::object{};
+        },
+        false);
+    provisioned_ = true;
 }
 
 json::object PanelPlugin::create_user(const std::string& name) {

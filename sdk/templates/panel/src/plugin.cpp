@@ -90,7 +90,6 @@ private:
                              {"json", {{"username", c.username}, {"password", c.password}}}},
                    {201, 409});
         sign_in(api());
-        bootstrapped_ = true;
     }
 
     json::object add_user(const std::string& name) override {
@@ -122,7 +121,6 @@ private:
     void forget() override {
         subscriptions_.clear();
         api_.reset();
-        bootstrapped_ = false;
     }
 
     json::object panel_facts() override {
@@ -159,12 +157,11 @@ private:
     }
 
     Reply call(const std::string& operation, const json::object& request, std::vector<int> expect) {
-        if (!bootstrapped_) throw Error(STAND_E_BAD_STATE, std::string(kPanel) + ": " + operation + " before bootstrap");
         return api().call(operation, request, std::move(expect));
     }
 
     json::object subscription(const std::string& sub_url) const {
-        return {{"method", "GET"}, {"url", stand_panel_kit::resolve_url(url("/"), sub_url)}};
+        return stand_panel_kit::subscription_get(stand_panel_kit::resolve_url(url("/"), sub_url));
     }
 
     std::string listen_;
@@ -173,7 +170,6 @@ private:
     stand_panel_kit::Credentials given_;
     std::unique_ptr<stand_panel_kit::AdminApi> api_;
     std::map<std::string, std::string> subscriptions_;  // user id -> subscription_url as the panel gave it
-    bool bootstrapped_ = false;
 };
 
 }  // namespace

@@ -35,6 +35,9 @@ struct Hysteria2Choice {
     int inbound_port = 0;
 };
 Hysteria2Choice read_hysteria2_choice(stand::cpp::ConfigValues& cfg, const std::string& default_port_note);
+// facts(): "protocol" (`default_protocol` or "hysteria2") and, with
+// hysteria2, "congestion" ("default" for Xray's) and "inbound_port".
+void add_hysteria2_facts(boost::json::object& facts, const Hysteria2Choice& choice, const std::string& default_protocol);
 
 // The core's certificate: a self-signed P-256 certificate made (once) in
 // `dir` (stand::tls::ensure_test_certificate), its files named as the panel

@@ -8,7 +8,9 @@
 // Before each panel call, and when one fails, the declared processes are
 // looked at: one that has died (the database, a node) is named, with its
 // exit status and the end of its log, instead of the symptom the panel
-// showed (a 500, a refused connection).
+// showed (a 500, a refused connection). Every call but bootstrap needs a
+// bootstrap of this instance first (Error(STAND_E_BAD_STATE) "<panel>: <call>
+// before bootstrap"); wipe() asks for a new one.
 //
 // Threads: the host calls an instance from one thread at a time (sdk
 // stand/plugin.h); hooks are called from those calls only.
@@ -24,6 +26,11 @@
 
 namespace stand_panel_kit {
 
+// What a client fetches for a subscription URL, as subscription_request()
+// returns it: GET with a client's User-Agent (v2rayN's: panels answer it with
+// share links), `headers` added.
+boost::json::object subscription_get(const std::string& url, const boost::json::object& headers = {});
+
 class PanelPlugin : public stand::cpp::Instance, public PanelLifecycle, public stand::cpp::Panel {
 public:
     // stand.panel/1 (sdk/include/stand/ext/panel.h says what each returns).
@@ -32,6 +39,7 @@ public:
     void delete_user(const std::string& user_id) final;
     void admin_call() final;
     boost::json::object subscription_request(const std::string& user_id) final;
+    stand_result wipe() override;
 
 protected:
     PanelPlugin(const stand::cpp::Host& host, std::string panel) : PanelLifecycle(host, std::move(panel)) {}
@@ -52,7 +60,10 @@ protected:
     virtual boost::json::object subscription_of(const std::string& user_id) = 0;
 
 private:
-    boost::json::object guarded(const char* operation, const std::function<boost::json::object()>& call);
+    boost::json::object guarded(const char* operation, const std::function<boost::json::object()>& call,
+                                bool needs_bootstrap = true);
+
+    bool provisioned_ = false;
 };
 
 }  // namespace stand_panel_kit
