@@ -1,4 +1,4 @@
-// The Mistgate admin API as the adapter uses it (HARNESS §1.4, §4;
+// The Mistgate admin API as the adapter uses it (Mistgate's proto/mistgate/admin/v1/*.proto;
 // tests/doubles/README.md, Mistgate): Connect-RPC with JSON,
 // `POST <admin url>api/mistgate.admin.v1.<Service>/<Method>`, the owner's
 // `__Host-sid` session cookie (PasswordLogin: login + password + TOTP), and a

@@ -1,5 +1,5 @@
-// Mistgate's node agent as the adapter runs it (HARNESS §4 "Attaching a node
-// or agent"; the seed's harness did the same): the install command that
+// Mistgate's node agent as the adapter runs it (as Mistgate's own benchmark,
+// tools/bench/ in github.com/Mistgate/mistgate, runs it): the install command that
 // NodeService/CreateEnrollment returns names the panel address, the secret
 // agent SNI, the panel CA's fingerprint and a one-time token; the adapter runs
 // `<node_command> enroll --panel P --sni S --ca-sha256 H --token T --state-dir D`

@@ -43,11 +43,11 @@ using stand::cpp::Error;
 
 constexpr const char* kUserAgent = "v2rayN/7.5.0";
 constexpr const char* kContainerDataDir = "/var/lib/mistgate";
-// The node record bootstrap enrolls (HARNESS §1.4 step 5, panel-only test).
+// The node record bootstrap enrolls: the one of Mistgate's own benchmark (its tools/bench/py/bench.py).
 constexpr const char* kNodeName = "bench1";
 constexpr const char* kNodeAddress = "203.0.113.10";
 constexpr const char* kNodeCountry = "DE";
-// The user whose link shows that the node serves (HARNESS §1.4 step 8).
+// The user whose link shows that the node serves (a link has a server line only then).
 constexpr const char* kProbeUser = "stand-probe";
 constexpr const char* kNoNode = "no node connected: Mistgate serves empty subscriptions until one does";
 
@@ -529,7 +529,7 @@ private:
         return n;
     }
 
-    // Makes sure a node agent serves: the probe user's link has a server line (HARNESS §1.4 step 8).
+    // Makes sure a node agent serves: the probe user's link has a server line (once an agent reported its pin).
     // Enrolls and runs the configured agent when it does not yet; fails naming the cause otherwise.
     void connect_node(stand_mistgate::Client& c) {
         const std::string url = probe_url(c);
@@ -603,7 +603,7 @@ private:
         return !r.body.empty();
     }
 
-    // The hysteria2 defaults of the panel with a self-signed certificate (HARNESS §1.4 step 4).
+    // The hysteria2 defaults of the panel (ListProtocols' defaultSettingsJson) with a self-signed certificate.
     std::string hysteria2_settings(stand_mistgate::Client& c) {
         const std::string op = "ProfileService/ListProtocols";
         auto v = c.call(op, json::object{});
