@@ -31,6 +31,7 @@ LAMBDA = re.compile(r"(^|[=(,{]|\breturn)\s*\[[^\[\]]*\]\s*(\((?:[^()]|\([^()]*\
 ROOTS = ("framework", "plugins", "sdk", "common", "examples")
 SOURCE_SUFFIXES = (".cpp", ".hpp", ".h", ".cc", ".c")
 EXCEPTIONS = "tests/style/long_functions.txt"
+STRUCTURE = re.compile(r"[\n(){};]")  # the only characters functions() looks at
 CTOR_INITIALIZERS = re.compile(r"\)\s*(noexcept\s*)?:(?!:)\s*[\w:]+\s*[({]")
 
 
@@ -95,22 +96,23 @@ def functions(text):
     header_start = 0
     parens = 0  # unclosed "(" in the header so far
     line = 1
+    functions_open = 0  # entries of the stack that are functions
 
-    def in_function():
-        return any(k.startswith("function:") for k, _ in stack)
-
-    for i, c in enumerate(src):
+    for match in STRUCTURE.finditer(src):  # every other character is passed over
+        i, c = match.start(), match.group()
         if c == "\n":
             line += 1
             continue
-        if in_function():
+        if functions_open:
             if c == "{":
                 stack.append(("block", line))
             elif c == "}":
                 kind, start = stack.pop()
-                if kind.startswith("function:") and not in_function():
-                    yield kind[len("function:"):], start, line
-                    header_start, parens = i + 1, 0
+                if kind.startswith("function:"):
+                    functions_open -= 1
+                    if not functions_open:
+                        yield kind[len("function:"):], start, line
+                        header_start, parens = i + 1, 0
             continue
         if c == "(":
             parens += 1
@@ -126,6 +128,7 @@ def functions(text):
             kind = kind_of(re.sub(r"\s+", " ", header))
             lead = len(header) - len(header.lstrip())
             stack.append((kind, line - header[lead:].count("\n")))  # from the header's first line
+            functions_open += kind.startswith("function:")
             header_start = i + 1
         elif c == "}":
             if stack and stack.pop()[0] == "value":
