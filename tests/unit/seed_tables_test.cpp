@@ -57,7 +57,7 @@ std::vector<std::string> table_lines(const std::string& markdown) {
 TEST_CASE("report: the seed harness's six tables are reproduced from per_rep.csv and table specs") {
     struct Case {
         const char* table;
-        const char* results;  // HARNESS.md §3: which run each table aggregates
+        const char* results;  // tests/data/seed-harness/HARNESS.md §3: which run each table aggregates
         std::size_t plugins;
         std::size_t metric_rows;
     };

@@ -1,6 +1,6 @@
 // Where the proxy, the backend and the load generator run: disjoint CPU sets
-// when the machine has the CPUs, so none of them measures another's work
-// (seed 002, anchors §1.3 D). Recorded in every repetition.
+// when the machine has the CPUs, so none of them measures another's work.
+// Recorded in every repetition.
 #pragma once
 
 #include "box/cpu_list.hpp"

@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
 """3x-ui panel test double (test infrastructure only; see ../README.md).
 
-Behaviour follows reference/panels/3x-ui-and-pasarguard.md PART A (A2 auth + CSRF,
-A3 envelope, A4 inbounds, A5 clients, A6 subscription server, A10 checklist) and
-HARNESS.md §1.3/§1.4 (3x-ui rows). Two listeners: the panel (--port, default free)
+Behaviour follows 3x-ui's source (github.com/MHSanaei/3x-ui; ../README.md, "3XUI":
+A2 auth + CSRF, A3 envelope, A4 inbounds, A5 clients, A6 subscription server) and
+tests/data/seed-harness/HARNESS.md §1.3/§1.4 (3x-ui rows). Two listeners: the panel (--port, default free)
 and the subscription server (--sub-port). Start by hand:
     python3 xui_double.py --port 2053 --sub-port 2096 --api v3.1 --state-dir /tmp/xui
 Second stdout line: "sub listening on 127.0.0.1:PORT".

@@ -2,9 +2,9 @@
 """PasarGuard admin-API test double (test infrastructure only, stdlib only).
 
 Behaves like PasarGuard/panel v5.x (FastAPI; checked against the real v5.2.1 run
-from its source, tests/real-panels/pasarguard-from-source.md) as described in
-shared/reference/panels/3x-ui-and-pasarguard.md (PART B) and the seed harness
-HARNESS.md §1.3/§1.4. Built on tests/doubles/common/panel_double.py.
+from its source, tests/real-panels/pasarguard-from-source.md) as its source at
+v5.2.1 says (github.com/PasarGuard/panel: app/routers/, app/models/, app/subscription/)
+and tests/data/seed-harness/HARNESS.md §1.3/§1.4. Built on tests/doubles/common/panel_double.py.
 
     python3 tests/doubles/pasarguard/pasarguard_double.py --port 0 [--state-dir D]
         [--capture F] [--url-prefix ""]

@@ -3,8 +3,8 @@
 
 Behaves like remnawave/backend 3.3.2 (contract @remnawave/backend-contract 3.4.2): held
 to tests/data/real-panels/remnawave-3.3.2/recording.json, recorded from the real backend
-built from source (tests/real-panels/prepare_remnawave.sh), by compat.recorded.remnawave-double as described in shared/reference/panels/remnawave-and-hysteria2.md (PART 1) and the
-seed harness HARNESS.md §1.3/§1.4. Built on tests/doubles/common/panel_double.py.
+built from source (tests/real-panels/prepare_remnawave.sh), by compat.recorded.remnawave-double, as its source at 3.3.2 says (github.com/remnawave/backend: src/,
+libs/contract/, docker-compose-prod.yml) and tests/data/seed-harness/HARNESS.md §1.3/§1.4. Built on tests/doubles/common/panel_double.py.
 
     python3 tests/doubles/remnawave/remnawave_double.py --port 0 [--state-dir D]
         [--capture F] [--metrics-port 0] [--sub-public-domain panel.domain.com/api/sub]
