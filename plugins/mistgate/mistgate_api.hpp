@@ -11,7 +11,7 @@
 // spends codes; five lock step-up for 15 minutes, then 429).
 #pragma once
 
-#include "admin_api.hpp"
+#include <stand/kits/panel/admin_api.hpp>
 
 #include <functional>
 #include <string>

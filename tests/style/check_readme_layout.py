@@ -8,15 +8,13 @@ in backquotes in the first cell (`framework/src/box/`). Every folder that
 exists at the top level and in each of PARENTS must have a row, its own or one
 of a folder inside it (`sdk/include/stand/` stands for `sdk/include/`). Build
 outputs and hidden folders but .ci/ are not folders of the repository. A row
-naming a path that does not exist is stale, except under PLANNED, where the
-folders are announced before they are made.
+naming a path that does not exist is stale.
 """
 import pathlib
 import re
 import sys
 
 PARENTS = ("framework/src", "sdk", "sdk/kits", "plugins", "tests", "docs", "examples", "common")
-PLANNED = ("sdk/kits/",)  # the kits move there from plugins/*-kit
 NOT_OURS = re.compile(r"^(build|build-.*|runs|__pycache__|\..*)$")
 HIDDEN_BUT_OURS = {".ci"}
 
@@ -63,7 +61,7 @@ def main():
         if not any(path == folder or path.startswith(folder + "/") for path in named):
             problems.append(f"README.md: the layout table has no row for {folder}/ (add '| `{folder}/` | what |')")
     for path, number in rows:
-        if not (repo / path).exists() and not (path + "/").startswith(PLANNED):
+        if not (repo / path).exists():
             problems.append(f"README.md:{number}: the layout table names {path}, which does not exist: remove the row")
     for problem in problems:
         print(problem)

@@ -96,7 +96,7 @@ TEST_CASE("panel kit: a compose file as data renders quoted YAML with the box as
     REQUIRE(app_at != std::string::npos);
     CHECK(yaml.find("cgroup_parent", app_at) == std::string::npos);
     CHECK(yaml.find("\"db\": {condition: \"service_healthy\"}", app_at) != std::string::npos);
-    CHECK(yaml.substr(yaml.size() - 22) == "volumes:\n  db-data: {}\n");
+    CHECK(yaml.ends_with("\nvolumes:\n  db-data: {}\n"));
 }
 
 TEST_CASE("panel kit: an env file as compose reads it, and its errors name the line") {
