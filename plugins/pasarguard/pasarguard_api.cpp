@@ -21,6 +21,14 @@ bool named(const json::value& v, const char* key, const std::string& name) {
     return o && o->contains(key) && o->at(key) == name.c_str();
 }
 
+// The item of a list answer whose `key` is `name`, or null.
+const json::value* find_named(const json::value& list, const char* items_key, const char* key, const std::string& name) {
+    if (const auto* all = items(list, items_key))
+        for (const auto& item : *all)
+            if (named(item, key, name)) return &item;
+    return nullptr;
+}
+
 // FastAPI answers {"detail": "Not Found"} for a path it has no route for,
 // while the panel's own 404 for a user is {"detail": "User not found"}.
 bool user_missing(const std::string& op, const std::string& id, const Reply& r) {
@@ -66,9 +74,8 @@ Reply Api::call(const std::string& op, const json::object& request, std::vector<
 
 std::optional<long long> Api::find_group(const std::string& name) {
     auto list = call("list groups", {{"method", "GET"}, {"url", url("/api/groups")}}, {200});
-    if (const auto* groups = items(list.json, "groups"))
-        for (const auto& g : *groups)
-            if (named(g, "name", name)) return std::stoll(stand_panel_kit::id_member(g, kPanel, "list groups", {"id"}));
+    if (const auto* g = find_named(list.json, "groups", "name", name))
+        return std::stoll(stand_panel_kit::id_member(*g, kPanel, "list groups", {"id"}));
     return std::nullopt;
 }
 
@@ -81,10 +88,7 @@ long long Api::create_group(const std::string& name, const std::string& inbound_
 
 bool Api::has_host(const std::string& remark) {
     auto list = call("list hosts", {{"method", "GET"}, {"url", url("/api/hosts")}}, {200});
-    if (const auto* hosts = items(list.json, "hosts"))
-        for (const auto& h : *hosts)
-            if (named(h, "remark", remark)) return true;
-    return false;
+    return find_named(list.json, "hosts", "remark", remark) != nullptr;
 }
 
 void Api::create_host(const json::object& host) {
@@ -94,10 +98,7 @@ void Api::create_host(const json::object& host) {
 
 bool Api::has_core(const std::string& name) {
     auto list = call("list cores", {{"method", "GET"}, {"url", url("/api/cores")}}, {200});
-    if (const auto* cores = items(list.json, "cores"))
-        for (const auto& c : *cores)
-            if (named(c, "name", name)) return true;
-    return false;
+    return find_named(list.json, "cores", "name", name) != nullptr;
 }
 
 void Api::create_core(const std::string& name, const json::object& config) {
