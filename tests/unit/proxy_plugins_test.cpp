@@ -362,7 +362,7 @@ TEST_CASE_TEMPLATE("proxy plugin: a relative binary is stand's working directory
     ProxyWorker missing(p.id, dir.path() / "missing", {{"binary", "no-such-dir/" + p.id}});
     auto refused = missing.call("lifecycle.install");
     CHECK(refused.code == STAND_E_NOT_FOUND);
-    CHECK_MESSAGE(refused.error.find((fs::current_path() / "no-such-dir" / p.id).string() + " not found") !=
+    CHECK_MESSAGE(refused.error.find((fs::current_path() / "no-such-dir" / p.id).string() + " does not exist") !=
                       std::string::npos,
                   refused.error);
 }
