@@ -29,17 +29,11 @@ using namespace stand_3x_ui;
 
 class Xui : public stand_panel_kit::PanelPlugin {
 public:
-    Xui(const stand::cpp::Host& host, const json::object& config) : PanelPlugin(host, "3x-ui") {
-        auto o = read_options(config);
-        auto& lc = o.launch;
-        s_ = o.settings;
-        p_ = o.provisioning;
-        congestion_ = o.congestion;
-        given_ = o.given;
-        http_timeout_ms_ = o.http_timeout_ms;
+    Xui(const stand::cpp::Host& host, const json::object& config)
+        : PanelPlugin(host, "3x-ui"), o_(read_options(config)), s_(o_.settings), p_(o_.provisioning) {
+        auto lc = o_.launch;
         if (s_.base_path != "/") PanelPlugin::host().mark_secret(s_.base_path);  // x-ui's secret web base path
-        const std::string bin_folder = o.bin_folder;
-        bin_folder_ = deploy(lc, bin_folder);
+        bin_folder_ = deploy(lc, o_.bin_folder);
         if (!p_.docker) setting_command_ = lc.command;
         if (!p_.docker) setting_command_.emplace_back("setting");
         lc.project = "stand3xui";
@@ -85,7 +79,7 @@ private:
     json::object panel_facts() override {
         json::object f{{"listen", s_.host}, {"protocol", s_.hysteria2 ? "hysteria2" : "vless-reality"}};
         if (done_) f["client_api"] = done_->client_api == ClientApi::v31 ? "clients/* (v3.1+)" : "inbounds/addClient (legacy)";
-        if (s_.hysteria2) f["congestion"] = congestion_;
+        if (s_.hysteria2) f["congestion"] = o_.congestion;
         if (p_.allow_private && !p_.docker)
             f["xray_template_change"] = "removed the rule geoip:private -> blocked, freedom allows 127.0.0.0/8 and ::1: stand's sink is on loopback";
         if (s_.base_path != "/") f["secret_path_prefix"] = s_.base_path;
@@ -103,7 +97,7 @@ private:
             // The core's certificate in the data dir (docker: the volume, as the container sees it), pinned in the links.
             const fs::path dir = p_.docker ? data_dir() / "db" / "tls" : data_dir() / "tls";
             const auto c = stand_panel_kit::hysteria2_certificate("3x-ui", dir, p_.docker ? fs::path("/etc/x-ui/tls") : dir);
-            p_.hysteria2 = Hysteria2Inbound{c.cert_file, c.key_file, c.pin_sha256, congestion_ == "default" ? "" : congestion_};
+            p_.hysteria2 = Hysteria2Inbound{c.cert_file, c.key_file, c.pin_sha256, o_.congestion == "default" ? "" : o_.congestion};
         }
         p_.log_dir = (data_dir() / "log").string();
         done_ = stand_3x_ui::provision(session(), p_, [this] { remember_xray_api_port(data_dir(), p_.xray_api_port); });
@@ -134,7 +128,7 @@ private:
     }
 
     void prepare_data_dir() {
-        const auto c = stand_panel_kit::load_or_create_credentials(host(), credentials_file(), given_);
+        const auto c = stand_panel_kit::load_or_create_credentials(host(), credentials_file(), o_.given);
         prepare_first_start(launcher(), setting_command_, s_, {c.username, c.password}, data_dir(), p_.docker);
     }
 
@@ -144,24 +138,22 @@ private:
 
     XuiApi& session() {
         if (api_) return *api_;
-        const auto c = stand_panel_kit::load_or_create_credentials(host(), credentials_file(), given_);
+        const auto c = stand_panel_kit::load_or_create_credentials(host(), credentials_file(), o_.given);
         api_ = std::make_unique<XuiApi>(host(), panel_url() + s_.base_path.substr(0, s_.base_path.size() - 1), c.username,
-                                        c.password, http_timeout_ms_);
+                                        c.password, o_.http_timeout_ms);
         api_->login();
         return *api_;
     }
-
 
     json::object subscription(const std::string& sub_id) const {
         return stand_panel_kit::subscription_get(stand_panel_kit::resolve_url(panel_url() + "/", done_->sub_base + sub_id));
     }
 
-    Settings s_;
-    Provisioning p_;
-    std::string congestion_ = "default", bin_folder_, version_;
+    Options o_;
+    Settings& s_;
+    Provisioning& p_;
+    std::string bin_folder_, version_;
     std::vector<std::string> setting_command_;
-    stand_panel_kit::Credentials given_;
-    int http_timeout_ms_ = 30000;
     std::unique_ptr<XuiApi> api_;
     std::optional<Provisioned> done_;
     std::map<std::string, XuiUser> users_;
