@@ -12,6 +12,7 @@
 #include "remnawave_provision.hpp"
 
 #include <stand/kits/panel/credentials.hpp>
+#include <stand/kits/panel/file_text.hpp>
 #include <stand/kits/panel/hysteria2.hpp>
 #include <stand/kits/panel/panel_plugin.hpp>
 
@@ -127,8 +128,13 @@ private:
     }
 
 
+    // Its generated secrets are the host's to hide, should a process print them.
     void ensure_env() {
-        stand_remnawave::ensure_env_file(data_dir() / ".env", {host_name_ + ":" + std::to_string(port_), sub_domain_, docker_});
+        const fs::path file = data_dir() / ".env";
+        stand_remnawave::ensure_env_file(file, {host_name_ + ":" + std::to_string(port_), sub_domain_, docker_});
+        const auto env = stand_panel_kit::read_env_file(file, "remnawave");
+        for (const char* key : {"APP_SECRET", "METRICS_PASS", "POSTGRES_PASSWORD"})
+            if (const auto* v = env.if_contains(key); v && v->is_string()) host().mark_secret(v->as_string());
     }
 
     stand_remnawave::Api& api() {
