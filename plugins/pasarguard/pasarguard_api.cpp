@@ -96,17 +96,60 @@ void Api::create_host(const json::object& host) {
     call("create host", {{"method", "POST"}, {"url", url("/api/host/")}, {"json", host}}, {201});
 }
 
-bool Api::has_core(const std::string& name) {
+std::optional<long long> Api::find_core(const std::string& name) {
     auto list = call("list cores", {{"method", "GET"}, {"url", url("/api/cores")}}, {200});
-    return find_named(list.json, "cores", "name", name) != nullptr;
+    if (const auto* c = find_named(list.json, "cores", "name", name))
+        return std::stoll(stand_panel_kit::id_member(*c, kPanel, "list cores", {"id"}));
+    return std::nullopt;
 }
 
-void Api::create_core(const std::string& name, const json::object& config) {
-    call("create core config",
-         {{"method", "POST"}, {"url", url("/api/core")},
-          {"json", {{"name", name}, {"config", config}, {"exclude_inbound_tags", json::array{}},
-                    {"fallbacks_inbound_tags", json::array{}}}}},
-         {201});
+std::optional<long long> Api::find_core_with_inbound(const std::string& inbound_tag) {
+    auto list = call("list cores", {{"method", "GET"}, {"url", url("/api/cores")}}, {200});
+    if (const auto* all = items(list.json, "cores"))
+        for (const auto& core : *all) {
+            const auto* config = core.is_object() ? core.as_object().if_contains("config") : nullptr;
+            const auto* inbounds = config && config->is_object() ? config->as_object().if_contains("inbounds") : nullptr;
+            if (!inbounds || !inbounds->is_array()) continue;
+            for (const auto& in : inbounds->as_array())
+                if (named(in, "tag", inbound_tag)) return std::stoll(stand_panel_kit::id_member(core, kPanel, "list cores", {"id"}));
+        }
+    return std::nullopt;
+}
+
+long long Api::create_core(const std::string& name, const json::object& config) {
+    auto r = call("create core config",
+                  {{"method", "POST"}, {"url", url("/api/core")},
+                   {"json", {{"name", name}, {"config", config}, {"exclude_inbound_tags", json::array{}},
+                             {"fallbacks_inbound_tags", json::array{}}}}},
+                  {201});
+    return std::stoll(stand_panel_kit::id_member(r.json, kPanel, "create core config", {"id"}));
+}
+
+std::optional<long long> Api::find_node(const std::string& name) {
+    auto list = call("list nodes", {{"method", "GET"}, {"url", url("/api/nodes")}}, {200});
+    if (const auto* n = find_named(list.json, "nodes", "name", name))
+        return std::stoll(stand_panel_kit::id_member(*n, kPanel, "list nodes", {"id"}));
+    return std::nullopt;
+}
+
+long long Api::create_node(const json::object& node) {
+    auto r = call("create node", {{"method", "POST"}, {"url", url("/api/node")}, {"json", node}}, {201});
+    return std::stoll(stand_panel_kit::id_member(r.json, kPanel, "create node", {"id"}));
+}
+
+void Api::modify_node(long long id, const json::object& node) {
+    call("modify node", {{"method", "PUT"}, {"url", url("/api/node/" + std::to_string(id))}, {"json", node}}, {200});
+}
+
+NodeState Api::node_state(long long id) {
+    auto r = call("read node", {{"method", "GET"}, {"url", url("/api/node/" + std::to_string(id))}}, {200});
+    const auto text = [&](const char* key) {
+        const auto* o = r.json.if_object();
+        const auto* v = o ? o->if_contains(key) : nullptr;
+        return v && v->is_string() ? std::string(v->as_string()) : std::string();
+    };
+    return {stand_panel_kit::string_member(r.json, kPanel, "read node", {"status"}), text("message"), text("node_version"),
+            text("xray_version")};
 }
 
 CreatedUser Api::create_user(const std::string& name, long long group_id) {

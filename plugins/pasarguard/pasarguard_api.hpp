@@ -19,6 +19,13 @@ namespace stand_pasarguard {
 
 inline constexpr const char* kPanel = "pasarguard";
 
+// What GET /api/node/{id} says of a node.
+struct NodeState {
+    std::string status;                     // connected, connecting, error, disabled, limited
+    std::string message;                    // the panel's reason for an error ("" when none)
+    std::string node_version, xray_version; // what the node reported ("" before it connected)
+};
+
 struct CreatedUser {
     std::string id, subscription_url;
     boost::json::object response;  // proxy_settings: what the links carry
@@ -39,8 +46,17 @@ public:
     long long create_group(const std::string& name, const std::string& inbound_tag);
     bool has_host(const std::string& remark);
     void create_host(const boost::json::object& host);
-    bool has_core(const std::string& name);
-    void create_core(const std::string& name, const boost::json::object& config);
+    // The id of the core config named `name` (nullopt: none), or of the
+    // first whose inbounds have the tag `inbound_tag` (the default core's).
+    std::optional<long long> find_core(const std::string& name);
+    std::optional<long long> find_core_with_inbound(const std::string& inbound_tag);
+    long long create_core(const std::string& name, const boost::json::object& config);
+    // Nodes: `node` is the body of POST /api/node (name, address, port,
+    // connection_type, server_ca, api_key, core_config_id, keep_alive).
+    std::optional<long long> find_node(const std::string& name);
+    long long create_node(const boost::json::object& node);
+    void modify_node(long long id, const boost::json::object& node);
+    NodeState node_state(long long id);
     // 409 (a taken username) is an error naming the duplicate.
     CreatedUser create_user(const std::string& name, long long group_id);
     // false: no such user (the panel's own 404, not a missing route).

@@ -1,6 +1,7 @@
 #include "pasarguard_config.hpp"
 
 #include "pasarguard_deployment.hpp"
+#include "pasarguard_node.hpp"
 
 #include <stand/kits/panel/credentials.hpp>
 #include <stand/kits/panel/hysteria2.hpp>
@@ -31,6 +32,7 @@ const stand::cpp::ConfigSpec& config_spec() {
             "its own with Xray's hysteria inbound (version 2, TLS with a self-signed certificate made in <data "
             "dir>/tls, no obfuscation), a group on it, a host pinning the certificate (pinSHA256); tunnel_auth is "
             "the user's proxy_settings.hysteria.auth");
+        declare_node_keys(s);
         stand_panel_kit::declare_credential_keys(s, "benchadmin", "the admin login",
                                                  "the admin password (to the panel's policy when generated)");
         return s;

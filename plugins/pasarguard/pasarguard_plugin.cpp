@@ -9,6 +9,7 @@
 #include "pasarguard_api.hpp"
 #include "pasarguard_config.hpp"
 #include "pasarguard_deployment.hpp"
+#include "pasarguard_node.hpp"
 #include "pasarguard_provision.hpp"
 #include "python_install.hpp"
 
@@ -39,6 +40,7 @@ public:
         source_dir_ = cfg.string("source_dir");
         const stand_pasarguard::Settings settings{image_, source_dir_, cfg.string("python"), cfg.strings("temp_key_command"), own_command};
         hysteria2_ = stand_panel_kit::read_hysteria2_choice(cfg, "Shadowsocks TCP keeps its port");
+        node_ = stand_pasarguard::read_node_settings(cfg, host_name_);
         cfg.finish();
         docker_ = lc.mode == stand_panel_kit::RunMode::docker;
         const auto deployed = stand_pasarguard::deploy(lc, settings);
@@ -46,7 +48,8 @@ public:
         temp_key_command_ = deployed.temp_key_command;
         lc.project = "standpasar";
         lc.container = stand_pasarguard::kContainer;
-        launch(std::move(lc), {{"port", std::to_string(port_)}, {"listen", host_name_}},
+        stand_pasarguard::add_node_process(lc, node_);
+        launch(std::move(lc), {{"port", std::to_string(port_)}, {"listen", host_name_}, {"node_port", std::to_string(node_.port)}},
                docker_ ? "docker mode runs the image " + image_
                        : std::string("native mode runs PasarGuard from its source: config.source_dir is the checkout, "
                                      "config.python its interpreter (default source_dir/.venv/bin/python3, made by `uv sync`)"));
@@ -54,6 +57,7 @@ public:
             launcher().add_artifact(source_dir_);
             for (const auto& p : stand_pasarguard::python_artifacts(python_, source_dir_)) launcher().add_artifact(p);
         }
+        if (node_.enabled()) launcher().add_artifact(node_.binary);
         launcher().set_compose(stand_pasarguard::compose_file(image_, host_name_, port_));
     }
 
@@ -65,11 +69,17 @@ public:
 
 private:
     void check_install() override {
+        stand_pasarguard::check_node_install(node_);
         if (docker_) return check_docker_images({image_});
         if (!source_dir_.empty()) stand_pasarguard::check_source(source_dir_);
     }
 
+    void before_start() override {
+        if (node_.enabled()) stand_pasarguard::ensure_node_files(host(), data_dir());
+    }
+
     void forget() override {
+        node_state_.reset();
         group_id_.reset();
         users_.clear();
         api_.reset();
@@ -79,24 +89,34 @@ private:
         json::object f{{"listen", host_name_}, {"temp_key_command", json::value_from(temp_key_command_)}};
         stand_panel_kit::add_hysteria2_facts(f, hysteria2_, "shadowsocks");
         if (docker_) f["image"] = image_;
-        if (source_dir_.empty()) return f;
-        f["source_dir"] = source_dir_;
-        f["python"] = python_;
-        if (auto v = stand_pasarguard::source_version(source_dir_); !v.empty()) f["versions"] = json::object{{"pasarguard", v}};
+        if (!source_dir_.empty()) {
+            f["source_dir"] = source_dir_;
+            f["python"] = python_;
+            if (auto v = stand_pasarguard::source_version(source_dir_); !v.empty()) f["versions"] = json::object{{"pasarguard", v}};
+        }
+        stand_pasarguard::add_node_facts(f, node_, node_state_);
         return f;
     }
 
     void provision() override {
         stand_pasarguard::ensure_owner(api(), data_dir() / ".stand-owner-created", [this] { return temp_key(); });
-        if (!hysteria2_.enabled) {
-            group_id_ = stand_pasarguard::place_on_shadowsocks(api());
-            return;
+        // With a node here the links name it and its inbound binds only config.host.
+        const std::string address = node_.enabled() ? host_name_ : stand_pasarguard::kNodeAddress;
+        stand_pasarguard::Placement placed;
+        if (hysteria2_.enabled) {
+            // The core's certificate in <data dir>/tls, named as the panel reads it (docker: /var/lib/pasarguard/tls).
+            const fs::path dir = data_dir() / "tls";
+            const auto cert = stand_panel_kit::hysteria2_certificate(
+                kPanel, dir, docker_ ? fs::path(stand_pasarguard::kContainerDataDir) / "tls" : dir);
+            placed = stand_pasarguard::place_on_hysteria2(
+                api(), {cert, hysteria2_.inbound_port, hysteria2_.congestion, node_.enabled() ? host_name_ : ""}, address);
+        } else {
+            placed = stand_pasarguard::place_on_shadowsocks(api(), address);
         }
-        // The core's certificate in <data dir>/tls, named as the panel reads it (docker: /var/lib/pasarguard/tls).
-        const fs::path dir = data_dir() / "tls";
-        const auto cert = stand_panel_kit::hysteria2_certificate(
-            kPanel, dir, docker_ ? fs::path(stand_pasarguard::kContainerDataDir) / "tls" : dir);
-        group_id_ = stand_pasarguard::place_on_hysteria2(api(), {cert, hysteria2_.inbound_port, hysteria2_.congestion});
+        group_id_ = placed.group;
+        if (!node_.enabled()) return;
+        const auto files = stand_pasarguard::ensure_node_files(host(), data_dir());  // made by start(): read here
+        node_state_ = stand_pasarguard::register_node(host(), api(), {host_name_, node_.port, files, placed.core}, 90000);
     }
 
     json::object add_user(const std::string& name) override {
@@ -152,6 +172,8 @@ private:
     stand_panel_kit::Credentials given_;
     std::vector<std::string> temp_key_command_;
     stand_panel_kit::Hysteria2Choice hysteria2_;
+    stand_pasarguard::NodeSettings node_;
+    std::optional<stand_pasarguard::NodeState> node_state_;
     std::unique_ptr<stand_pasarguard::Api> api_;
     std::optional<long long> group_id_;
     std::map<std::string, std::string> users_;  // id -> subscription_url as the panel gave it

@@ -44,31 +44,36 @@ void ensure_owner(Api& api, const std::filesystem::path& marker, const std::func
     api.sign_in();
 }
 
-long long place_on_shadowsocks(Api& api) {
+Placement place_on_shadowsocks(Api& api, const std::string& address) {
+    const auto core = api.find_core_with_inbound(kInboundTag);
+    if (!core)
+        throw stand::cpp::Error(STAND_E_BAD_RESPONSE, std::string("pasarguard: bootstrap: no core config has the inbound '") +
+                                                          kInboundTag + "' (the panel's default core config)");
     const long long group = ensure_group(api, kGroup, kInboundTag);
     ensure_host(api, kHostRemark,
-                {{"address", json::array{kNodeAddress}}, {"inbound_tag", kInboundTag}, {"port", 1080}, {"priority", 1}});
-    return group;
+                {{"address", json::array{address.c_str()}}, {"inbound_tag", kInboundTag}, {"port", 1080}, {"priority", 1}});
+    return {group, *core};
 }
 
-long long place_on_hysteria2(Api& api, const Hysteria2Inbound& in) {
-    if (!api.has_core(kHysteria2Name)) {
+Placement place_on_hysteria2(Api& api, const Hysteria2Inbound& in, const std::string& address) {
+    auto core = api.find_core(kHysteria2Name);
+    if (!core) {
         // The default core config stays as it is.
         const json::object config{
             {"log", {{"loglevel", "warning"}}},
-            {"inbounds", json::array{stand_panel_kit::xray_hysteria2_inbound(kHysteria2Name, in.port, in.cert, in.congestion)}},
+            {"inbounds", json::array{stand_panel_kit::xray_hysteria2_inbound(kHysteria2Name, in.port, in.cert, in.congestion, in.listen)}},
             {"outbounds", json::array{json::object{{"protocol", "freedom"}, {"tag", "DIRECT"}}}}};
-        api.create_core(kHysteria2Name, config);
+        core = api.create_core(kHysteria2Name, config);
     }
     const long long group = ensure_group(api, kHysteria2Name, kHysteria2Name);
     ensure_host(api, kHysteria2Name,
-                {{"address", json::array{kNodeAddress}},
+                {{"address", json::array{address.c_str()}},
                  {"inbound_tag", kHysteria2Name},
                  {"port", in.port},
                  {"sni", json::array{stand_panel_kit::kHysteria2ServerName}},
                  {"pinned_peer_cert_sha256", in.cert.pin_sha256},
                  {"priority", 1}});
-    return group;
+    return {group, *core};
 }
 
 }  // namespace stand_pasarguard

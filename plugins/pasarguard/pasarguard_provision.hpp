@@ -15,7 +15,7 @@
 
 namespace stand_pasarguard {
 
-// The address the adapter's hosts name: no node runs here (compat's "unserved_links").
+// The address the hosts name when no node runs here (compat's "unserved_links").
 inline constexpr const char* kNodeAddress = "node1.bench.test";
 
 // The key in what `generate-temp-key` printed ("Temp key: <key>");
@@ -26,14 +26,19 @@ std::string parse_temp_key(const std::string& output);
 // runs the panel's CLI (`generate-temp-key`) and returns the key.
 void ensure_owner(Api& api, const std::filesystem::path& marker, const std::function<std::string()>& temp_key);
 
-// The group users join.
-long long place_on_shadowsocks(Api& api);
+// Where users go: the group they join and the core config it is on (what a node runs).
+struct Placement {
+    long long group = 0, core = 0;
+};
+// `address` is what the host's links name: the node's, or kNodeAddress.
+Placement place_on_shadowsocks(Api& api, const std::string& address);
 
 struct Hysteria2Inbound {
     stand_panel_kit::Hysteria2Certificate cert;
     int port = 0;
     std::string congestion;  // "" keeps Xray's
+    std::string listen;      // "" binds every interface (a node elsewhere)
 };
-long long place_on_hysteria2(Api& api, const Hysteria2Inbound& inbound);
+Placement place_on_hysteria2(Api& api, const Hysteria2Inbound& inbound, const std::string& address);
 
 }  // namespace stand_pasarguard

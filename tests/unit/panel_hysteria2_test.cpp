@@ -98,6 +98,7 @@ TEST_CASE("panel hysteria2: Xray's hysteria inbound, version 2, TLS, no obfuscat
     CHECK_FALSE(stream.contains("finalmask"));  // no salamander, Xray's own congestion control
     auto bbr = stand_panel_kit::xray_hysteria2_inbound("t", 1, cert, "bbr");
     CHECK(bbr.at("streamSettings").at("finalmask") == json::object{{"quicParams", {{"congestion", "bbr"}}}});
+    CHECK(stand_panel_kit::xray_hysteria2_inbound("t", 1, cert, "", "127.0.0.1").at("listen") == "127.0.0.1");
 }
 
 TEST_CASE("panel hysteria2: the links Remnawave and PasarGuard write are read by stand's client") {

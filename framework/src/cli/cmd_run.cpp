@@ -130,6 +130,9 @@ int checked_scenario(const Args& args, const scenario::Scenario& scen, const loa
     } catch (const loader::LoadError& e) {
         std::cerr << "stand: refused " << text::secrets().scrub(e.what()) << "\n";
         return kExitUsage;
+    } catch (const PluginConfigError& e) {
+        std::cerr << "stand: refused " << text::secrets().scrub(e.what()) << "\n";
+        return kExitUsage;
     }
     check_probe_steps(scen, search);
     const auto plan = scenario::make_run_plan(scen);

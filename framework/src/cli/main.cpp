@@ -3,6 +3,7 @@
 #include "cli/commands.hpp"
 #include "cli/deferred_gnutls.hpp"
 #include "cli/exit_codes.hpp"
+#include "cli/scenario_run.hpp"
 #include "isolation/worker_main.hpp"
 #include "loader/plugin_loader.hpp"
 #include "scenario/plugin_overrides.hpp"
@@ -98,6 +99,9 @@ int main(int argc, char** argv) {
         return kExitUsage;
     } catch (const stand::scenario::PluginOverrideError& e) {
         std::cerr << "stand: " << stand::text::secrets().scrub(e.what()) << "\n";
+        return kExitUsage;
+    } catch (const stand::cli::PluginConfigError& e) {
+        std::cerr << "stand: refused " << stand::text::secrets().scrub(e.what()) << "\n";
         return kExitUsage;
     } catch (const stand::loader::LoadError& e) {
         std::cerr << "stand: refused " << stand::text::secrets().scrub(e.what()) << "\n";

@@ -1,6 +1,7 @@
 #include "cli/scenario_run.hpp"
 
 #include "cli/exit_codes.hpp"
+#include "isolation/plugin_worker.hpp"
 #include "loader/schema_check.hpp"
 #include "report/run_report.hpp"
 #include "scenario/probe_params_check.hpp"
@@ -23,8 +24,27 @@ extern "C" void on_signal(int) { g_interrupted.store(true); }
 
 }  // namespace
 
-// Refuses bad plugins, and configs their schemas refuse, before measuring
-// anything, naming where each was given.
+namespace {
+
+// What the plugin itself says of its config: created once in a worker with a
+// scratch data dir and shut down (create() must not start work, plugin.h),
+// so a refusal its schema cannot express (one key needing another) stops
+// the run before anything is measured, not at each repetition.
+void check_created(const scenario::PluginRef& plugin, const loader::PluginInfo& loaded, const std::string& where) {
+    const text::TempDir scratch("stand-create");
+    isolation::WorkerOptions options;
+    options.plugin_file = loaded.file;
+    options.plugin_id = plugin.label;
+    options.host.run_dir = scratch.path() / plugin.label;
+    options.host.log = [](int, const std::string&, const std::string&) {};
+    isolation::PluginWorker worker(std::move(options));
+    const auto created = worker.create(boost::json::serialize(plugin.config), std::chrono::seconds(30));
+    worker.shutdown(std::chrono::seconds(5));
+    if (!created.ok()) throw PluginConfigError(where + ".config: " + plugin.label + " refuses its config: " + created.error);
+}
+
+}  // namespace
+
 void resolve_plugins(const Args& args, const scenario::Scenario& scen, const loader::PluginSearch& search) {
     for (std::size_t i = 0; i < scen.plugins.size(); ++i) {
         const auto& plugin = scen.plugins[i];
@@ -38,11 +58,14 @@ void resolve_plugins(const Args& args, const scenario::Scenario& scen, const loa
             throw loader::LoadError(where, e.what());
         }
         const auto problems = loader::config_problems(plugin.config, loaded->config_schema);
-        if (problems.empty()) continue;
+        if (problems.empty()) {
+            check_created(plugin, *loaded, where);
+            continue;
+        }
         std::string all;
         for (const auto& p : problems) all += (all.empty() ? "" : "; ") + p;
-        throw loader::LoadError(where + ".config", plugin.label + "'s config schema (stand info " + plugin.id +
-                                                       ") refuses: " + all);
+        throw PluginConfigError(where + ".config: " + plugin.label + "'s config schema (stand info " + plugin.id +
+                                ") refuses: " + all);
     }
 }
 

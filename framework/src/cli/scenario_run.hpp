@@ -3,6 +3,8 @@
 // engine's progress and log lines on stderr, and the closing report.
 #pragma once
 
+#include <stdexcept>
+
 #include "cli/args.hpp"
 #include "loader/plugin_search.hpp"
 #include "scenario/engine.hpp"
@@ -14,8 +16,17 @@
 
 namespace stand::cli {
 
-// Refuses bad plugins, and configs their schemas refuse, before measuring
-// anything, naming where each was given (the scenario's place, or --plugin).
+// A plugin config refused by the plugin's schema or by the plugin when
+// created: the user's config, exit 2 (a plugin the loader refuses is a
+// loader::LoadError, exit 3).
+class PluginConfigError : public std::runtime_error {
+public:
+    using std::runtime_error::runtime_error;
+};
+
+// Refuses bad plugins (LoadError), and configs their schemas or the plugins
+// themselves refuse (PluginConfigError), before measuring anything, naming
+// where each was given (the scenario's place, or --plugin).
 void resolve_plugins(const Args& args, const scenario::Scenario& scen, const loader::PluginSearch& search);
 
 // Every run_probe step's job and params, asked of the probe plugins

@@ -55,6 +55,9 @@ What it models (reference section in brackets):
     has none);
     no host -> 200 empty body; unknown/forged/revoked token or deleted user -> 404
     {"detail":"Not Found"}; /sub/{token}/links, /links_base64, /info [B6].
+  * Nodes (pasarguard_nodes.py): GET /api/nodes, POST /api/node, GET and PUT
+    /api/node/{id}; the double connects to a node as the panel does (TLS
+    trusting server_ca, the API key) and reports connected or error.
   * restart: with --state-dir everything persists (users, owner, groups, hosts, JWT
     secret, subscription secret). Fault 401-after-restart rotates the admin JWT
     secret (all admin tokens -> 401) [B8].
@@ -79,6 +82,7 @@ import uuid
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 from common.panel_double import (  # noqa: E402
     PanelDouble, Response, empty_response, json_response, run_double, text_response)
+from pasarguard_nodes import NodesMixin  # noqa: E402
 
 TEMP_KEY_TTL = 300
 SS_METHOD = "chacha20-ietf-poly1305"
@@ -236,7 +240,7 @@ def consume_temp_key(keys, key, action):
     return "invalid key"
 
 
-class PasarGuardDouble(PanelDouble):
+class PasarGuardDouble(NodesMixin, PanelDouble):
     name = "pasarguard"
 
     @classmethod
@@ -297,6 +301,7 @@ class PasarGuardDouble(PanelDouble):
         R("GET", r"/sub/(?P<token>[^/]+)/(?P<ctype>links|links_base64)", self.h_sub_forced,
           name="sub_forced")
         R("GET", r"/sub/(?P<token>[^/]+)/?", self.h_sub, name="sub")
+        self.setup_nodes()
 
     # ----- plumbing -------------------------------------------------------------
     def _control(self, req):

@@ -55,7 +55,7 @@ Hysteria2Certificate hysteria2_certificate(const std::string& panel, const std::
 }
 
 json::object xray_hysteria2_inbound(const std::string& tag, int port, const Hysteria2Certificate& cert,
-                                    const std::string& congestion) {
+                                    const std::string& congestion, const std::string& listen) {
     json::object tls{{"alpn", json::array{"h3"}},
                      {"certificates", json::array{json::object{{"certificateFile", cert.cert_file},
                                                                {"keyFile", cert.key_file}}}}};
@@ -64,11 +64,13 @@ json::object xray_hysteria2_inbound(const std::string& tag, int port, const Hyst
                         {"hysteriaSettings", {{"version", 2}, {"udpIdleTimeout", 60}}},
                         {"tlsSettings", tls}};
     if (!congestion.empty()) stream["finalmask"] = json::object{{"quicParams", {{"congestion", congestion}}}};
-    return {{"tag", tag},
-            {"port", port},
-            {"protocol", "hysteria"},
-            {"settings", {{"version", 2}, {"clients", json::array{}}}},
-            {"streamSettings", stream}};
+    json::object inbound{{"tag", tag},
+                         {"port", port},
+                         {"protocol", "hysteria"},
+                         {"settings", {{"version", 2}, {"clients", json::array{}}}},
+                         {"streamSettings", stream}};
+    if (!listen.empty()) inbound["listen"] = listen;
+    return inbound;
 }
 
 }  // namespace stand_panel_kit

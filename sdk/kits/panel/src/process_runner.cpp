@@ -103,7 +103,7 @@ void ProcessRunner::check_installed(const std::string& hint) const {
             throw Error(STAND_E_NOT_FOUND, panel_ + ": " + what + ": its working directory " + cwd.string() +
                                                " does not exist");
         try {
-            stand::cpp::require_executable(expand_(p.argv.front()), hint, cwd);
+            stand::cpp::require_executable(expand_(p.argv.front()), p.install_hint.empty() ? hint : p.install_hint, cwd);
         } catch (const Error& e) {
             throw Error(STAND_E_NOT_FOUND, panel_ + ": " + what + ": " + e.what());
         }

@@ -56,9 +56,10 @@ inline constexpr const char* kHysteria2ServerName = "localhost";
 
 // Xray's `hysteria` inbound, version 2: TLS with ALPN h3 and the certificate
 // files, no salamander obfuscation; a congestion other than "" goes into
-// streamSettings.finalmask.quicParams.congestion. No listen key: the panel's
-// core runs on its nodes, which bind every interface.
+// streamSettings.finalmask.quicParams.congestion. `listen` "" leaves the
+// key out (Xray binds every interface: a node elsewhere); else the inbound
+// binds that address (a node the adapter runs in the box).
 boost::json::object xray_hysteria2_inbound(const std::string& tag, int port, const Hysteria2Certificate& cert,
-                                           const std::string& congestion);
+                                           const std::string& congestion, const std::string& listen = "");
 
 }  // namespace stand_panel_kit

@@ -64,6 +64,8 @@ struct PanelProcess {
     std::vector<std::string> data;           // folders under the data dir that hold its data: made before it
                                              // starts (a first_start step gets them empty), counted in facts
     std::string box = "measured";            // the box it runs in; "": none
+    std::string install_hint;                // install()'s advice when its program is missing (how to get it,
+                                             // which config key names it); "": the adapter's for the panel
 };
 
 // A long-running process.
