@@ -64,7 +64,11 @@ EOF
 # pythonVERSION and pythonVERSION-venv with everything they depend on (glibc included), unpacked.
 unpack_python() {
   local config debs=$dest/apt-sid/debs packages
-  command -v patchelf >/dev/null || { say "apt-get install patchelf (Debian 12's)"; env -u APT_CONFIG apt-get install -y patchelf >&2; }
+  if ! command -v patchelf >/dev/null; then
+    say "apt-get install patchelf (Debian 12's)"
+    env -u APT_CONFIG apt-get update >&2  # a fresh machine's lists may be missing or stale
+    env -u APT_CONFIG apt-get install -y patchelf >&2
+  fi
   config=$(unstable_apt_config)
   say "Debian unstable's index"
   APT_CONFIG=$config apt-get update >&2

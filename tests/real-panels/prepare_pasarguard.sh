@@ -8,10 +8,12 @@
 #                          (stand's default `python`: source_dir/.venv/bin/python3)
 #   OUT/python-root        Debian unstable's python3.14 and the glibc it needs
 #                          (newer_python.sh, the recipe for any panel needing a newer Python)
-#   OUT/pasarguard.json    a `stand compat pasarguard --target-config` file
+#   OUT/pasarguard-plugin.json  the plugin config: `stand run --plugin pasarguard=@FILE`
+#   OUT/pasarguard.json    a `stand compat pasarguard --target-config` file (the same
+#                          config under "config", with the compat checks' keys)
 #   ./prepare_pasarguard.sh OUT GIT_DIR [TAG] [PORT]
 # GIT_DIR: a clone or bare snapshot of github.com/PasarGuard/panel holding TAG
-# (default v5.2.1). PORT (default 25410) goes into pasarguard.json.
+# (default v5.2.1). PORT (default 25410) goes into both JSON files.
 #
 # Why each step (see tests/real-panels/pasarguard-from-source.md):
 # - pyproject.toml wants Python >= 3.14 and the code uses PEP 758 syntax;
@@ -66,14 +68,20 @@ if ! [[ -f $src/dashboard/build/index.html ]]; then
     > "$src/dashboard/build/index.html"
 fi
 
-# 4. The compat target: the adapter's own native lifecycle, nothing else.
-cat > "$out/pasarguard.json" <<EOF
+# 4. The plugin config (`stand run ... --plugin pasarguard=@OUT/pasarguard-plugin.json`):
+# the adapter's own native lifecycle, nothing else; and the compat target,
+# which wraps the same config under "config" beside the checks' own keys.
+cat > "$out/pasarguard-plugin.json" <<EOF
 {
-  "config": {
-    "mode": "native",
-    "source_dir": "$src",
-    "port": $port
-  },
+  "mode": "native",
+  "source_dir": "$src",
+  "port": $port
+}
+EOF
+{
+  printf '{\n  "config": '
+  sed '1!s/^/  /; $s/$/,/' "$out/pasarguard-plugin.json"
+  cat <<'EOF'
   "wrong_credentials": {"password": "Nope-Wrong-Pass-12"},
   "users": 5,
   "ready_timeout_s": 120,
@@ -81,4 +89,6 @@ cat > "$out/pasarguard.json" <<EOF
   "unserved_links": "panel only: the host's address names no node (node1.bench.test), nothing serves the links"
 }
 EOF
+} > "$out/pasarguard.json"
 say "ready: stand compat pasarguard --target-config $out/pasarguard.json"
+say "       stand run SCENARIO --plugin pasarguard=@$out/pasarguard-plugin.json"

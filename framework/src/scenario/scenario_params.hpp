@@ -18,10 +18,13 @@
 namespace stand::scenario {
 
 using ParamOverrides = std::map<std::string, std::string>;
+// Where each "${name}" was: its JSON path ("$.phases[1].steps[0].server") and the name.
+using ParamSources = std::map<std::string, std::string>;
 
 // Replaces the params in `root` (an object) and removes its "params" key;
-// returns the values used (for run.json). Throws ScenarioError.
+// returns the values used (for run.json) and, with `sources`, where each
+// went. Throws ScenarioError.
 boost::json::object apply_scenario_params(boost::json::value& root, const ParamOverrides& overrides,
-                                          const std::filesystem::path& file);
+                                          const std::filesystem::path& file, ParamSources* sources = nullptr);
 
 }  // namespace stand::scenario

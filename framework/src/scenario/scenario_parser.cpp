@@ -304,9 +304,11 @@ Scenario parse_root(const json::value& root, const std::filesystem::path& file) 
 Scenario parse_scenario_text(std::string_view text, const std::filesystem::path& file_for_messages,
                              const ParamOverrides& params) {
     auto root = parse_json_text(text, file_for_messages);
-    auto used = apply_scenario_params(root, params, file_for_messages);
+    ParamSources sources;
+    auto used = apply_scenario_params(root, params, file_for_messages, &sources);
     auto s = parse_root(root, file_for_messages);
     s.params = std::move(used);
+    s.param_sources = std::move(sources);
     return s;
 }
 

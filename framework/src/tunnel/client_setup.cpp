@@ -21,7 +21,7 @@ asio::ip::udp::endpoint resolve_server(const hysteria::HysteriaLink& link, bool 
     // No other name is looked up without --allow-remote: the query itself could leave this machine.
     if (not_an_address && !allow_remote && !host::http::is_localhost_name(link.host))
         throw RemoteServerError("the Hysteria server '" + link.host +
-                                "' is a name other than localhost, which is not looked up unless allowed (--allow-remote)");
+                                "' is a name other than localhost, which is not looked up");
     asio::io_context io;
     asio::ip::udp::resolver resolver(io);
     boost::system::error_code ec;
@@ -36,7 +36,7 @@ asio::ip::udp::endpoint resolve_server(const hysteria::HysteriaLink& link, bool 
     }
     if (!chosen)
         throw RemoteServerError("the Hysteria server '" + link.host +
-                              "' is not on this machine; load goes only to loopback unless allowed (--allow-remote)");
+                              "' is not on this machine; load goes only to loopback");
     return *chosen;
 }
 

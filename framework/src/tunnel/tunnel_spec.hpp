@@ -20,9 +20,16 @@ public:
 };
 
 // The server is not on this machine and remote targets were not allowed.
+// what() names `stand tunnel`'s way to allow it (--allow-remote); reason()
+// is the same without it, for a caller whose ways are others (a scenario's).
 class RemoteServerError : public TunnelSpecError {
 public:
-    using TunnelSpecError::TunnelSpecError;
+    explicit RemoteServerError(const std::string& reason)
+        : TunnelSpecError(reason + " unless allowed (--allow-remote)"), reason_(reason) {}
+    const std::string& reason() const noexcept { return reason_; }
+
+private:
+    std::string reason_;
 };
 
 struct TunnelSpec {

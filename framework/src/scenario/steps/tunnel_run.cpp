@@ -33,6 +33,22 @@ hysteria::HysteriaLink tunnel_link(RepContext& ctx, const Step& s, const TunnelS
     }
 }
 
+// A server the tunnel may not reach without the scenario's allow_remote (a
+// subscription's link naming the panel's node by a name): the ways `stand
+// run` has, the --param that sets the step's "server" where one does
+// (tests/scenario-runs/check_remote_server_hint.sh runs the one it names).
+std::string remote_server_problem(const RepContext& ctx, const Step& s, const tunnel::RemoteServerError& e,
+                                  const hysteria::HysteriaLink& link) {
+    const std::string here = "hysteria2://AUTH@127.0.0.1:" + std::to_string(link.port) + "/?insecure=1";
+    const auto& sources = ctx.env.scenario.param_sources;
+    const auto param = sources.find(s.json_path + ".server");
+    const std::string how = param != sources.end() ? "--param '" + param->second + "=" + here + "'"
+                                                   : "the step \"server\": \"" + here + "\"";
+    return e.reason() + ": give " + how +
+           " (a server on this machine, AUTH a user's auth there), or set \"allow_remote\": true in the scenario "
+           "file to look the name up and send load beyond this machine";
+}
+
 std::string tunnel_sink(RepContext& ctx, const Step& s, const TunnelSource& source) {
     if (!source.sink.empty()) return source.sink;
     if (ctx.env.backend == nullptr)
@@ -127,6 +143,8 @@ void run_tunnel(RepContext& ctx, const Step& s, Deadline) {
     std::thread runner([&] {
         try {
             result = tunnel::run_tunnel(spec, hooks);
+        } catch (const tunnel::RemoteServerError& e) {
+            tunnel_error = remote_server_problem(ctx, s, e, spec.link);
         } catch (const std::exception& e) {
             tunnel_error = e.what();
         }
@@ -184,6 +202,8 @@ void run_many_clients(RepContext& ctx, const Step& s, Deadline) {
     tunnel::ManyClientsResult r;
     try {
         r = tunnel::run_many_clients(spec, &ctx.env.interrupted);
+    } catch (const tunnel::RemoteServerError& e) {
+        throw StepFailure("step " + s.name + ": " + remote_server_problem(ctx, s, e, spec.links.front()));
     } catch (const std::exception& e) {
         throw StepFailure("step " + s.name + ": " + e.what());
     }
