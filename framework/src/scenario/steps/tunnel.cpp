@@ -46,6 +46,10 @@ TunnelSource read_tunnel_source(const ObjectReader& r, const StepParseContext& c
             r.at("cc").fail("one of bbr, cubic, bbr2, reno", r.find("cc"));
         source.cc = *v;
     }
+    if (auto v = r.string("if_elsewhere")) {
+        if (*v != "fail" && *v != "skip") r.at("if_elsewhere").fail("fail or skip", r.find("if_elsewhere"));
+        source.skip_elsewhere = *v == "skip";
+    }
     return source;
 }
 
@@ -102,6 +106,10 @@ StepAction read_many_clients(const ObjectReader& r, const StepParseContext& ctx)
 const StepKey kServer{"server", "a hysteria2:// or hy2:// link", "absent: a created user's subscription"};
 const StepKey kSink{"sink", "host:port", "the scenario's backend"};
 const StepKey kCc{"cc", "bbr, cubic, bbr2 or reno", "bbr"};
+const StepKey kIfElsewhere{"if_elsewhere",
+                           "fail or skip: a user's link naming a server not on this machine fails the step, or skips "
+                           "it (not measured, why recorded; a during step still runs)",
+                           "fail"};
 
 }  // namespace
 
@@ -111,7 +119,7 @@ const StepKind& tunnel_throughput_kind() {
         .summary = "one Hysteria 2 tunnel carrying streams downloads and a probe every probe_interval_ms; with during, "
                    "that step runs alongside",
         .interface = "stand.panel/1",
-        .keys = {kServer, {"user", "integer", "0"}, kSink, kCc, {"streams", "integer 1..1024", "1"},
+        .keys = {kServer, {"user", "integer", "0"}, kSink, kCc, kIfElsewhere, {"streams", "integer 1..1024", "1"},
                  {"duration_s", "number > 0, at most 86400", "30"}, {"probe_interval_ms", "integer 1..60000", "97"},
                  {"below_mbit", "number > 0", "half the median second"}, {"during", "a step object", "absent"},
                  {"during_after_s", "number < duration_s", "0"}},
@@ -133,7 +141,7 @@ const StepKind& many_clients_kind() {
         .summary = "clients tunnels, client i with user i's link, connecting over ramp_s, each fetching /small every "
                    "every_s",
         .interface = "stand.panel/1",
-        .keys = {{"clients", "integer 1..100000", "400"}, kServer, kSink, kCc,
+        .keys = {{"clients", "integer 1..100000", "400"}, kServer, kSink, kCc, kIfElsewhere,
                  {"duration_s", "number > 0, at most 86400", "60"}, {"ramp_s", "number < duration_s", "20"},
                  {"every_s", "number > 0", "2"}},
         .metrics = {"connected", "handshake_failures", "handshake_p50_ms", "handshake_p95_ms", "requests_ok",

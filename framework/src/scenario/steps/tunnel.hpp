@@ -17,6 +17,11 @@ struct TunnelSource {
     std::uint32_t user = 0;  // the created user's index (tunnel_throughput)
     std::string sink;        // host:port the server dials; empty: the scenario's backend
     std::string cc = "bbr";
+    // A user's link naming a server that is not on this machine (allow_remote
+    // off; a panel whose node runs elsewhere, or a double with no core): fail
+    // the step, or skip it: recorded as not measured with why (a finding),
+    // its `during` step still run as planned.
+    bool skip_elsewhere = false;
 };
 // One tunnel with `streams` /zero downloads and a /small probe every
 // probe_interval; with `during`, that step runs alongside it, starting

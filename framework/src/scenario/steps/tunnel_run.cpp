@@ -1,6 +1,7 @@
 #include "scenario/steps/tunnel_run.hpp"
 
 #include "detect/box_cpu.hpp"
+#include "host/http/target_resolver.hpp"
 #include "scenario/steps/tunnel.hpp"
 #include "scenario/steps/tunnel_support.hpp"
 #include "tunnel/tunnel_run.hpp"
@@ -47,6 +48,20 @@ std::string remote_server_problem(const RepContext& ctx, const Step& s, const tu
     return e.reason() + ": give " + how +
            " (a server on this machine, AUTH a user's auth there), or set \"allow_remote\": true in the scenario "
            "file to look the name up and send load beyond this machine";
+}
+
+// With "if_elsewhere": "skip", a link naming a server not on this machine:
+// why the step is not measured ("" when it is to run, or to fail as a run
+// would). Recorded in the step's loads and as a finding.
+std::string elsewhere_reason(RepContext& ctx, const Step& s, const TunnelSource& source,
+                             const hysteria::HysteriaLink& link) {
+    if (!source.skip_elsewhere || ctx.env.scenario.allow_remote || host::http::is_local_host(link.host)) return {};
+    const std::string why = "the link names " + link.host + ":" + std::to_string(link.port) +
+                            ", not a server on this machine (the panel serves its users elsewhere, or not at all): "
+                            "not measured (\"if_elsewhere\": \"skip\")";
+    ctx.record.loads[s.name] = boost::json::object{{"not_measured", why}};
+    ctx.record.finding(detect::Finding{"tunnel-not-here", ctx.scope(s), why});
+    return why;
 }
 
 std::string tunnel_sink(RepContext& ctx, const Step& s, const TunnelSource& source) {
@@ -133,6 +148,17 @@ std::function<void(const tunnel::TunnelProgress&)> live_status(RepContext& ctx, 
 void run_tunnel(RepContext& ctx, const Step& s, Deadline) {
     const auto& a = s.action.get<TunnelStep>();
     const tunnel::TunnelSpec spec = tunnel_spec(ctx, s, a);
+    if (!elsewhere_reason(ctx, s, a.source, spec.link).empty()) {
+        // The during step keeps its place in the window; the step lasts as planned.
+        const auto t0 = RepClock::now();
+        if (a.during) {
+            ctx.sleep_for(a.during_after);
+            ctx.run_nested(*a.during);
+        }
+        const Seconds left = a.duration - std::chrono::duration_cast<Seconds>(RepClock::now() - t0);
+        if (left > Seconds(0)) ctx.sleep_for(left);
+        return;
+    }
     tunnel::TunnelHooks hooks;
     hooks.stop = &ctx.env.interrupted;
     hooks.on_progress = live_status(ctx, s, a, spec);
@@ -192,6 +218,7 @@ void run_many_clients(RepContext& ctx, const Step& s, Deadline) {
     const auto& a = s.action.get<ManyClientsStep>();
     tunnel::ManyClientsSpec spec;
     spec.links = client_links(ctx, s, a);
+    if (!elsewhere_reason(ctx, s, a.source, spec.links.front()).empty()) return;
     spec.sink = tunnel_sink(ctx, s, a.source);
     spec.duration = std::chrono::duration_cast<std::chrono::nanoseconds>(a.duration);
     spec.ramp = std::chrono::duration_cast<std::chrono::nanoseconds>(a.ramp);
