@@ -135,7 +135,7 @@ void add_node_facts(json::object& facts, const NodeSettings& node, const std::op
     if (!node.enabled()) return;
     json::object n{{"binary", node.binary}, {"xray", node.xray.empty() ? "/usr/local/bin/xray" : node.xray}, {"port", node.port}};
     if (state) {
-        n["status"] = state->status;
+        n["status_at_bootstrap"] = state->status;
         if (!facts["versions"].is_object()) facts["versions"] = json::object{};
         auto& versions = facts["versions"].as_object();
         if (!state->node_version.empty()) versions["pasarguard-node"] = state->node_version;

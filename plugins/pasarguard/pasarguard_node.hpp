@@ -66,8 +66,8 @@ struct NodeRegistration {
 };
 NodeState register_node(const stand::cpp::Host& host, Api& api, const NodeRegistration& node, int timeout_ms);
 
-// facts(): {"node": {binary, xray, port, status}} and the versions the node
-// reported to the panel ({"pasarguard-node": ..., "xray": ...} into `versions`).
+// facts(): {"node": {binary, xray, port, status_at_bootstrap}} and the
+// versions the node reported to the panel at the last bootstrap ({"pasarguard-node": ..., "xray": ...} into `versions`).
 void add_node_facts(boost::json::object& facts, const NodeSettings& node, const std::optional<NodeState>& state);
 
 }  // namespace stand_pasarguard

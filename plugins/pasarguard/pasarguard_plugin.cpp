@@ -78,8 +78,7 @@ private:
         if (node_.enabled()) stand_pasarguard::ensure_node_files(host(), data_dir());
     }
 
-    void forget() override {
-        node_state_.reset();
+    void forget() override {  // node_state_ stays: facts come after the teardown's wipe
         group_id_.reset();
         users_.clear();
         api_.reset();
