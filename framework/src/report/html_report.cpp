@@ -1,4 +1,6 @@
 #include "report/html_report.hpp"
+
+#include "report/cell_verdicts.hpp"
 #include "report/standing_caveat.hpp"
 #include "rundir/run_files.hpp"
 
@@ -244,6 +246,7 @@ std::string tables_section(const Run& r) {
     if (tables.empty())
         return out + "<p class=\"note\">The scenario declares no tables.</p>" + adaptive_html(r.run) + "</section>";
     const auto rows = rows_of_reps(r.reps);
+    const auto findings = rep_findings(r.reps);
     std::vector<std::string> columns;
     for (const auto& p : r.plugins)
         if (std::any_of(rows.begin(), rows.end(), [&](const PerRepRow& row) { return row.plugin == p; }))
@@ -258,8 +261,11 @@ std::string tables_section(const Run& r) {
         if (table_columns.empty()) table_columns = columns;
         try {
             const TableSpec spec = run_table_spec(table, table_columns, "run.json tables");
-            const Table t = build_table(rows, spec, "results.json");
+            Table t = build_table(rows, spec, "results.json");
+            mark_cells(t, spec, findings);
             out += table_html(r, t);
+            if (const auto line = whole_rep_line(t, findings); !line.empty())
+                out += "<p class=\"note\">" + html_escape(line) + "</p>";
             for (std::size_t i = 0; i < t.rows.size(); ++i) out += bars_figure(r, t, i, spec.rows[i]);
         } catch (const std::exception& e) {
             out += "<p class=\"note\">This table cannot be drawn: " + html_escape(e.what()) + "</p>";

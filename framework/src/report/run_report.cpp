@@ -1,6 +1,7 @@
 #include "report/run_report.hpp"
 #include "report/standing_caveat.hpp"
 #include "detect/shared_machine.hpp"
+#include "report/cell_verdicts.hpp"
 #include "rundir/run_files.hpp"
 
 #include "report/adaptive_section.hpp"
@@ -52,9 +53,11 @@ std::string md_escape(std::string text) {
     return out;
 }
 
-std::string tables_markdown(const json::object& run, const std::vector<PerRepRow>& rows, const std::string& source) {
+std::string tables_markdown(const json::object& run, const std::vector<PerRepRow>& rows,
+                            const std::vector<json::object>& reps, const std::string& source) {
     std::string md;
     const auto values = values_by_plugin(rows);
+    const auto findings = rep_findings(reps);
     for (const auto& table : rundir::tables_of_run(run)) {
         md += "## " + table.title + "\n\n";
         if (table.layout == "wide") {
@@ -69,7 +72,12 @@ std::string tables_markdown(const json::object& run, const std::vector<PerRepRow
             md += "No repetition finished, so there is nothing to tabulate.\n\n";
             continue;
         }
-        md += render_markdown(rows, run_table_spec(table, with_values, source + " tables"), source) + "\n";
+        const auto spec = run_table_spec(table, with_values, source + " tables");
+        auto built = build_table(rows, spec, source);
+        mark_cells(built, spec, findings);
+        md += render_markdown(built, spec);
+        if (const auto line = whole_rep_line(built, findings); !line.empty()) md += "\n" + line;
+        md += "\n";
     }
     return md;
 }
@@ -204,7 +212,7 @@ RunReportFiles write_run_report(const std::filesystem::path& run_dir) {
     std::string md = "# " + std::string(run->at("scenario_name").as_string()) + "\n\n";
     md += "Run directory: `" + run_dir.string() + "`. Cells: median (min-max) over the repetitions that finished; "
           "n is their count.\n\n";
-    md += tables_markdown(*run, rows, (run_dir / "per_rep.csv").string());
+    md += tables_markdown(*run, rows, reps, (run_dir / "per_rep.csv").string());
     md += spread_ratios_markdown(*run, reps);
     md += adaptive_markdown(*run);
     md += checks_markdown(checks);
