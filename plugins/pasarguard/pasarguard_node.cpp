@@ -27,8 +27,10 @@ fs::path env_file(const fs::path& data_dir) { return node_dir(data_dir) / "node.
 void declare_node_keys(stand::cpp::ConfigSpec& s) {
     s.string("node",
              "PasarGuard's node binary (PasarGuard/node: `CGO_ENABLED=0 go build ./cmd/node`); given, the adapter runs it "
-             "in the box beside the panel, registers it through the panel's API (gRPC, its certificate as server_ca) "
-             "and the hosts name its endpoint (config.host); absent, no node runs and the links name " +
+             "in the box beside the panel with a certificate and API key it makes in <data dir>/node (SSL_CERT_FILE, "
+             "SSL_KEY_FILE, API_KEY in the node's own environment), registers it through the panel's API (gRPC, the "
+             "certificate as server_ca), waits until the panel reports it connected, and the hosts name its endpoint "
+             "(config.host:inbound_port); absent, no node runs and the links name " +
                  std::string("node1.bench.test"));
     s.string("node_xray", "the Xray binary the node runs (XRAY_EXECUTABLE_PATH); default: the node's, /usr/local/bin/xray");
     s.string("node_xray_assets", "the folder of Xray's geo files (XRAY_ASSETS_PATH); default: the node's, /usr/local/share/xray");
