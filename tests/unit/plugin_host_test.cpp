@@ -80,6 +80,11 @@ TEST_CASE("files service: data dir is per plugin, private, under the run dir") {
     REQUIRE(::stat(data.c_str(), &st) == 0);
     CHECK((st.st_mode & 0777) == 0700);
     CHECK(h.run_dir() == std::filesystem::absolute(dir.path() / "run").string());
+    // A mode a plugin gave it later (searchable by a process's own user) stays.
+    REQUIRE(::chmod(data.c_str(), 0711) == 0);
+    CHECK(h.data_dir() == data);
+    REQUIRE(::stat(data.c_str(), &st) == 0);
+    CHECK((st.st_mode & 0777) == 0711);
 }
 
 TEST_CASE("clock service: monotonic, and sleep is cut short by cancellation") {

@@ -26,11 +26,15 @@ void STAND_ABI log_thunk(const stand_host* host, int32_t level, const char* mess
 
 const void* STAND_ABI get_service_thunk(const stand_host*, const char* id) { return id ? find_service(id) : nullptr; }
 
+// `perms` only when it makes the folder: an existing one keeps its mode, as
+// a plugin may have opened it for a process that runs as another user (the
+// panel kit lets PostgreSQL reach its folder in the data dir). Resetting it
+// on every data_dir() call locked that process out mid-run.
 void create_directory(const std::filesystem::path& dir, std::filesystem::perms perms) {
     std::error_code ec;
-    std::filesystem::create_directories(dir, ec);
+    const bool made = std::filesystem::create_directories(dir, ec);
     if (ec) throw cpp::Error(STAND_E_IO, "cannot create directory " + dir.string() + ": " + ec.message());
-    std::filesystem::permissions(dir, perms, ec);
+    if (made) std::filesystem::permissions(dir, perms, ec);
 }
 
 }  // namespace
