@@ -43,8 +43,8 @@ const stand::cpp::ConfigSpec& config_spec() {
         s.integer("node_port", "NODE_PORT: the node's API (mTLS), which the backend calls; the node binds every interface")
             .range(1, 65535).by_default(2222);
         s.string("node_address", "where the backend reaches the node and what the hosts name; default config.host with "
-                                 "run_node; given without run_node, a node already running there (with this backend's "
-                                 "SECRET_KEY) is registered");
+                                 "run_node; given without run_node, a node running there is registered (bootstrap "
+                                 "writes the SECRET_KEY it needs into <data dir>/node.env)");
         s.integer("node_ready_timeout_s", "bootstrap: how long to wait for the backend to report the node connected")
             .range(1, 3600).by_default(60);
         stand_panel_kit::declare_hysteria2_keys(
