@@ -61,10 +61,11 @@ std::vector<PanelProcess> node_processes(const NodeSettings& s) {
 
 void write_xray_service(const fs::path& dir) {
     fs::create_directories(dir);
-    // docker/rootfs/etc/s6-overlay/s6-rc.d/xray/run of the node at 3.3.2, with RW_ROOT.
+    // docker/rootfs/etc/s6-overlay/s6-rc.d/xray/run of the node at 3.3.2, with
+    // RW_ROOT; Xray logs the config's URL at start, its token is kept out of the log.
     const fs::path run = dir / "run";
-    std::ofstream(run) << "#!/bin/sh\n"
-                          "exec 2>&1\n"
+    std::ofstream(run) << "#!/bin/bash\n"
+                          "exec > >(exec sed -u 's/token=[^ }\"]*/token=<redacted>/g') 2>&1\n"
                           "exec \"$RW_ROOT/usr/local/bin/rw-core\" \\\n"
                           "    -config @\"${INTERNAL_SOCKET_PATH}\":/internal/get-config?token=\"${INTERNAL_REST_TOKEN}\" \\\n"
                           "    -format json\n";
