@@ -139,6 +139,26 @@ void Api::delete_host(const std::string& uuid) {
     call("delete duplicate host", {{"method", "DELETE"}, {"url", url("/api/hosts/" + uuid)}}, {200, 204, 404});
 }
 
+std::string Api::node_secret_key() {
+    auto r = call("node secret key", {{"method", "GET"}, {"url", url("/api/keygen")}}, {200});
+    return stand_panel_kit::string_member(r.json, kPanel, "node secret key", {"response", "secretKey"});
+}
+
+json::array Api::nodes() {
+    auto r = call("list nodes", {{"method", "GET"}, {"url", url("/api/nodes")}}, {200});
+    return array_at(r.json, "list nodes", {"response"});
+}
+
+bool Api::create_node(const json::object& node) {
+    auto r = call("create node", {{"method", "POST"}, {"url", url("/api/nodes")}, {"json", node}}, {201, 400});
+    if (r.status == 201) return true;
+    const auto* o = r.json.if_object();
+    const auto* code = o ? o->if_contains("errorCode") : nullptr;
+    if (code && *code == "A033") return false;
+    // A034: another node has this address.
+    throw stand_panel_kit::bad_response(kPanel, "create node", "refused", r);
+}
+
 CreatedUser Api::create_user(const std::string& name, const std::string& squad) {
     const json::object body{{"username", name},
                             {"expireAt", "2099-01-01T00:00:00.000Z"},

@@ -49,6 +49,12 @@ public:
     boost::json::array hosts();
     void create_host(const boost::json::object& host);
     void delete_host(const std::string& uuid);
+    // The SECRET_KEY a node is started with (the backend's CA, the node's
+    // certificate and key, the JWT public key), base64 JSON.
+    std::string node_secret_key();
+    boost::json::array nodes();
+    // false: refused as a taken name (400 A033: another bootstrap made it).
+    bool create_node(const boost::json::object& node);
     // 400 A019 (a taken username) is an error naming the duplicate.
     CreatedUser create_user(const std::string& name, const std::string& squad);
     // false: no such user.

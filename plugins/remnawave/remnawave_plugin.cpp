@@ -2,13 +2,17 @@
 // official docker compose with a generated .env and the box as cgroup
 // parent, or natively its declared parts in the box (PostgreSQL, Redis, the
 // migrations, the seeder and the three apps of a backend built from source;
-// remnawave_deployment.hpp), or a given command (the test double). Admin calls
-// carry an API token (remnawave_api.hpp); users join the default squad, or a
-// Hysteria 2 squad (remnawave_provision.hpp).
+// remnawave_deployment.hpp), or a given command (the test double); with
+// run_node, a node beside it (remnawave_node.hpp) that bootstrap registers
+// and waits for (remnawave_enrol.hpp). Admin calls carry an API token
+// (remnawave_api.hpp); users join the default squad, or a Hysteria 2 squad
+// (remnawave_provision.hpp).
 #include "remnawave_api.hpp"
 #include "remnawave_config.hpp"
 #include "remnawave_deployment.hpp"
+#include "remnawave_enrol.hpp"
 #include "remnawave_env.hpp"
+#include "remnawave_node.hpp"
 #include "remnawave_provision.hpp"
 
 #include <stand/kits/panel/credentials.hpp>
@@ -44,16 +48,22 @@ public:
             {"db_port", std::to_string(cfg.integer("database_port"))}, {"redis_port", std::to_string(cfg.integer("redis_port"))},
             {"metrics_port", std::to_string(cfg.integer("metrics_port"))}};
         hysteria2_ = stand_panel_kit::read_hysteria2_choice(cfg, "the default squad's inbound keeps its port");
+        const std::string node_image = read_node_config(cfg);
         cfg.finish();
         docker_ = lc.mode == stand_panel_kit::RunMode::docker;
         if (!docker_) declared_ = stand_remnawave::deploy_native(lc, native_, own_command);
+        if (run_node_ && !docker_) add_native_node(lc);
         lc.project = "standremna";
         lc.container = "stand_remnawave";
         launch(std::move(lc), vars, docker_ ? "docker mode runs " + image + ", " + stand_remnawave::kDbImage + " and " + stand_remnawave::kRedisImage
                                             : std::string("native mode runs a backend built from source (config.source_dir, tests/real-panels/prepare_remnawave.sh)"));
-        launcher().set_compose(stand_remnawave::compose_file({image, host_name_, port_, hysteria2_.enabled}));
+        auto compose = stand_remnawave::compose_file({image, host_name_, port_, hysteria2_.enabled});
+        if (run_node_) compose.services.push_back(stand_remnawave::node_compose_service(node_image, node_.port));
+        launcher().set_compose(compose);
         if (declared_) launcher().add_artifact(native_.source_dir);  // dist/, node_modules/, prisma/: the image's /opt/app
+        if (run_node_ && !docker_) launcher().add_artifact(node_.source_dir);
         if (docker_) images_ = {image, stand_remnawave::kDbImage, stand_remnawave::kRedisImage};
+        if (docker_ && run_node_) images_.push_back(node_image);
     }
 
     json::object readiness() override {
@@ -66,16 +76,26 @@ private:
     void check_install() override {
         if (docker_) check_docker_images(images_);
         if (declared_) stand_remnawave::check_build(native_);
+        if (run_node_ && !docker_) stand_remnawave::check_node_build(node_);
         if (docker_ || declared_) ensure_env();  // compose reads it for every command, `down -v` of a wipe too
+        if (docker_) ensure_node_env_file();
     }
 
     void before_start() override {
         if (docker_ || declared_) ensure_env();
         // docker: the compose file mounts it (a missing source would be made by the daemon, as root)
         if (docker_ && hysteria2_.enabled) fs::create_directories(data_dir() / "tls");
+        if (docker_) ensure_node_env_file();
     }
 
     void after_restart() override { api_.reset(); }  // the kept token is tried again, then replaced if dead
+
+    // `down` leaves a service of a profile that was not named (compose v2).
+    void after_stop() override {
+        if (docker_ && run_node_)
+            launcher().run_capture(launcher().compose_argv({"--profile", stand_remnawave::kNodeProfile, "down"}),
+                                   "stop the node", 120000);
+    }
 
     void forget() override {
         placement_ = {};
@@ -86,6 +106,9 @@ private:
     json::object panel_facts() override {
         json::object f{{"listen", host_name_}, {"sub_public_domain", sub_domain_}};
         stand_panel_kit::add_hysteria2_facts(f, hysteria2_, "default-squad");
+        if (!node_address_.empty())
+            f["node"] = {{"address", node_address_}, {"port", node_.port}, {"runs_here", run_node_},
+                         {"name", stand_remnawave::kNodeName}};
         if (docker_) f["images"] = json::value_from(images_);
         if (docker_) f["env_file"] = (data_dir() / ".env").string();
         else f["listen_note"] = "the backend's app.listen(APP_PORT) binds every interface; only docker mode publishes it on the configured address alone";
@@ -93,13 +116,23 @@ private:
     }
 
     void provision() override {
+        stand_remnawave::NodeSite node;
+        if (!node_address_.empty()) {
+            node.address = node_address_;
+            node.enrol = [this](const std::string& profile, const std::string& inbound) {
+                write_node_env();
+                // Another instance on the same data dir registers the node its owner runs.
+                if (run_node_ && launcher().running()) start_node();
+                stand_remnawave::register_node(api(), {node_address_, node_.port, node_ready_s_, node_log()}, profile, inbound);
+            };
+        }
         if (!hysteria2_.enabled) {
-            placement_ = stand_remnawave::place_on_default_squad(api());
+            placement_ = stand_remnawave::place_on_default_squad(api(), node);
             return;
         }
         const fs::path tls = data_dir() / "tls";
         const auto cert = stand_panel_kit::hysteria2_certificate(kPanel, tls, docker_ ? fs::path(stand_remnawave::kContainerTls) : tls);
-        placement_ = stand_remnawave::place_on_hysteria2(api(), {cert, hysteria2_.inbound_port, hysteria2_.congestion});
+        placement_ = stand_remnawave::place_on_hysteria2(api(), {cert, hysteria2_.inbound_port, hysteria2_.congestion}, node);
     }
 
     json::object add_user(const std::string& name) override {
@@ -127,6 +160,65 @@ private:
         return api().subscription(*url);
     }
 
+    // Returns config.node_image; the native settings come from native_'s.
+    std::string read_node_config(stand::cpp::ConfigValues& cfg) {
+        run_node_ = cfg.boolean("run_node");
+        const std::string source = cfg.optional_string("node_source_dir").value_or("");
+        node_ = {source,
+                 cfg.optional_string("node_root").value_or(source.empty() ? "" : (fs::path(source).parent_path() / "root").string()),
+                 cfg.string("s6_supervise"), native_.node, static_cast<int>(cfg.integer("node_port"))};
+        node_address_ = cfg.optional_string("node_address").value_or(run_node_ ? host_name_ : "");
+        node_ready_s_ = static_cast<int>(cfg.integer("node_ready_timeout_s"));
+        return cfg.string("node_image");
+    }
+
+    void add_native_node(stand_panel_kit::LaunchConfig& lc) {
+        if (!declared_)
+            throw stand::cpp::ConfigError("config.run_node: natively the node runs beside a backend built from source "
+                                          "(config.source_dir), not beside config.command");
+        for (auto p : stand_remnawave::node_processes(node_)) {
+            for (const auto& [k, v] : lc.env) p.env[k] = v;
+            lc.processes.push_back(std::move(p));
+        }
+    }
+
+    // <data dir>/node.env from the backend's SECRET_KEY, rewritten when the
+    // key changed (a new database); a node elsewhere is started with it.
+    void write_node_env() {
+        const std::string key = api().node_secret_key();
+        host().mark_secret(key);
+        const fs::path env = data_dir() / "node.env";
+        if (stand_remnawave::node_env_secret_key(env) != key) stand_remnawave::write_node_env(env, key, !docker_);
+        const auto values = stand_panel_kit::read_env_file(env, "remnawave: the node's env");
+        if (const auto* t = values.if_contains("INTERNAL_REST_TOKEN"); t && t->is_string()) host().mark_secret(t->as_string());
+    }
+
+    // The node's processes, or its compose service.
+    void start_node() {
+        if (docker_) {
+            launcher().run_capture(launcher().compose_argv({"--profile", stand_remnawave::kNodeProfile, "up", "-d",
+                                                            stand_remnawave::kNodeService}),
+                                   "start the node", 300000);
+            return;
+        }
+        stand_remnawave::write_xray_service(data_dir() / "node" / "xray");
+        for (const char* name : {stand_remnawave::kXrayProcess, stand_remnawave::kNodeProcess})
+            if (!launcher().processes().running(name)) launcher().processes().start_process(name);
+    }
+
+    // docker: compose reads the node's env_file for every command, before
+    // bootstrap has written its SECRET_KEY.
+    void ensure_node_env_file() {
+        std::error_code ec;
+        if (run_node_ && !fs::exists(data_dir() / "node.env", ec))
+            stand_panel_kit::write_private_file(data_dir() / "node.env", "");
+    }
+
+    std::string node_log() {
+        if (!run_node_) return "the node at " + node_address_;
+        if (docker_) return "`docker logs stand_remnawave_node`";
+        return launcher().processes().log_file(stand_remnawave::kNodeProcess).string();
+    }
 
     // Its generated secrets are the host's to hide, should a process print them.
     void ensure_env() {
@@ -147,9 +239,10 @@ private:
 
     std::string origin() const { return "http://" + host_name_ + ":" + std::to_string(port_); }
 
-    std::string host_name_, sub_domain_;
-    int port_ = 3000;
-    bool docker_ = true, declared_ = false;
+    std::string host_name_, sub_domain_, node_address_;
+    int port_ = 3000, node_ready_s_ = 60;
+    bool docker_ = true, declared_ = false, run_node_ = false;
+    stand_remnawave::NodeSettings node_;
     stand_remnawave::NativeSettings native_;
     std::vector<std::string> images_;
     stand_panel_kit::Credentials given_;

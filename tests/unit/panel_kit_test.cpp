@@ -84,6 +84,7 @@ TEST_CASE("panel kit: a compose file as data renders quoted YAML with the box as
     auto app = stand_panel_kit::compose_service("app", "app:1", "stand_app");
     app.in_box = false;
     app.depends_on = {{"db", "service_healthy"}};
+    app.profiles = {"later"};
     const std::string yaml = stand_panel_kit::render_compose({{svc, app}, {"db-data"}});
     CHECK(yaml.find("services:\n  db:\n    image: \"postgres:18.4\"\n    container_name: \"stand_db\"\n"
                     "    cgroup_parent: ${STAND_CGROUP_PARENT}\n") == 0);
@@ -96,6 +97,7 @@ TEST_CASE("panel kit: a compose file as data renders quoted YAML with the box as
     REQUIRE(app_at != std::string::npos);
     CHECK(yaml.find("cgroup_parent", app_at) == std::string::npos);
     CHECK(yaml.find("\"db\": {condition: \"service_healthy\"}", app_at) != std::string::npos);
+    CHECK(yaml.find("    profiles:\n      - \"later\"\n", app_at) != std::string::npos);
     CHECK(yaml.ends_with("\nvolumes:\n  db-data: {}\n"));
 }
 

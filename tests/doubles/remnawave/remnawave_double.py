@@ -35,6 +35,14 @@ What it models (reference section in brackets):
     "Default-Profile" 400 A145, a taken name 409 A114, a tag another profile has 409
     A113, a config XRayConfig refuses (no inbounds, a tag missing/duplicate/with ",",
     a protocol or network it does not allow) 500 A112.
+  * nodes (nodes.service.ts, keygen): GET /api/keygen {pubKey, secretKey} (secretKey: the
+    SECRET_KEY a node starts with); POST /api/nodes {name 3..30, address, port?, configProfile
+    {activeConfigProfileUuid, activeInbounds}} 201 with the node not yet connected
+    (isConnected false, system, versions and lastStatusChange null); a taken name 400
+    A033, a taken address 400 A034, an unknown profile 404 A111, an inbound not in it
+    404 A124. GET /api/nodes lists them; a node shows as it was created once, then
+    connected (versions xray 26.7.28 / node 3.3.2, system info and stats), as the
+    real backend reports a node that answers its first call (no node process runs).
   * users [1.5]: POST /api/users 201 (username ^[a-zA-Z0-9_-]+$ 3..36, expireAt
     required); duplicate username -> 400 A019 "User username already exists"
     (backend users.service.ts maps Prisma P2002 to USER_USERNAME_ALREADY_EXISTS,
@@ -103,6 +111,8 @@ ERRORS = {
     "CONFIG_PROFILE_INBOUND_NOT_FOUND_IN_SPECIFIED_PROFILE": (
         "A124", "Config profile inbound not found in specified profile", 404),
     "REQUESTED_TOKEN_NOT_FOUND": ("A007", "Requested token not found", 404),
+    "NODE_NAME_ALREADY_EXISTS": ("A033", "Node name already exists", 400),
+    "NODE_ADDRESS_ALREADY_EXISTS": ("A034", "Node address already exists", 400),
     "CREATE_CONFIG_PROFILE_ERROR": ("A112", "Create config profile error", 500),
     "INBOUNDS_WITH_SAME_TAG_ALREADY_EXISTS": (
         "A113", "Inbounds with same tag already exists in database. Inbound tags must be unique.", 409),
@@ -217,6 +227,8 @@ class RemnawaveDouble(PanelDouble):
         R("DELETE", r"/api/tokens/(?P<uuid>[^/]+)/?", self.h_token_delete,
           name="tokens_delete", **A)
         R("GET", r"/api/keygen/?", self.h_keygen, name="keygen", **A)
+        R("GET", r"/api/nodes/?", self.h_nodes, name="nodes_list", **A)
+        R("POST", r"/api/nodes/?", self.h_node_create, name="nodes_create", **A)
         R("GET", r"/api/config-profiles/?", self.h_profiles, name="config_profiles", **A)
         R("POST", r"/api/config-profiles/?", self.h_profile_create, name="config_profiles_create",
           **A)
@@ -281,6 +293,9 @@ class RemnawaveDouble(PanelDouble):
             st.setdefault("admin", None)
             st.setdefault("next_user_id", 1)
             st.setdefault("keygen", b64url(secrets.token_bytes(48)))
+            changed = True
+        if "nodes" not in st:
+            st["nodes"] = []
             changed = True
         if changed:
             self.save_state()
@@ -504,7 +519,95 @@ class RemnawaveDouble(PanelDouble):
         _, e = self._auth(req)
         if e:
             return e
-        return self.ok({"pubKey": self.state["keygen"]})
+        return self.ok({"pubKey": self.state["keygen"], "secretKey": self.state["keygen"]})
+
+    # ----- nodes ------------------------------------------------------------------
+    @staticmethod
+    def _node_system():
+        return {"info": {"arch": "x64", "cpus": 2, "cpuModel": "stand double", "memoryTotal": 2 << 30,
+                         "hostname": "remnanode", "platform": "linux", "release": "6.1.0",
+                         "type": "Linux", "version": "#1 SMP", "networkInterfaces": ["lo"]},
+                "stats": {"memoryFree": 1 << 30, "memoryUsed": 1 << 30, "uptime": 1.5,
+                          "loadAvg": [0.1, 0.1, 0.1],
+                          "interface": {"interface": "lo", "rxBytesPerSec": 0, "txBytesPerSec": 0,
+                                        "rxTotal": 0, "txTotal": 0}}}
+
+    def _node_view(self, n):
+        inbounds = [self._inbound_view(i) for _, i in self._inbounds() if i["uuid"] in n["inbounds"]]
+        up = n["connected"]
+        return {"uuid": n["uuid"], "id": n["id"], "name": n["name"], "address": n["address"],
+                "port": n["port"], "proxyUrl": None, "isConnected": up, "isConnecting": False,
+                "isDisabled": False, "lastStatusChange": n["statusChange"], "lastStatusMessage": None,
+                "trafficResetDay": 1, "consumptionMultiplier": 1, "nodeConsumptionMultiplier": 1,
+                "isTrafficTrackingActive": False, "trafficLimitBytes": 0, "trafficUsedBytes": 0,
+                "notifyPercent": 0, "note": None, "viewPosition": n["id"], "countryCode": "XX",
+                "tags": [], "integrationUuids": [], "ips": [], "createdAt": n["createdAt"],
+                "updatedAt": n["statusChange"] or n["createdAt"],
+                "configProfile": {"activeConfigProfileUuid": n["profile"], "activeInbounds": inbounds},
+                "providerUuid": None, "provider": None, "activePluginUuid": None,
+                "xrayUptime": 2 if up else 0, "usersOnline": 0,
+                "system": self._node_system() if up else None,
+                "versions": {"xray": "26.7.28", "node": "3.3.2"} if up else None}
+
+    def h_nodes(self, req):
+        _, e = self._auth(req)
+        if e:
+            return e
+        out = [self._node_view(n) for n in self.state["nodes"]]
+        for n in self.state["nodes"]:
+            if not n["connected"]:
+                n["connected"], n["statusChange"] = True, iso()
+        self.save_state()
+        return self.ok(out)
+
+    @staticmethod
+    def _node_body_issues(body):
+        """CreateNodeCommand.RequestBodySchema's checks the adapter's body meets."""
+        issues = []
+        name = body.get("name")
+        if not isinstance(name, str) or not 3 <= len(name) <= 30:
+            issues.append({"code": "invalid_type", "path": ["name"], "message": "name must be a string of 3..30"})
+        if not isinstance(body.get("address"), str) or len(body["address"]) < 2:
+            issues.append({"code": "too_small", "path": ["address"], "message": "address: 2 characters at least"})
+        port = body.get("port")
+        if port is not None and (not isinstance(port, int) or isinstance(port, bool) or not 1 <= port <= 65535):
+            issues.append({"code": "invalid_type", "expected": "int", "path": ["port"],
+                           "message": "Invalid input: expected int 1..65535"})
+        prof = body.get("configProfile")
+        if not isinstance(prof, dict) or not isinstance(prof.get("activeConfigProfileUuid"), str) \
+                or not UUID_RE.match(prof["activeConfigProfileUuid"]) \
+                or not isinstance(prof.get("activeInbounds"), list) \
+                or not all(isinstance(i, str) and UUID_RE.match(i) for i in prof["activeInbounds"]):
+            issues.append({"code": "invalid_type", "path": ["configProfile"],
+                           "message": "configProfile: {activeConfigProfileUuid, activeInbounds} of uuids"})
+        return issues
+
+    def h_node_create(self, req):
+        _, e = self._auth(req)
+        if e:
+            return e
+        body = req.json()
+        issues = self._node_body_issues(body)
+        if issues:
+            return self.zod_error(issues)
+        name, prof = body["name"], body["configProfile"]
+        nodes = self.state["nodes"]
+        if any(n["name"] == name for n in nodes):
+            return self.err(req, "NODE_NAME_ALREADY_EXISTS")
+        if any(n["address"] == body["address"] for n in nodes):
+            return self.err(req, "NODE_ADDRESS_ALREADY_EXISTS")
+        p = next((p for p in self.state["profiles"] if p["uuid"] == prof["activeConfigProfileUuid"]), None)
+        if p is None:
+            return self.err(req, "CONFIG_PROFILE_NOT_FOUND")
+        if any(i not in {x["uuid"] for x in p["inbounds"]} for i in prof["activeInbounds"]):
+            return self.err(req, "CONFIG_PROFILE_INBOUND_NOT_FOUND_IN_SPECIFIED_PROFILE")
+        n = {"uuid": str(uuid.uuid4()), "id": max([x["id"] for x in nodes], default=0) + 1, "name": name,
+             "address": body["address"], "port": body.get("port"), "profile": p["uuid"],
+             "inbounds": list(prof["activeInbounds"]), "connected": False, "statusChange": None,
+             "createdAt": iso()}
+        nodes.append(n)
+        self.save_state()
+        return self.ok(self._node_view(n), 201)
 
     # ----- profiles / squads / hosts ------------------------------------------------
     def _inbounds(self):
@@ -520,7 +623,9 @@ class RemnawaveDouble(PanelDouble):
     def _profile_view(self, p):
         return {"uuid": p["uuid"], "name": p["name"], "viewPosition": p["viewPosition"],
                 "config": p["config"], "inbounds": [self._inbound_view(i) for i in p["inbounds"]],
-                "nodes": [], "tags": p.get("tags", []), "createdAt": p["createdAt"],
+                "nodes": [{"uuid": n["uuid"], "name": n["name"], "countryCode": "XX"}
+                          for n in self.state.get("nodes", []) if n["profile"] == p["uuid"]],
+                "createdAt": p["createdAt"],
                 "updatedAt": p["updatedAt"]}
 
     def h_profiles(self, req):

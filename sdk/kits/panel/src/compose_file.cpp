@@ -67,6 +67,7 @@ void service(std::string& out, const ComposeService& s) {
     list(out, "command", s.command);
     if (s.healthcheck) healthcheck(out, *s.healthcheck);
     pairs(out, "depends_on", s.depends_on, "condition");
+    block(out, "profiles", s.profiles);
 }
 
 }  // namespace

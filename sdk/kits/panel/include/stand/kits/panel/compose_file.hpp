@@ -39,6 +39,7 @@ struct ComposeService {
     std::vector<std::string> command;  // exec form
     std::optional<ComposeHealthcheck> healthcheck;
     std::vector<std::pair<std::string, std::string>> depends_on;  // service, condition (service_healthy, ...)
+    std::vector<std::string> profiles;  // a service in a profile starts only when named (`up -d SERVICE`)
 };
 
 struct ComposeFile {
