@@ -50,6 +50,9 @@ ProcessChanges compare_processes(const std::vector<BoxProcess>& before, const st
     std::map<std::string, std::pair<std::vector<pid_t>, std::vector<pid_t>>> by_name;
     for (const auto& p : c.gone) by_name[p.name].first.push_back(p.pid);
     for (const auto& p : c.started) by_name[p.name].second.push_back(p.pid);
+    std::set<std::string> surviving;  // names with a PID in both looks
+    for (const auto& p : before)
+        if (after_pids.count(p.pid)) surviving.insert(p.name);
     for (const auto& [name, pids] : by_name) {
         if (pids.first.empty() || pids.second.empty()) continue;
         auto list = [](const std::vector<pid_t>& v) {
@@ -57,7 +60,7 @@ ProcessChanges compare_processes(const std::vector<BoxProcess>& before, const st
             for (pid_t p : v) s += (s.empty() ? "" : ",") + std::to_string(p);
             return s;
         };
-        c.replaced.push_back(name + " " + list(pids.first) + " -> " + list(pids.second));
+        (surviving.count(name) ? c.turnover : c.replaced).push_back(name + " " + list(pids.first) + " -> " + list(pids.second));
     }
     return c;
 }
@@ -70,8 +73,10 @@ json::object ProcessChanges::to_json(const std::vector<BoxProcess>& before, cons
     };
     json::array names;
     for (const auto& r : replaced) names.push_back(json::value(r));
+    json::array churned;
+    for (const auto& r : turnover) churned.push_back(json::value(r));
     return {{"before", list(before)}, {"after", list(after)}, {"gone", list(gone)}, {"started", list(started)},
-            {"replaced", names}};
+            {"replaced", names}, {"turnover", churned}};
 }
 
 }  // namespace stand::box

@@ -27,10 +27,15 @@ std::vector<BoxProcess> box_processes(const std::vector<std::filesystem::path>& 
 struct ProcessChanges {
     std::vector<BoxProcess> gone;     // in `before`, not in `after`
     std::vector<BoxProcess> started;  // in `after`, not in `before`
-    // Names with a PID gone and a PID started: "xray-linux-amd6 1234 -> 5678".
+    // Names with every PID gone and a PID started: "xray-linux-amd6 1234 -> 5678".
     std::vector<std::string> replaced;
+    // Names with a PID gone and one started while another PID of the name
+    // lived on: a server's per-connection workers (PostgreSQL's backends
+    // under a postmaster that kept its PID), not a restart.
+    std::vector<std::string> turnover;
 
-    // {"before": [{pid, name}], "after": [...], "gone": [...], "started": [...], "replaced": [...]}
+    // {"before": [{pid, name}], "after": [...], "gone": [...], "started": [...], "replaced": [...],
+    //  "turnover": [...]}
     boost::json::object to_json(const std::vector<BoxProcess>& before, const std::vector<BoxProcess>& after) const;
 };
 
