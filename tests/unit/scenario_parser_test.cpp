@@ -522,7 +522,23 @@ TEST_CASE("scenario plugin overrides: errors name the argument") {
     CHECK(override_error({"nginx=@/nonexistent/c.json"}) ==
           "--plugin 'nginx=@/nonexistent/c.json': cannot read /nonexistent/c.json: No such file or directory");
     CHECK(override_error({"nginx", "caddy", "nginx={}"}) ==
-          R"(--plugin 'nginx={}': expected each plugin once (compare configs of one plugin in a scenario file, with labels), got "nginx" again)");
+          R"(--plugin 'nginx={}': expected each label once (one plugin twice takes a label each: --plugin LABEL:ID=CONFIG), got "nginx" again)");
+    CHECK(override_error({"Big Label:nginx"}) ==
+          R"(--plugin 'Big Label:nginx': expected a label (letters, digits, '_', '-', '.') before ':', got "Big Label")");
+}
+
+TEST_CASE("scenario plugin overrides: LABEL:ID names the column, and one plugin may run twice") {
+    const auto plugins = parse_plugin_overrides({"mistgate-double:mistgate", R"(nginx-2w:nginx={"workers": 2})", "nginx",
+                                                 "./dir:x/p.so"});
+    REQUIRE(plugins.size() == 4);
+    CHECK(plugins[0].id == "mistgate");
+    CHECK(plugins[0].label == "mistgate-double");
+    CHECK(plugins[1].id == "nginx");
+    CHECK(plugins[1].label == "nginx-2w");
+    CHECK(plugins[1].config == boost::json::object{{"workers", 2}});
+    CHECK(plugins[2].label == "nginx");
+    CHECK(plugins[3].id == "./dir:x/p.so");  // a ':' after a '/' is part of a path
+    CHECK(plugins[3].label == "p");
 }
 
 TEST_CASE("scenario files: every scenarios/*.json in the source tree is valid") {

@@ -37,8 +37,11 @@ in a fresh box and a fresh plugin worker process. Results are written after
 every step; Ctrl-C stops cleanly and keeps what was measured, and --resume
 finishes an interrupted run, skipping the repetitions that finished.
 
-  --plugin ID[=CONFIG]  run these plugins instead of the scenario's (repeatable;
-                        CONFIG is JSON or @file.json)
+  --plugin [LABEL:]ID[=CONFIG]
+                        run these plugins instead of the scenario's (repeatable;
+                        CONFIG is JSON or @file.json; LABEL names its column and
+                        repetitions, e.g. mistgate-double:mistgate, and lets one
+                        plugin run twice with two configs)
   --param NAME=VALUE    override a parameter the scenario declares in "params"
                         (repeatable; VALUE is JSON, else a string)
   --param-file FILE     the same from a JSON object {"NAME": VALUE, ...} (--param wins)

@@ -40,11 +40,20 @@ PluginRef parse_one(const std::string& arg) {
     const std::size_t eq = arg.find('=');
     PluginRef plugin;
     plugin.id = arg.substr(0, eq);
+    // "LABEL:ID": the column, run directory and cgroup name (a plugin path has no ':' before its first '/').
+    const std::size_t colon = plugin.id.find(':');
+    if (colon != std::string::npos && plugin.id.find('/') > colon) {
+        plugin.label = plugin.id.substr(0, colon);
+        plugin.id = plugin.id.substr(colon + 1);
+        if (!is_valid_label(plugin.label))
+            throw std::runtime_error("expected a label (letters, digits, '_', '-', '.') before ':', got " +
+                                     json_quote(plugin.label));
+    }
     if (!is_plugin_reference(plugin.id))
         throw std::runtime_error("expected a plugin id (lowercase letters, digits, '.', '_', '-') or a path to a .so "
                                  "file, got " + json_quote(plugin.id));
     if (eq != std::string::npos) plugin.config = read_config(std::string_view(arg).substr(eq + 1));
-    plugin.label = default_label(plugin.id);
+    if (plugin.label.empty()) plugin.label = default_label(plugin.id);
     if (!is_valid_label(plugin.label))
         throw std::runtime_error("expected a plugin whose file name makes a label (letters, digits, '_', '-', '.'), got " +
                                  json_quote(plugin.id));
@@ -55,13 +64,13 @@ PluginRef parse_one(const std::string& arg) {
 
 std::vector<PluginRef> parse_plugin_overrides(const std::vector<std::string>& args) {
     std::vector<PluginRef> plugins;
-    std::set<std::string> ids;
+    std::set<std::string> labels;
     for (const std::string& arg : args) {
         try {
             plugins.push_back(parse_one(arg));
-            if (!ids.insert(plugins.back().id).second)
-                throw std::runtime_error("expected each plugin once (compare configs of one plugin in a scenario "
-                                         "file, with labels), got " + json_quote(plugins.back().id) + " again");
+            if (!labels.insert(plugins.back().label).second)
+                throw std::runtime_error("expected each label once (one plugin twice takes a label each: "
+                                         "--plugin LABEL:ID=CONFIG), got " + json_quote(plugins.back().label) + " again");
         } catch (const std::runtime_error& e) {
             throw PluginOverrideError("--plugin '" + arg + "': " + e.what());
         }
