@@ -129,7 +129,7 @@ scenario::Scenario scenario_from_args(const Args& args) {
 int checked_scenario(const Args& args, const scenario::Scenario& scen, const loader::PluginSearch& search,
                      const std::vector<fleet::SshTarget>& hosts) {
     try {
-        resolve_plugins(args, scen, search);
+        resolve_plugins(args, scen, search, true);
     } catch (const loader::LoadError& e) {
         std::cerr << "stand: refused " << text::secrets().scrub(e.what()) << "\n";
         return kExitUsage;

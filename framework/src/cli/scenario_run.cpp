@@ -26,10 +26,8 @@ extern "C" void on_signal(int) { g_interrupted.store(true); }
 
 namespace {
 
-// What the plugin itself says of its config: created once in a worker with a
-// scratch data dir and shut down (create() must not start work, plugin.h),
-// so a refusal its schema cannot express (one key needing another) stops
-// the run before anything is measured, not at each repetition.
+// What the plugin itself says of its config (run --check): created once in
+// a worker with a scratch data dir and shut down.
 void check_created(const scenario::PluginRef& plugin, const loader::PluginInfo& loaded, const std::string& where) {
     const text::TempDir scratch("stand-create");
     isolation::WorkerOptions options;
@@ -45,7 +43,8 @@ void check_created(const scenario::PluginRef& plugin, const loader::PluginInfo& 
 
 }  // namespace
 
-void resolve_plugins(const Args& args, const scenario::Scenario& scen, const loader::PluginSearch& search) {
+void resolve_plugins(const Args& args, const scenario::Scenario& scen, const loader::PluginSearch& search,
+                     bool create_each) {
     for (std::size_t i = 0; i < scen.plugins.size(); ++i) {
         const auto& plugin = scen.plugins[i];
         const std::string where = args.values("plugin").empty()
@@ -59,7 +58,7 @@ void resolve_plugins(const Args& args, const scenario::Scenario& scen, const loa
         }
         const auto problems = loader::config_problems(plugin.config, loaded->config_schema);
         if (problems.empty()) {
-            check_created(plugin, *loaded, where);
+            if (create_each) check_created(plugin, *loaded, where);
             continue;
         }
         std::string all;

@@ -24,10 +24,16 @@ public:
     using std::runtime_error::runtime_error;
 };
 
-// Refuses bad plugins (LoadError), and configs their schemas or the plugins
-// themselves refuse (PluginConfigError), before measuring anything, naming
-// where each was given (the scenario's place, or --plugin).
-void resolve_plugins(const Args& args, const scenario::Scenario& scen, const loader::PluginSearch& search);
+// Refuses bad plugins (LoadError), and configs their schemas refuse
+// (PluginConfigError), before measuring anything, naming where each was
+// given (the scenario's place, or --plugin). With `create_each` (run
+// --check), each plugin is also created once with its config in a scratch
+// directory, so a config only the plugin can refuse (one key needing
+// another) is refused too. A run does not: a create() that hangs or starts
+// something belongs to a repetition, where Ctrl-C and the isolation tests
+// expect it (a refused config fails that plugin's repetitions at once).
+void resolve_plugins(const Args& args, const scenario::Scenario& scen, const loader::PluginSearch& search,
+                     bool create_each = false);
 
 // Every run_probe step's job and params, asked of the probe plugins
 // themselves (their workers run in a scratch directory).
