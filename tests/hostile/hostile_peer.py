@@ -7,7 +7,7 @@ modes are the wire bytes themselves, so no real server is imitated;
 `control` and `interim` answer correctly (a Content-Length body, as nginx
 1.22 frames a fixed one; `interim` adds 100, 102 and 103 before it).
 
-    python3 hostile_peer.py --mode MODE --port PORT   (127.0.0.1 only)
+    python3 hostile_peer.py --mode MODE --port PORT   (127.0.0.1 only; PORT 0: the kernel picks, printed)
 
 Every connection is served on its own thread; a mode writes until the client
 goes away. `MODES` lists them with what each sends.
@@ -109,6 +109,7 @@ MODES = {
     "huge-content-length": answer_once(b"HTTP/1.1 200 OK\r\nContent-Length: 999999999999999999\r\n\r\n" + b"x" * 65536),
     "bad-chunk-size": answer_each(b"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\nFFFFFFFFFFFFFFFFFFFF\r\n"),
     "malformed-header": answer_each(b"HTTP/1.1 200 OK\r\nthis line has no colon\r\nContent-Length: 2\r\n\r\nok"),
+    "header-nul": answer_each(b"HTTP/1.1 200 OK\r\nX-Evil: a\x00b\r\nContent-Length: 2\r\n\r\nok"),
     # 1xx answers without end, as fast as the client reads them.
     "1xx-flood": flood(b"", b"HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 102 Processing\r\n\r\n"
                             b"HTTP/1.1 103 Early Hints\r\n\r\n" * 512),
@@ -149,10 +150,11 @@ class Peer(socketserver.ThreadingTCPServer):
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--mode", required=True, choices=sorted(MODES))
-    parser.add_argument("--port", required=True, type=int)
+    parser.add_argument("--port", required=True, type=int, help="0: one the kernel picks (printed)")
     args = parser.parse_args()
     peer = Peer(args.mode, args.port)
-    print(f"hostile peer {args.mode} on 127.0.0.1:{args.port} (pid {os.getpid()})", flush=True)  # it listens
+    port = peer.server_address[1]
+    print(f"hostile peer {args.mode} on 127.0.0.1:{port} (pid {os.getpid()})", flush=True)  # it listens
     peer.serve_forever()
 
 

@@ -37,7 +37,7 @@ TEST_CASE("fleet host argument: NAME=ssh://USER@ADDRESS[:PORT], keys only, nothi
     CHECK(t.port == 22);
     CHECK(t.url() == "ssh://root@10.0.0.2:22");
     t = parse_host_arg("ssh://bench.user@[fd00::2]:2222");
-    CHECK(t.name == "fd00__2");
+    CHECK(t.name == "fd00__2_2222");  // the port in the name: two ports of one address are two hosts
     CHECK(t.address == "fd00::2");
     CHECK(t.port == 2222);
     CHECK(t.url() == "ssh://bench.user@[fd00::2]:2222");

@@ -165,6 +165,8 @@ TEST_CASE("load parser: every failure has a reason, a kind and where it happened
         {"<html>HTTP/0.9 has no status line</html>", "no HTTP/1.x status line", ErrorKind::parse, Phase::headers},
         {"HTTP/2 200\r\n\r\n", "no HTTP/1.x status line", ErrorKind::parse, Phase::headers},
         {"HTTP/1.1 200 OK\r\nno colon\r\n\r\n", "malformed header", ErrorKind::parse, Phase::headers},
+        {std::string("HTTP/1.1 200 OK\r\nX-A: a\0b\r\nContent-Length: 0\r\n\r\n", 48),
+         "NUL byte in the status line, a header or a trailer", ErrorKind::parse, Phase::headers},
         {"HTTP/1.1 200 OK\r\nX-Big: " + std::string(kMaxLineBytes, 'a'), "header line longer than 8 KiB",
          ErrorKind::parse, Phase::headers},
         {chunked + "FFFFFFFFFFFFFFFFFF\r\n", "chunk size too large", ErrorKind::parse, Phase::body},

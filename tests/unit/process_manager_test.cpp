@@ -477,3 +477,27 @@ TEST_CASE("spawn spec: ${stand.box.NAME} becomes the box's cgroup path for docke
     CHECK_THROWS_WITH_AS(stand::host::parse_spawn_spec(unknown, {}), doctest::Contains("this host has no boxes"),
                          stand::cpp::Error);
 }
+
+// Issue 37: a helper whose child left its group (setsid) and kept running
+// made a panel check hang; SIGKILL ends every process it started.
+TEST_CASE("process manager: SIGKILL also ends what the process started outside its group") {
+    ::prctl(PR_SET_CHILD_SUBREAPER, 1);
+    TempDir tmp;
+    ProcessManager pm(tmp.path, {});
+    const auto pid_file = tmp.path / "escaped.pid";
+    auto h = pm.spawn(spec_of({"/bin/sh", "-c", "setsid sh -c 'echo $$ > " + pid_file.string() + "; exec sleep 600' & sleep 600"}));
+    REQUIRE(eventually([&] { return fs::exists(pid_file) && fs::file_size(pid_file) > 0; }));
+    pid_t escaped = 0;
+    std::ifstream(pid_file) >> escaped;
+    REQUIRE(escaped > 0);
+    stand_process_status st{};
+    pm.wait(h, 0, st);
+    CHECK(::getpgid(escaped) != static_cast<pid_t>(st.pid));  // it left the helper's group
+    CHECK(pm.signal(h, SIGKILL) == STAND_OK);
+    wait_for(pm, h);
+    CHECK(eventually([&] {
+        while (::waitpid(-1, nullptr, WNOHANG) > 0) {
+        }
+        return ::kill(escaped, 0) == -1 && errno == ESRCH;
+    }));
+}

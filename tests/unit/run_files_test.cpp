@@ -67,6 +67,7 @@ TEST_CASE("run files: a repetition's JSON is checked against its schema") {
 TEST_CASE("run files: the writer adds the version and refuses a repetition that breaks the schema") {
     stand::test::TempDir tmp;
     RunDirectory dir(tmp.path());
+    dir.create_layout();
     dir.write_rep("nginx_r1", minimal_rep());
     const auto back = dir.read_rep("nginx_r1");
     REQUIRE(back);

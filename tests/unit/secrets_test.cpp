@@ -94,6 +94,7 @@ TEST_CASE("run directory: repetitions and run.json are written scrubbed; secrets
     FreshSecrets fresh;
     stand::test::TempDir tmp;
     stand::rundir::RunDirectory dir(tmp.path() / "run");
+    dir.create_layout();
     secrets().add("Seeded-Pass-1");
     dir.write_run_info({{"plugins", json::array{json::object{{"config", {{"password", "Seeded-Pass-1"}}}}}}});
     dir.write_secrets({{"plugins", json::array{json::object{{"config", {{"password", "Seeded-Pass-1"}}}}}}});

@@ -3,6 +3,7 @@
 #include "child/process_tree.hpp"
 #include "text/secrets.hpp"
 
+#include <algorithm>
 #include <cerrno>
 #include <csignal>
 #include <cstring>
@@ -59,6 +60,7 @@ std::string stderr_tail(int fd, std::size_t max_lines = 3) {
 // The child's side: runs `body`, writes its result, leaves nothing running.
 [[noreturn]] void child_side(const std::function<ChildResult()>& body, int read_fd, int write_fd, int err_fd) {
     ::close(read_fd);
+    ::setpgid(0, 0);  // out of the terminal's foreground group: the parent decides when this child ends
     // What the body's processes leave behind (a shell's orphaned child)
     // stays below this child, to be killed with the rest at the end.
     ::prctl(PR_SET_CHILD_SUBREAPER, 1);
@@ -80,7 +82,8 @@ std::string stderr_tail(int fd, std::size_t max_lines = 3) {
 
 }  // namespace
 
-ChildResult run_in_child(const std::function<ChildResult()>& body, std::chrono::milliseconds timeout) {
+ChildResult run_in_child(const std::function<ChildResult()>& body, std::chrono::milliseconds timeout,
+                         const std::atomic<bool>* stop) {
     auto started = std::chrono::steady_clock::now();
     int fds[2];
     if (::pipe2(fds, O_CLOEXEC) != 0) return {false, false, std::string("pipe failed: ") + std::strerror(errno), 0};
@@ -96,29 +99,31 @@ ChildResult run_in_child(const std::function<ChildResult()>& body, std::chrono::
     ::close(fds[1]);
 
     std::string message;
-    bool timed_out = false;
+    bool timed_out = false, stopped = false;
     auto deadline = started + timeout;
     char buffer[4096];
+    constexpr long kStopCheckMs = 100;
     while (true) {
+        if (stop && stop->load()) {
+            stopped = true;
+            break;
+        }
         auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
         if (left.count() <= 0) {
             timed_out = true;
             break;
         }
         pollfd pfd{fds[0], POLLIN, 0};
-        int ready = ::poll(&pfd, 1, static_cast<int>(left.count()));
+        int ready = ::poll(&pfd, 1, static_cast<int>(stop ? std::min<long>(left.count(), kStopCheckMs) : left.count()));
         if (ready < 0 && errno == EINTR) continue;
-        if (ready == 0) {
-            timed_out = true;
-            break;
-        }
+        if (ready == 0) continue;  // the deadline and the stop flag are checked above
         ssize_t n = ::read(fds[0], buffer, sizeof(buffer));
         if (n < 0 && errno == EINTR) continue;
         if (n <= 0) break;  // EOF: the child finished or died
         message.append(buffer, static_cast<std::size_t>(n));
     }
     ::close(fds[0]);
-    if (timed_out) {
+    if (timed_out || stopped) {
         kill_descendants(pid);
         ::kill(pid, SIGKILL);
     }
@@ -128,7 +133,10 @@ ChildResult run_in_child(const std::function<ChildResult()>& body, std::chrono::
     ChildResult result;
     result.elapsed_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started).count();
     bool abnormal = true;
-    if (timed_out) {
+    if (stopped) {
+        result.message = kInterruptedMessage;
+        abnormal = false;
+    } else if (timed_out) {
         result.message = "hung: no result within " + std::to_string(timeout.count()) + " ms (child killed)";
     } else if (WIFSIGNALED(status)) {
         result.message = signal_text(WTERMSIG(status));

@@ -1,5 +1,7 @@
 #include "cli/args.hpp"
 
+#include "text/text_file.hpp"
+
 #include <algorithm>
 
 namespace stand::cli {
@@ -56,6 +58,17 @@ std::optional<std::string> Args::value(const std::string& name) const {
 std::vector<std::string> Args::values(const std::string& name) const {
     auto it = values_.find(name);
     return it == values_.end() ? std::vector<std::string>{} : it->second;
+}
+
+std::string Args::check_input_file(const std::string& name, std::uintmax_t max_bytes) const {
+    const auto file = value(name);
+    if (!file) return {};
+    try {
+        text::check_input_file(*file, max_bytes);
+    } catch (const text::TextFileError& e) {
+        throw UsageError("--" + name + ": " + e.what());
+    }
+    return *file;
 }
 
 void Args::expect_positionals(std::size_t min, std::size_t max, const std::string& what) const {

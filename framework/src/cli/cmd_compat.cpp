@@ -1,6 +1,7 @@
 #include "cli/commands.hpp"
 #include "cli/compat_help.hpp"
 #include "cli/exit_codes.hpp"
+#include "cli/sigint_stop.hpp"
 #include "compat/check_selection.hpp"
 #include "compat/compat_output.hpp"
 #include "compat/compat_suite.hpp"
@@ -8,6 +9,7 @@
 #include "loader/config_secrets.hpp"
 #include "text/secrets.hpp"
 #include "text/temp_dir.hpp"
+#include "text/text_file.hpp"
 
 #include <boost/json.hpp>
 
@@ -22,11 +24,11 @@ namespace {
 
 std::string read_config(const std::string& value) {
     if (value.empty() || value[0] != '@') return value;
-    std::ifstream in(value.substr(1));
-    if (!in) throw UsageError("--config: cannot read " + value.substr(1));
-    std::stringstream ss;
-    ss << in.rdbuf();
-    return ss.str();
+    try {
+        return text::read_input_file(value.substr(1));
+    } catch (const text::TextFileError& e) {
+        throw UsageError(std::string("--config: ") + e.what());
+    }
 }
 
 double parse_seconds(const std::string& text) {
@@ -152,9 +154,16 @@ int run_compat(const std::vector<std::string>& argv) {
     if (record) make_record_parts_dir(options);
     register_secrets(*plugin, options);
     if (!json) std::cout << "stand compat " << plugin->id << " (" << plugin->file.string() << ")\n";
+    const SigintStop stop_signals;  // Ctrl-C: the running check's panel or double is killed, then stand stops
+    options.stop = &SigintStop::flag();
     const auto report = compat::run_compat(plugin, options, [&](const compat::CheckOutcome& o) {
         if (!json) std::cout << text::secrets().scrub(compat::format_check_line(o)) << std::endl;
     });
+    if (report.interrupted || SigintStop::flag().load()) {
+        std::cerr << "stand: compat interrupted after " << report.checks.size()
+                  << " check(s); every process a check started was stopped\n";
+        return kExitInterrupted;
+    }
     int code = finish(report, args);
     if (record && !write_recording(report, options, *record)) code = kExitFailed;
     return code;

@@ -161,8 +161,8 @@ Errors: a request that got no usable answer counts once, under a kind
 (JSON "errors") and a reason (JSON "error_reasons", a report line each):
 connect_refused, connect, bind, reset/closed/timeout (where: before any
 byte, in the headers, in the body), tls, parse (not HTTP/1.x: no status
-line, a status outside 100..599, a malformed header or chunk size, a line
-over 8 KiB, headers over 256 KiB), protocol (a 101, more than 16 interim
+line, a status outside 100..599, a malformed header or chunk size, a NUL in
+a header, a line over 8 KiB, headers over 256 KiB), protocol (a 101, more than 16 interim
 1xx answers, bytes no request asked for; 100, 102, 103 are skipped), other.
 A connection that erred is closed, never reused.
 
@@ -273,6 +273,9 @@ void transport_from(const Args& args, load::LoadSpec& spec) {
     }
 }
 
+// 100,000 links of a storm are about 10 MB.
+constexpr std::uintmax_t kMaxUrlsFileBytes = std::uintmax_t{1} << 30;
+
 load::LoadSpec spec_from(const Args& args) {
     load::LoadSpec spec;
     const std::string method = args.value("method").value_or("GET");
@@ -283,6 +286,7 @@ load::LoadSpec spec_from(const Args& args) {
         spec.links.push_back(std::move(link));
     }
     if (auto file = args.value("urls")) {
+        args.check_input_file("urls", kMaxUrlsFileBytes);
         std::ifstream in(*file, std::ios::binary);
         if (!in) throw UsageError("--urls: cannot read " + *file);
         // Counted first, so that 100,000 links take their bytes once, not a doubling buffer's.
@@ -337,7 +341,7 @@ load::LoadSpec spec_from(const Args& args) {
     if (auto v = args.value("bind-prefix")) spec.identity.bind_prefix = *v;
     spec.tls.insecure = args.flag("insecure");
     spec.tls.resume = args.flag("tls-resume");
-    if (auto v = args.value("cacert")) spec.tls.ca_file = *v;
+    if (auto v = args.value("cacert")) spec.tls.ca_file = args.check_input_file("cacert");
     spec.allow_remote = args.flag("allow-remote");
     spec.warmup_once = args.flag("warmup-once");
     transport_from(args, spec);
@@ -378,6 +382,10 @@ bool wait_until(std::int64_t at) {
 // Before the load: a --histogram-out that cannot be written would lose the run.
 void check_writable(const std::string& file) {
     const std::filesystem::path path(file);
+    std::error_code ec;
+    if (const auto st = std::filesystem::status(path, ec);
+        std::filesystem::exists(st) && !std::filesystem::is_regular_file(st))
+        throw UsageError("load: --histogram-out " + file + ": not a regular file (a directory, FIFO or device); name a file");
     const auto dir = path.has_parent_path() ? path.parent_path() : std::filesystem::path(".");
     if (!std::filesystem::is_directory(dir) || ::access(dir.c_str(), W_OK) != 0)
         throw UsageError("load: --histogram-out " + file + ": cannot write into " + dir.string());
@@ -469,7 +477,6 @@ int run_load(const std::vector<std::string>& argv) {
         throw UsageError(std::string("load: ") + e.what());
     }
 
-    if (histogram_out) load::write_histogram_file(*histogram_out, {result.latency, result.service});
     if (args.flag("json")) {
         auto out = result.to_json();
         if (timed_start)
@@ -480,6 +487,14 @@ int run_load(const std::vector<std::string>& argv) {
         std::cout << load::format_report(result);
     }
     std::cout.flush();
+    if (histogram_out) {
+        try {  // after the results are out: a full disk loses the histograms, not the run
+            load::write_histogram_file(*histogram_out, {result.latency, result.service});
+        } catch (const text::TextFileError& e) {
+            std::cerr << "stand: load: --histogram-out: " << e.what() << " (the results above are complete)\n";
+            return kExitUsage;
+        }
+    }
     if (result.interrupted) return kExitInterrupted;
     return result.completed == 0 ? kExitFailed : kExitOk;
 }

@@ -7,12 +7,15 @@
 #include "cli/exit_codes.hpp"
 #include "cli/scenario_run.hpp"
 #include "rundir/run_directory.hpp"
+#include "rundir/run_lock.hpp"
 #include "rundir/run_files.hpp"
 #include "scenario/scenario_parser.hpp"
 #include "text/secrets.hpp"
 #include "text/text_file.hpp"
 
 #include <boost/json.hpp>
+
+#include <cmath>
 
 #include <cstdio>
 #include <iostream>
@@ -56,6 +59,8 @@ json::object job_params(const Args& args) {
         if (eq == std::string::npos || eq == 0) throw UsageError("--param " + p + ": expected NAME=VALUE");
         boost::system::error_code ec;
         json::value v = json::parse(p.substr(eq + 1), ec);
+        if (!ec && v.is_double() && !std::isfinite(v.get_double()))
+            throw UsageError("--param " + p + ": expected a number within a double's range (at most about 1.8e308)");
         params[p.substr(0, eq)] = ec ? json::value(p.substr(eq + 1)) : std::move(v);
     }
     return params;
@@ -83,9 +88,9 @@ scenario::Scenario one_step_scenario(const std::string& plugin, const std::strin
 
 // The one repetition's record (reps/KEY.json).
 json::object the_rep(const std::filesystem::path& run_dir) {
-    for (const auto& entry : std::filesystem::directory_iterator(run_dir / "reps"))
-        if (entry.path().extension() == ".json") return json::parse(text::read_text_file(entry.path())).as_object();
-    throw std::runtime_error("no repetition was written in " + (run_dir / "reps").string());
+    auto reps = rundir::RunDirectory(run_dir).read_all_reps();
+    if (reps.empty()) throw std::runtime_error("no repetition was written in " + (run_dir / "reps").string());
+    return std::move(reps.front());
 }
 
 json::object probe_json(const std::string& plugin, const std::string& job, const json::object& rep,
@@ -150,6 +155,7 @@ int run_probe(const std::vector<std::string>& argv) {
     auto search = plugin_search(args);
     resolve_plugins(args, scen, search);
     check_probe_steps(scen, search);
+    const auto lock = rundir::RunLock::for_new_run(run_dir);
     const auto& interrupted = install_signal_handlers();
     std::cerr << "stand probe " << plugin << " " << job << " -> " << run_dir.string() << "\n";
     const auto outcome = run_with_progress(scen, engine_options(run_dir, search, interrupted));

@@ -5,6 +5,7 @@
 #include "report/run_report.hpp"
 #include "report/table.hpp"
 #include "report/table_spec.hpp"
+#include "rundir/run_lock.hpp"
 #include "text/text_file.hpp"
 
 #include <filesystem>
@@ -50,8 +51,7 @@ int run_report(const std::vector<std::string>& argv) {
         if (args.value("import-per-rep") || args.value("table-spec") || args.value("output"))
             throw UsageError("'report RUN_DIR' takes no --import-per-rep, --table-spec or --output");
         const std::filesystem::path dir = args.positionals()[0];
-        if (!std::filesystem::exists(dir / "run.json"))
-            throw UsageError(dir.string() + ": no run.json (not a stand run directory)");
+        const auto lock = rundir::RunLock::for_existing_run(dir);
         auto files = report::write_run_report(dir);
         for (const auto& f : {files.results_json, files.per_rep_csv, files.summary_md, files.report_html})
             std::cout << f.string() << "\n";

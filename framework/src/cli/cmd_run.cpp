@@ -11,6 +11,7 @@
 #include "scenario/probe_params_check.hpp"
 #include "scenario/run_plan.hpp"
 #include "rundir/run_directory.hpp"
+#include "rundir/run_lock.hpp"
 #include "scenario/scenario_parser.hpp"
 #include "scenario/steps/step_listing.hpp"
 #include "text/secrets.hpp"
@@ -76,19 +77,29 @@ Exit: 0 all repetitions ok, 1 some failed, 2 bad scenario or arguments,
 3 a plugin was refused, 130 interrupted (resume with --resume).
 )";
 
-// The scenario of an earlier run, with the parameters and plugins it started with.
+// The scenario of an earlier run as it started: its text, params and plugin
+// configs kept in RUN_DIR, never the scenario file as it is today.
 scenario::Scenario resumed_scenario(const Args& args, const std::string& resume) {
-    args.expect_positionals(0, 0, "no scenario with --resume (it is in RUN_DIR/run.json)");
+    args.expect_positionals(0, 0, "no scenario with --resume (it is in RUN_DIR)");
+    for (const char* option : {"param", "param-file", "plugin", "run-dir"})
+        if (!args.values(option).empty())
+            throw UsageError(std::string("--resume runs the scenario with the params and plugins it started with; --") +
+                             option + " is not taken with it (start a new run to change them)");
     rundir::RunDirectory dir(resume);
     auto info = dir.read_run_info();
     if (!info) throw UsageError("--resume " + resume + ": no run.json there");
     // The params and plugin configs as given (run.json has their secrets redacted).
     auto given = dir.read_secrets();
     if (!given) throw UsageError("--resume " + resume + ": no secrets.json there (the plugin configs as given)");
+    const auto* text = given->if_contains("scenario_text");
+    const auto* file = info->if_contains("scenario_file");
+    if (!text || !text->is_string() || !file || !file->is_string())
+        throw UsageError("--resume " + resume +
+                         ": the run does not keep its scenario text (written by an older stand); run it again");
     scenario::ParamOverrides params;  // the values the run started with
     if (auto* p = given->if_contains("params"); p && p->is_object())
         for (const auto& [k, v] : p->as_object()) params[std::string(k)] = boost::json::serialize(v);
-    auto scen = scenario::parse_scenario_file(std::string(info->at("scenario_file").as_string()), params);
+    auto scen = scenario::parse_scenario_text(text->get_string(), std::string(file->get_string()), params);
     scen.plugins.clear();
     for (const auto& p : given->at("plugins").as_array())
         scen.plugins.push_back({std::string(p.at("id").as_string()), p.at("config").as_object(),
@@ -98,8 +109,14 @@ scenario::Scenario resumed_scenario(const Args& args, const std::string& resume)
 
 // --param-file FILE: {"NAME": VALUE}, each VALUE as --param NAME=VALUE gives it.
 scenario::ParamOverrides params_of_file(const std::string& file) {
+    std::string text;
+    try {
+        text = text::read_input_file(file);
+    } catch (const text::TextFileError& e) {
+        throw UsageError(std::string("--param-file: ") + e.what());
+    }
     boost::json::error_code ec;
-    const auto doc = boost::json::parse(text::read_input_file(file), ec);
+    const auto doc = boost::json::parse(text, ec);
     if (ec || !doc.is_object())
         throw UsageError("--param-file " + file + ": expected a JSON object {\"NAME\": VALUE, ...}" +
                          (ec ? " (" + ec.message() + ")" : ""));
@@ -172,6 +189,9 @@ int run_run(const std::vector<std::string>& argv) {
     // Before reading RUN_DIR (--host), and after (a resumed run's own "hosts").
     const char* no_fleet_resume = "--resume of a run on hosts: not supported; run it again";
     if (resume && !args.values("host").empty()) throw UsageError(no_fleet_resume);
+    // Held to the end: one run, resume or report in a directory at a time.
+    std::optional<rundir::RunLock> lock;
+    if (resume) lock.emplace(rundir::RunLock::for_existing_run(*resume));
     scenario::Scenario scen = resume ? resumed_scenario(args, *resume) : scenario_from_args(args);
     const std::filesystem::path run_dir = resume                  ? std::filesystem::path(*resume)
                                           : args.value("run-dir") ? std::filesystem::path(*args.value("run-dir"))
@@ -196,6 +216,7 @@ int run_run(const std::vector<std::string>& argv) {
     }
     resolve_plugins(args, scen, search);
     check_probe_steps(scen, search);
+    if (!resume) lock.emplace(rundir::RunLock::for_new_run(run_dir));
     const auto generators = open_run_hosts(args, generator_targets, "generators");
     const auto backend_host = open_run_hosts(args, backend_target, "the backend host");
 

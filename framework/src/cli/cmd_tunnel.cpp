@@ -80,7 +80,7 @@ tunnel::TunnelSpec spec_from(const Args& args) {
     if (auto v = args.value("probe-interval")) spec.probe_interval = duration_of("probe-interval", *v);
     if (auto v = args.value("probe-timeout")) spec.probe_timeout = duration_of("probe-timeout", *v);
     if (auto v = args.value("cc")) spec.congestion_control = *v;
-    if (auto v = args.value("cacert")) spec.ca_file = *v;
+    if (auto v = args.value("cacert")) spec.ca_file = args.check_input_file("cacert");
     if (auto v = args.value("below")) {
         char* end = nullptr;
         spec.below_mbit = std::strtod(v->c_str(), &end);

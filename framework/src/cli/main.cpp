@@ -7,8 +7,10 @@
 #include "isolation/worker_main.hpp"
 #include "loader/plugin_loader.hpp"
 #include "scenario/plugin_overrides.hpp"
+#include "scenario/probe_params_check.hpp"
 #include "scenario/scenario_error.hpp"
 #include "text/secrets.hpp"
+#include "text/user_error.hpp"
 
 #include <stand/version.h>
 
@@ -106,6 +108,12 @@ int main(int argc, char** argv) {
     } catch (const stand::loader::LoadError& e) {
         std::cerr << "stand: refused " << stand::text::secrets().scrub(e.what()) << "\n";
         return kExitPluginRefused;
+    } catch (const stand::scenario::StoppedBeforeRun& e) {
+        std::cerr << "stand: " << e.what() << "\n";
+        return kExitInterrupted;
+    } catch (const stand::text::UserError& e) {
+        std::cerr << "stand: " << stand::text::secrets().scrub(e.what()) << "\n";
+        return kExitUsage;
     } catch (const std::exception& e) {
         std::cerr << "stand: internal error: " << stand::text::secrets().scrub(e.what()) << "\n";
         return kExitInternal;

@@ -7,7 +7,6 @@
 #include "report/run_report.hpp"
 #include "scenario/plugin_overrides.hpp"
 #include "scenario/scenario_parser.hpp"
-#include "text/text_file.hpp"
 #include "text/secrets.hpp"
 
 #include <algorithm>
@@ -21,7 +20,7 @@ namespace json = boost::json;
 fleetrun::HostRunRequest request_of(const Args& args, const scenario::Scenario& scen) {
     fleetrun::HostRunRequest r;
     r.scenario_file_name = scen.file.filename().string();
-    r.scenario_text = text::read_text_file(scen.file);
+    r.scenario_text = scen.text;
     for (const auto& [name, value] : scen.params) r.params[name] = json::serialize(value);
     if (!args.values("plugin").empty())
         for (const auto& p : scen.plugins) r.plugins.push_back({p.id, p.config});

@@ -1,4 +1,5 @@
 #include "cli/scenario_run.hpp"
+#include "cli/sigint_stop.hpp"
 
 #include "cli/exit_codes.hpp"
 #include "isolation/plugin_worker.hpp"
@@ -72,15 +73,14 @@ void resolve_plugins(const Args& args, const scenario::Scenario& scen, const loa
 // themselves (their workers run in a scratch directory).
 void check_probe_steps(const scenario::Scenario& scen, const loader::PluginSearch& search) {
     const text::TempDir scratch("stand-check");
-    scenario::check_probe_params(scen, search, scratch.path());
+    scenario::check_probe_params(scen, search, scratch.path(), &install_signal_handlers());
 }
 
 const std::atomic<bool>& install_signal_handlers() {
     struct sigaction sa {};
     sa.sa_handler = on_signal;
     sigemptyset(&sa.sa_mask);
-    ::sigaction(SIGINT, &sa, nullptr);
-    ::sigaction(SIGTERM, &sa, nullptr);
+    for (const int signal_number : SigintStop::kStopSignals) ::sigaction(signal_number, &sa, nullptr);
     return g_interrupted;
 }
 

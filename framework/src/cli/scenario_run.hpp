@@ -36,10 +36,12 @@ void resolve_plugins(const Args& args, const scenario::Scenario& scen, const loa
                      bool create_each = false);
 
 // Every run_probe step's job and params, asked of the probe plugins
-// themselves (their workers run in a scratch directory).
+// themselves (their workers run in a scratch directory). Installs the stop
+// signals' handlers first: a signal stops the check's worker and throws
+// scenario::StoppedBeforeRun.
 void check_probe_steps(const scenario::Scenario& scen, const loader::PluginSearch& search);
 
-// SIGINT and SIGTERM set the returned flag from now on (the engine stops
+// SIGINT, SIGTERM and SIGHUP (SigintStop::kStopSignals) set the returned flag from now on (the engine stops
 // cleanly at it, keeping what was measured).
 const std::atomic<bool>& install_signal_handlers();
 

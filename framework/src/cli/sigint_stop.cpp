@@ -1,5 +1,7 @@
 #include "cli/sigint_stop.hpp"
 
+#include <iterator>
+
 namespace stand::cli {
 namespace {
 
@@ -14,10 +16,12 @@ SigintStop::SigintStop() {
     action.sa_flags = SA_RESETHAND;  // a second ^C ends stand at once
     sigemptyset(&action.sa_mask);
     g_stop.store(false);
-    ::sigaction(SIGINT, &action, &previous_);
+    for (std::size_t i = 0; i < std::size(kStopSignals); ++i) ::sigaction(kStopSignals[i], &action, &previous_[i]);
 }
 
-SigintStop::~SigintStop() { ::sigaction(SIGINT, &previous_, nullptr); }
+SigintStop::~SigintStop() {
+    for (std::size_t i = 0; i < std::size(kStopSignals); ++i) ::sigaction(kStopSignals[i], &previous_[i], nullptr);
+}
 
 const std::atomic<bool>& SigintStop::flag() noexcept { return g_stop; }
 

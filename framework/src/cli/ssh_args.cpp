@@ -6,7 +6,7 @@ std::vector<OptionSpec> ssh_option_specs() { return {{"ssh-config", true}, {"acc
 
 fleet::SshOptions ssh_options(const Args& args) {
     fleet::SshOptions o;
-    if (auto f = args.value("ssh-config")) o.config_file = *f;
+    if (auto f = args.value("ssh-config")) o.config_file = args.check_input_file("ssh-config");
     o.accept_new_host_key = args.flag("accept-new-host-key");
     return o;
 }

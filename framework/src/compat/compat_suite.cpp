@@ -205,9 +205,14 @@ CompatReport run_compat(const Plugin& plugin, const CompatOptions& options,
         checks.erase(left_out, checks.end());
     }
     for (auto& check : checks) {
+        if (options.stop && options.stop->load()) {
+            report.interrupted = true;
+            break;
+        }
         CheckOutcome outcome{check.id, check.description, {}};
         if (check.in_child) {
-            outcome.result = run_in_child(check.run, check.timeout.count() > 0 ? check.timeout : options.timeout);
+            outcome.result = run_in_child(check.run, check.timeout.count() > 0 ? check.timeout : options.timeout,
+                                          options.stop);
         } else {
             auto started = std::chrono::steady_clock::now();
             outcome.result = check.run();

@@ -5,6 +5,7 @@
 #include "compat/panel_target.hpp"
 #include "loader/plugin_loader.hpp"
 
+#include <atomic>
 #include <chrono>
 #include <filesystem>
 #include <functional>
@@ -31,6 +32,8 @@ struct CompatOptions {
     std::filesystem::path record_parts_dir;
     // --check: only these ids run (check_selection.hpp validates them); empty: all.
     std::vector<std::string> only_checks;
+    // Set by a stop signal: the running check's processes are killed and no further check runs.
+    const std::atomic<bool>* stop = nullptr;
 };
 
 struct CheckOutcome {
@@ -44,6 +47,7 @@ struct CompatReport {
     std::filesystem::path file;
     std::vector<CheckOutcome> checks;
     std::size_t not_selected = 0;  // checks of the suite that --check left out
+    bool interrupted = false;      // a stop signal ended the suite early
     std::size_t passed() const;
     std::size_t failed() const;
     std::size_t skipped() const;

@@ -1,5 +1,7 @@
 #include "compat/panel_target.hpp"
 
+#include "text/text_file.hpp"
+
 #include <algorithm>
 #include <array>
 #include <fstream>
@@ -77,15 +79,17 @@ std::string PanelTargetKey::type() const {
 std::span<const PanelTargetKey> panel_target_keys() { return kKeys; }
 
 PanelTarget load_panel_target(const std::filesystem::path& file) {
-    std::ifstream in(file);
-    if (!in) throw std::runtime_error("--target-config: cannot read " + file.string());
-    std::stringstream ss;
-    ss << in.rdbuf();
+    std::string text;
+    try {
+        text = text::read_input_file(file);
+    } catch (const text::TextFileError& e) {
+        throw std::runtime_error(std::string("--target-config: ") + e.what());
+    }
     boost::system::error_code ec;
     json::parse_options opts;
     opts.allow_comments = true;
     opts.allow_trailing_commas = true;
-    auto v = json::parse(ss.str(), ec, {}, opts);
+    auto v = json::parse(text, ec, {}, opts);
     auto fail = [&](const std::string& path, const std::string& what) {
         return std::runtime_error(file.string() + ": " + path + ": " + what);
     };

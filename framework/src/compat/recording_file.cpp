@@ -24,7 +24,7 @@ MergedRecording merge_recording_parts(const std::filesystem::path& parts_dir, co
             continue;
         }
         boost::system::error_code ec;
-        const json::value part = json::parse(text::read_text_file(file), ec);
+        const json::value part = json::parse(text::read_input_file(file, std::uintmax_t{64} << 20), ec);
         const auto* exchanges = part.is_object() ? part.as_object().if_contains("exchanges") : nullptr;
         if (ec || exchanges == nullptr || !exchanges->is_array())
             throw std::runtime_error(file.string() + ": not a recording part ({\"check\", \"exchanges\": [...]})");

@@ -7,6 +7,7 @@
 
 #include <boost/asio/io_context.hpp>
 #include <boost/process.hpp>
+#include <boost/process/extend.hpp>
 
 #include <cerrno>
 #include <csignal>
@@ -59,6 +60,18 @@ void write_ignoring_sigpipe(int fd, const std::string& data) {
     ::pthread_sigmask(SIG_SETMASK, &old, nullptr);
 }
 
+// Each child in a process group of its own: a terminal's Ctrl-C or hangup
+// (sent to stand's whole group) reaches stand alone, which then stops the
+// remote side through these ssh children; had they died of it first, the
+// remote stand and its generators would go on with nobody to stop them.
+struct OwnProcessGroup : bp::extend::handler {
+    template <class Executor>
+    void on_exec_setup(Executor&) const {
+        ::setpgid(0, 0);
+    }
+};
+const OwnProcessGroup own_group;
+
 }  // namespace
 
 std::string last_line(const std::string& text) {
@@ -78,7 +91,7 @@ SshSession::~SshSession() {
         argv.insert(argv.begin() + 1, {"-O", "exit"});
         argv.pop_back();  // the empty remote command
         bp::child c(ssh_binary(), std::vector<std::string>(argv.begin() + 1, argv.end()), bp::std_out > bp::null,
-                    bp::std_err > bp::null, bp::std_in < bp::null);
+                    bp::std_err > bp::null, bp::std_in < bp::null, own_group);
         c.wait();
     } catch (const std::exception&) {
     }
@@ -121,7 +134,7 @@ RemoteResult SshSession::run(const std::vector<std::string>& remote_argv, const 
     bool exited = false;
     bp::child c(argv.front(), std::vector<std::string>(argv.begin() + 1, argv.end()),
                 bp::std_in < boost::asio::buffer(input), bp::std_out > out, bp::std_err > err, io,
-                bp::on_exit([&exited](int, const std::error_code&) { exited = true; }));
+                bp::on_exit([&exited](int, const std::error_code&) { exited = true; }), own_group);
     if (!run_until(io, c, exited, timeout))
         throw FleetError("host " + target_.name + ": '" + shell_line(remote_argv) + "' did not end within " +
                          std::to_string(timeout.count()) + " s");
@@ -138,11 +151,11 @@ RemoteResult SshSession::run_fed_by(const std::vector<std::string>& local_argv,
     std::future<std::string> out, err, producer_err;
     bp::child producer(bp::search_path(local_argv.front()),
                        std::vector<std::string>(local_argv.begin() + 1, local_argv.end()), bp::std_out > feed,
-                       bp::std_err > producer_err, bp::std_in < bp::null, io);
+                       bp::std_err > producer_err, bp::std_in < bp::null, io, own_group);
     bool exited = false;
     bp::child c(argv.front(), std::vector<std::string>(argv.begin() + 1, argv.end()), bp::std_in < feed,
                 bp::std_out > out, bp::std_err > err, io,
-                bp::on_exit([&exited](int, const std::error_code&) { exited = true; }));
+                bp::on_exit([&exited](int, const std::error_code&) { exited = true; }), own_group);
     feed.close();  // the children hold its ends now
     if (!run_until(io, c, exited, timeout)) {
         std::error_code ec;
@@ -168,11 +181,11 @@ RemoteResult SshSession::run_into(const std::vector<std::string>& remote_argv,
     bool exited = false, consumer_exited = false;
     bp::child c(argv.front(), std::vector<std::string>(argv.begin() + 1, argv.end()), bp::std_in < bp::null,
                 bp::std_out > feed, bp::std_err > err, io,
-                bp::on_exit([&exited](int, const std::error_code&) { exited = true; }));
+                bp::on_exit([&exited](int, const std::error_code&) { exited = true; }), own_group);
     bp::child consumer(bp::search_path(local_argv.front()),
                        std::vector<std::string>(local_argv.begin() + 1, local_argv.end()), bp::std_in < feed,
                        bp::std_out > bp::null, bp::std_err > consumer_err, io,
-                       bp::on_exit([&consumer_exited](int, const std::error_code&) { consumer_exited = true; }));
+                       bp::on_exit([&consumer_exited](int, const std::error_code&) { consumer_exited = true; }), own_group);
     feed.close();
     const bool in_time = run_until(io, c, exited, timeout);
     if (!in_time || !consumer_exited) {
@@ -197,7 +210,7 @@ int SshSession::converse(const std::vector<std::string>& remote_argv, const Line
     bp::opstream to;
     bp::ipstream from;
     bp::child c(argv.front(), std::vector<std::string>(argv.begin() + 1, argv.end()), bp::std_in < to,
-                bp::std_out > from, bp::std_err > err_file);
+                bp::std_out > from, bp::std_err > err_file, own_group);
     auto write_line = [&to](const std::string& line) { to << line << '\n' << std::flush; };
     auto read_line = [&from, this]() {
         std::string line;
@@ -244,7 +257,7 @@ int SshSession::stream_lines(const std::vector<std::string>& remote_argv, const 
     bp::pipe to;
     bp::ipstream from;
     bp::child c(argv.front(), std::vector<std::string>(argv.begin() + 1, argv.end()), bp::std_in < to,
-                bp::std_out > from, bp::std_err > err_file);
+                bp::std_out > from, bp::std_err > err_file, own_group);
     ::close(to.native_source());  // the reading end is the child's now
     to.assign_source(-1);
     if (!keep_stdin) to.close();

@@ -69,8 +69,8 @@ SshTarget parse_host_arg(std::string_view arg) {
     if (const auto eq = arg.find('='); eq != std::string_view::npos) {
         t.name = std::string(arg.substr(0, eq));
         url = arg.substr(eq + 1);
-        if (t.name.empty() || t.name.size() > 64 || !all_of(t.name, "_-"))
-            refuse(arg, "the name must be 1 to 64 letters, digits, '_' or '-'");
+        if (t.name.empty() || t.name.size() > 64 || !all_of(t.name, "_-") || t.name.front() == '-')
+            refuse(arg, "the name must be 1 to 64 letters, digits, '_' or '-', not starting with '-'");
     }
     constexpr std::string_view kScheme = "ssh://";
     if (url.substr(0, kScheme.size()) != kScheme) refuse(arg, "not an ssh:// URL");
@@ -84,8 +84,9 @@ SshTarget parse_host_arg(std::string_view arg) {
         refuse(arg, "the user must be 1 to 32 letters, digits, '.', '_' or '-'");
     t.user = std::string(user);
     read_address(arg, rest.substr(at + 1), t);
-    if (t.name.empty()) {
+    if (t.name.empty()) {  // the address, and its port when given: two ports of one address are two hosts
         t.name = t.address;
+        if (t.port != 22) t.name += "_" + std::to_string(t.port);
         for (char& c : t.name)
             if (!all_of(std::string_view(&c, 1), "_-")) c = '_';
     }

@@ -1,5 +1,5 @@
 // A host of the fleet as the user names it: `NAME=ssh://user@address[:port]`
-// (or the URL alone: the name is then the address). Only this strict subset
+// (or the URL alone: the name is then the address, with _PORT unless the port is 22). Only this strict subset
 // of an ssh URL is read: no password (keys only), no path, query or
 // fragment; user, address and name are from small alphabets, so nothing in
 // them can be taken as an ssh option or by a shell.

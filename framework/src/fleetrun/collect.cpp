@@ -2,7 +2,7 @@
 
 #include "fleet/fleet_error.hpp"
 #include "fleet/ssh_target.hpp"
-#include "text/text_file.hpp"
+#include "rundir/run_directory.hpp"
 
 #include <boost/json.hpp>
 
@@ -61,7 +61,7 @@ std::vector<FleetHost> read_fleet_hosts(const std::filesystem::path& run_dir) {
     const auto file = run_dir / "fleet.json";
     std::vector<FleetHost> hosts;
     try {
-        const json::value doc = json::parse(text::read_text_file(file));
+        const json::value doc = json::parse(rundir::RunDirectory::read_file(file));
         for (const auto& h : doc.at("hosts").as_array()) hosts.push_back(host_of(h.as_object()));
     } catch (const std::exception& e) {
         throw fleet::FleetError(file.string() + ": not a fleet.json of a run on hosts (docs/run-files.md): " +

@@ -1,6 +1,7 @@
 #include "fleetrun/fleet_run.hpp"
 
 #include "fleetrun/checked_hosts.hpp"
+#include "rundir/run_id.hpp"
 
 #include <mutex>
 #include <thread>
@@ -36,7 +37,7 @@ FleetRunResult run_on_fleet(const FleetRunOptions& options) {
     const auto sessions = checked(options.hosts, options.ssh, result.hosts);
 
     HostRunRequest request = options.request;
-    request.run_name = options.run_dir.filename().string();
+    request.run_name = rundir::new_run_id();
     std::filesystem::create_directories(options.run_dir);
     std::mutex log_mutex;
     std::vector<std::thread> threads;

@@ -22,7 +22,7 @@ struct FleetRunOptions {
     std::vector<fleet::SshTarget> hosts;  // distinct names
     fleet::SshOptions ssh;
     std::filesystem::path run_dir;        // its file name is the run's name on the hosts
-    HostRunRequest request;               // run_name is set from run_dir
+    HostRunRequest request;               // run_name is set to a new run id (rundir/run_id.hpp)
     const std::atomic<bool>* interrupted = nullptr;
     // Called from the hosts' threads, one call at a time.
     std::function<void(const std::string&)> log;

@@ -66,6 +66,23 @@ bool still_running(const fleet::SshSession& session, const std::string& remote_d
     return session.run({"sh", "-c", kStillRunning, "sh", root + "/pid"}, {}, std::chrono::seconds(30)).exit_code == 0;
 }
 
+namespace {
+
+// ssh ends with 255 both when the connection drops and when the remote stand
+// dies of a signal; a fresh connection tells the two apart.
+std::string started_run_problem(const fleet::SshSession& session, const std::string& remote_dir, const std::string& error) {
+    try {
+        if (!still_running(session, remote_dir))
+            return "host " + session.target().name + ": its stand was killed (it ended by a signal, e.g. SIGKILL or the "
+                   "OOM killer, and left no exit code; the connection is fine)";
+    } catch (const std::exception&) {
+        // no connection now either: lost, as the error says
+    }
+    return error + " (its run may go on there, in ~/" + remote_dir + ")";
+}
+
+}  // namespace
+
 HostRunOutcome run_on_host(const fleet::SshSession& session, const HostRunRequest& request,
                            const std::filesystem::path& local_dir, const std::atomic<bool>& interrupted,
                            const std::function<void(const std::string&)>& on_line) {
@@ -85,7 +102,7 @@ HostRunOutcome run_on_host(const fleet::SshSession& session, const HostRunReques
         outcome.exit_code = session.stream_answering(remote_command(request, session.target().name), answer);
     } catch (const std::exception& e) {
         outcome.problem = e.what();
-        if (started) outcome.problem += " (its run may go on there, in ~/" + outcome.remote_dir + ")";
+        if (started) outcome.problem = started_run_problem(session, outcome.remote_dir, e.what());
     }
     if (started) outcome.fetched = fetch_run_dir(session, outcome.remote_dir, local_dir, outcome.problem);
     return outcome;

@@ -3,7 +3,7 @@
 // locally, boxes, sampler and plugin workers included; its run directory is
 // copied back to the controller when it ends, however it ends.
 //
-// On the host, under ~/.stand/runs/RUN_NAME/: pid (the remote stand's),
+// On the host, under ~/.stand/runs/RUN_ID/ (a new one per run): pid (the remote stand's),
 // request/ (the scenario file,
 // its params and plugin configs, mode 0600: nothing secret goes on a command
 // line) and run/ (the run directory, written after every step). The remote
@@ -29,7 +29,7 @@ struct PluginConfig {
 };
 
 struct HostRunRequest {
-    std::string run_name;                  // the controller's run directory name: [A-Za-z0-9_.-]
+    std::string run_name;                  // the run's unique id (rundir/run_id.hpp): [A-Za-z0-9_.-]
     std::string scenario_file_name;        // its file name (no directory), for the host's copy
     std::string scenario_text;             // the scenario file as given
     boost::json::object params;            // --param NAME -> the value as given (a string)
@@ -43,7 +43,7 @@ struct HostRunOutcome {
     std::string remote_dir;      // the run directory on the host, relative to the remote home
 };
 
-// The remote directory of a run: ".stand/runs/RUN_NAME".
+// The remote directory of a run: ".stand/runs/RUN_ID".
 // The remote run directory `remote_dir` (relative to the host's home) into
 // `local_dir`; false (with `problem` set when it is still empty) when it
 // cannot be copied.

@@ -66,6 +66,7 @@ json::object fleet_json(const std::vector<FleetHost>& hosts) {
 
 bool write_merged_run(const std::filesystem::path& run_dir, const std::vector<FleetHost>& hosts) {
     const rundir::RunDirectory into(run_dir);
+    into.create_layout();
     rundir::RunDirectory::write_atomically(run_dir / "fleet.json", json::serialize(fleet_json(hosts)) + "\n");
     std::optional<json::object> merged;
     json::array fleet_hosts, plugins;

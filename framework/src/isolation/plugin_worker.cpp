@@ -109,6 +109,13 @@ WorkerReply PluginWorker::died(const std::string& what) {
         }
         dead_ = true;
     }
+    // The stop request (SIGUSR1) can reach a worker still starting, before it
+    // handles it: that ends it, and it is the interrupt, not a crash.
+    if (interrupted_at_ && WIFSIGNALED(exit_status_) && WTERMSIG(exit_status_) == SIGUSR1) {
+        reply.failure = WorkerReply::Failure::kInterrupted;
+        reply.error = "interrupted during " + what + " (the worker was still starting and ended at the stop request)";
+        return reply;
+    }
     if (WIFSIGNALED(exit_status_)) reply.error = "crashed with " + signal_name(WTERMSIG(exit_status_));
     else reply.error = "worker exited with code " + std::to_string(WEXITSTATUS(exit_status_));
     reply.error += " during " + what;

@@ -170,6 +170,8 @@ void ResponseParser::end_of_headers() noexcept {
 inline ResponseParser::Result ResponseParser::on_line(const char* line, std::size_t len, std::size_t wire) noexcept {
     if (const char* why = partial_line(line, wire)) return fail(why);
     header_bytes_ += wire;
+    // RFC 9110 5.5: a field value with a NUL is invalid, never a header to act on.
+    if (std::memchr(line, '\0', len) != nullptr) return fail("NUL byte in the status line, a header or a trailer");
     if (state_ == State::status_line) {
         if (const char* why = status_line(line, len)) return fail(why);
         if (status_ == 101)

@@ -414,6 +414,15 @@ void QuicConnection::on_packet(std::size_t len) {
         finish(std::move(info));
         return;
     }
+    if (rv == NGTCP2_ERR_RECV_VERSION_NEGOTIATION) {  // nothing to close: the server took no connection
+        CloseInfo info;
+        info.cause = CloseCause::peer;
+        info.by_peer = true;
+        info.reason = "the server answered with Version Negotiation: it speaks none of the QUIC versions this client "
+                      "offers";
+        finish(std::move(info));
+        return;
+    }
     if (rv == NGTCP2_ERR_CRYPTO) {
         std::string why = peer_.verify_error.empty()
                               ? std::string("TLS alert ") + std::to_string(ngtcp2_conn_get_tls_alert(conn_))

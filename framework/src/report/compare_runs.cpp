@@ -1,7 +1,10 @@
 #include "report/compare_runs.hpp"
 
+#include "report/markdown_text.hpp"
+
 #include "stats/mann_whitney.hpp"
 
+#include <cmath>
 #include <cstdio>
 #include <map>
 #include <utility>
@@ -24,21 +27,24 @@ std::string number(double v) {
     return buf;
 }
 
-std::string md_cell(std::string text) {
-    std::string out;
-    for (char c : text) out += c == '|' ? std::string("\\|") : std::string(1, c);
-    return out;
+// JSON has no inf or NaN (a repetition may hold one): null, and `non_finite` says so.
+json::value finite_number(double v, bool& non_finite) {
+    if (std::isfinite(v)) return v;
+    non_finite = true;
+    return nullptr;
 }
 
-json::value optional_number(const std::optional<double>& v) { return v ? json::value(*v) : json::value(nullptr); }
+json::value optional_number(const std::optional<double>& v, bool& non_finite) {
+    return v ? finite_number(*v, non_finite) : json::value(nullptr);
+}
 
-json::object summary_json(const stats::Summary& s) {
+json::object summary_json(const stats::Summary& s, bool& non_finite) {
     return {{"n", s.n},
-            {"median", s.median},
-            {"min", s.min},
-            {"max", s.max},
-            {"ci95_low", optional_number(s.ci_low)},
-            {"ci95_high", optional_number(s.ci_high)}};
+            {"median", finite_number(s.median, non_finite)},
+            {"min", finite_number(s.min, non_finite)},
+            {"max", finite_number(s.max, non_finite)},
+            {"ci95_low", optional_number(s.ci_low, non_finite)},
+            {"ci95_high", optional_number(s.ci_high, non_finite)}};
 }
 
 }  // namespace
@@ -91,7 +97,7 @@ std::string comparison_markdown(const RunComparison& c, const std::string& name_
         }
         std::string p = number(m.p_value) + (m.few_reps ? " *" : "");
         few = few || m.few_reps;
-        md += "| " + md_cell(m.plugin) + " | " + md_cell(m.metric) + " | " + cell(m.a) + " | " + cell(m.b) + " | " + ratio +
+        md += "| " + cell_text(m.plugin) + " | " + cell_text(m.metric) + " | " + cell(m.a) + " | " + cell(m.b) + " | " + ratio +
               " | " + p + " |\n";
     }
     if (c.rows.empty()) md += "| (no plugin and metric measured by both runs) | | | | | |\n";
@@ -113,12 +119,19 @@ std::string comparison_markdown(const RunComparison& c, const std::string& name_
 json::object comparison_json(const RunComparison& c, const std::string& name_a, const std::string& name_b) {
     json::array rows;
     for (const auto& m : c.rows) {
-        json::object r{{"plugin", m.plugin},   {"metric", m.metric},     {"a", summary_json(m.a)},
-                       {"b", summary_json(m.b)}, {"p_value", m.p_value}, {"test", "mann-whitney-u " + m.method},
+        bool non_finite = false;
+        json::object r{{"plugin", m.plugin},
+                       {"metric", m.metric},
+                       {"a", summary_json(m.a, non_finite)},
+                       {"b", summary_json(m.b, non_finite)},
+                       {"p_value", finite_number(m.p_value, non_finite)},
+                       {"test", "mann-whitney-u " + m.method},
                        {"few_reps", m.few_reps}};
-        r["ratio"] = optional_number(m.ratio);
-        r["ratio_ci95_low"] = m.ratio_ci ? json::value(m.ratio_ci->low) : json::value(nullptr);
-        r["ratio_ci95_high"] = m.ratio_ci ? json::value(m.ratio_ci->high) : json::value(nullptr);
+        r["ratio"] = optional_number(m.ratio, non_finite);
+        r["ratio_ci95_low"] = m.ratio_ci ? finite_number(m.ratio_ci->low, non_finite) : json::value(nullptr);
+        r["ratio_ci95_high"] = m.ratio_ci ? finite_number(m.ratio_ci->high, non_finite) : json::value(nullptr);
+        if (non_finite)
+            r["null_because"] = "a value here is not a finite number (a repetition holds an infinity or NaN)";
         rows.push_back(std::move(r));
     }
     json::array only_a(c.only_in_a.begin(), c.only_in_a.end()), only_b(c.only_in_b.begin(), c.only_in_b.end());

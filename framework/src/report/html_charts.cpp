@@ -4,7 +4,6 @@
 #include "report/html_text.hpp"
 #include "report/json_get.hpp"
 #include "report/sample_series.hpp"
-#include "text/text_file.hpp"
 #include "rundir/run_directory.hpp"
 
 #include <boost/json.hpp>
@@ -187,7 +186,7 @@ std::string time_series_section(const std::vector<RepView>& reps, const std::fil
         s.view = &r;
         const auto file = dir.samples_file(r.key);
         try {
-            s.series = parse_sample_series(text::read_text_file(file), file.string());
+            s.series = parse_sample_series(rundir::RunDirectory::read_file(file), file.string());
             if (s.series.memory_mib.size() < 2 && s.series.cpu_pct.empty())
                 s.problem = s.series.rows == 1 ? std::string("Only 1 sample: nothing to draw.")
                                                : "Only " + std::to_string(s.series.rows) + " samples: nothing to draw.";

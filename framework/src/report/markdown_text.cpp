@@ -6,7 +6,7 @@ namespace stand::report {
 
 std::string cell_text(std::string text) {
     std::string out;
-    for (char c : text) out += c == '|' ? std::string("\\|") : c == '\n' ? std::string(" ") : std::string(1, c);
+    for (char c : text) out += c == '|' ? std::string("\\|") : (c == '\n' || c == '\r') ? std::string(" ") : std::string(1, c);
     return out;
 }
 

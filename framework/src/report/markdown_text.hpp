@@ -7,7 +7,7 @@
 
 namespace stand::report {
 
-// `text` safe inside a table cell: '|' escaped, newlines as spaces.
+// `text` safe inside a table cell: '|' escaped, line breaks (\n, \r) as spaces.
 std::string cell_text(std::string text);
 
 // A recorded fact as text: strings as they are, arrays joined with "; ",

@@ -2,6 +2,8 @@
 
 #include "rundir/run_files.hpp"
 #include "text/secrets.hpp"
+#include "text/text_file.hpp"
+#include "text/user_error.hpp"
 
 #include <algorithm>
 #include <cerrno>
@@ -18,15 +20,20 @@
 namespace stand::rundir {
 namespace {
 
+// The largest file stand reads back from a run directory (a repetition with
+// its histograms is under 1 MiB).
+constexpr std::uintmax_t kMaxRunFileBytes = 64u << 20;
+
+// nullopt when there is no such file; a FIFO, a device or a link to one, a
+// file too large or not JSON is a text::UserError naming it.
 std::optional<boost::json::object> read_object(const std::filesystem::path& file) {
-    std::ifstream in(file);
-    if (!in) return std::nullopt;
-    std::stringstream ss;
-    ss << in.rdbuf();
-    boost::system::error_code ec;
-    auto v = boost::json::parse(ss.str(), ec);
-    if (ec || !v.is_object())
-        throw std::runtime_error(file.string() + ": not a JSON object" + (ec ? " (" + ec.message() + ")" : ""));
+    std::error_code ec;
+    if (!std::filesystem::exists(std::filesystem::symlink_status(file, ec))) return std::nullopt;
+    const std::string text = RunDirectory::read_file(file);
+    boost::system::error_code parse_ec;
+    auto v = boost::json::parse(text, parse_ec);
+    if (parse_ec || !v.is_object())
+        throw text::UserError(file.string() + ": not a JSON object" + (parse_ec ? " (" + parse_ec.message() + ")" : ""));
     return std::move(v.as_object());
 }
 
@@ -39,31 +46,36 @@ std::string joined(const std::vector<std::string>& problems) {
 // A repetition's file read back must be what the writer writes.
 boost::json::object checked_rep(boost::json::object rep, const std::filesystem::path& file) {
     if (auto problems = rep_problems(rep); !problems.empty())
-        throw std::runtime_error(file.string() + ": not a repetition of schema version " +
+        throw text::UserError(file.string() + ": not a repetition of schema version " +
                                  std::to_string(kRepSchemaVersion) + " (docs/run-files.md): " + joined(problems));
     return rep;
 }
 
-// Written whole then renamed, so that a reader never sees half a file.
+// Written whole then renamed, so that a reader never sees half a file; on
+// any failure (a read-only or full disk) no temporary file is left behind.
 void write_file(const std::filesystem::path& file, const std::string& text, mode_t mode) {
     auto tmp = file;
     tmp += ".tmp" + std::to_string(::getpid());
+    const auto failed = [&](int err) {
+        ::unlink(tmp.c_str());
+        return text::TextFileError("cannot write " + file.string() + ": " + std::strerror(err));
+    };
     const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode);
-    if (fd < 0) throw std::runtime_error("cannot write " + tmp.string() + ": " + std::strerror(errno));
+    if (fd < 0) throw text::TextFileError("cannot write " + file.string() + ": " + std::strerror(errno));
     ::fchmod(fd, mode);  // whatever the umask
     std::size_t done = 0;
     while (done < text.size()) {
         const ssize_t n = ::write(fd, text.data() + done, text.size() - done);
         if (n < 0 && errno == EINTR) continue;
         if (n <= 0) {
-            const int err = errno;
+            const int err = n < 0 ? errno : ENOSPC;
             ::close(fd);
-            throw std::runtime_error("cannot write " + tmp.string() + ": " + std::strerror(err));
+            throw failed(err);
         }
         done += static_cast<std::size_t>(n);
     }
-    if (::close(fd) != 0) throw std::runtime_error("cannot write " + tmp.string() + ": " + std::strerror(errno));
-    std::filesystem::rename(tmp, file);
+    if (::close(fd) != 0) throw failed(errno);
+    if (::rename(tmp.c_str(), file.c_str()) != 0) throw failed(errno);
 }
 
 std::string directory_name_of(const std::string& scenario_name) {
@@ -80,10 +92,14 @@ std::string directory_name_of(const std::string& scenario_name) {
 
 }  // namespace
 
-RunDirectory::RunDirectory(std::filesystem::path root) : root_(std::move(root)) {
-    std::filesystem::create_directories(root_ / "reps");
-    std::filesystem::create_directories(root_ / "samples");
-    std::filesystem::create_directories(root_ / "logs");
+RunDirectory::RunDirectory(std::filesystem::path root) : root_(std::move(root)) {}
+
+void RunDirectory::create_layout() const {
+    for (const char* sub : {"reps", "samples", "logs"}) {
+        std::error_code ec;
+        std::filesystem::create_directories(root_ / sub, ec);
+        if (ec) throw text::UserError("cannot create " + (root_ / sub).string() + ": " + ec.message());
+    }
 }
 
 std::filesystem::path RunDirectory::fresh_path(const std::filesystem::path& parent, const std::string& scenario_name) {
@@ -96,6 +112,10 @@ std::filesystem::path RunDirectory::fresh_path(const std::filesystem::path& pare
     auto path = parent / (name + "-" + stamp);
     for (int i = 2; std::filesystem::exists(path); ++i) path = parent / (name + "-" + stamp + "-" + std::to_string(i));
     return path;
+}
+
+std::string RunDirectory::read_file(const std::filesystem::path& file) {
+    return text::read_input_file(file, kMaxRunFileBytes);
 }
 
 void RunDirectory::write_atomically(const std::filesystem::path& file, const std::string& text) {
@@ -132,6 +152,8 @@ std::optional<boost::json::object> RunDirectory::read_rep(const std::string& key
 
 std::vector<boost::json::object> RunDirectory::read_all_reps() const {
     std::vector<std::filesystem::path> files;
+    std::error_code ec;
+    if (!std::filesystem::is_directory(root_ / "reps", ec)) return {};
     for (const auto& e : std::filesystem::directory_iterator(root_ / "reps"))
         if (e.path().extension() == ".json") files.push_back(e.path());
     std::sort(files.begin(), files.end());

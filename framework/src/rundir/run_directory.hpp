@@ -1,8 +1,10 @@
 // The run directory: everything a run measured, written as it goes so that
 // a crash or Ctrl-C loses nothing already measured.
 //
-//   RUN_DIR/run.json            what was asked: scenario path and copy, plan, host, start time
-//   RUN_DIR/secrets.json        mode 0600: the plugin configs and params as given, for --resume
+//   RUN_DIR/lock                the pid of the stand using it (run_lock.hpp)
+//   RUN_DIR/run.json            what was asked: scenario path, params, plan, host, start time
+//   RUN_DIR/secrets.json        mode 0600: the scenario text, plugin configs and params as given:
+//                               --resume runs these, never the scenario file as it is today
 //   RUN_DIR/reps/<key>.json     one repetition, rewritten after every step ("status": running|ok|failed)
 //   RUN_DIR/samples/<key>.csv   the sampler's rows of that repetition
 //   RUN_DIR/logs/               plugin worker and process logs
@@ -20,8 +22,12 @@ namespace stand::rundir {
 
 class RunDirectory {
 public:
+    // Reads and writes files under `root`; creates nothing (a reader such as
+    // `stand compare` leaves a directory as it found it).
     explicit RunDirectory(std::filesystem::path root);
     const std::filesystem::path& root() const noexcept { return root_; }
+    // reps/, samples/ and logs/, for a run about to write them.
+    void create_layout() const;
 
     // A fresh directory under `parent` named after the scenario and the time:
     // the name's first 64 characters, each outside [A-Za-z0-9_.-] (and a
@@ -39,12 +45,17 @@ public:
     // schema_version; a document that breaks the schema (run_files.hpp) is
     // an internal error (std::logic_error), never written.
     void write_rep(const std::string& key, const boost::json::object& rep) const;
-    // std::runtime_error naming the file when it breaks the schema.
+    // text::UserError naming the file when it breaks the schema, is not a
+    // regular file (rundir reads are bounded: text::read_input_file) or is not JSON.
     std::optional<boost::json::object> read_rep(const std::string& key) const;
     std::vector<boost::json::object> read_all_reps() const;  // sorted by key
 
     std::filesystem::path samples_file(const std::string& key) const;
     std::filesystem::path logs_dir() const;
+
+    // A file of a run directory read back (samples, fleet.json), bounded as
+    // every read from it is: text::read_input_file with a 64 MiB cap.
+    static std::string read_file(const std::filesystem::path& file);
 
     // Every file of the run directory but secrets.json is written through
     // here: the text with every known secret scrubbed (text/secrets.hpp).

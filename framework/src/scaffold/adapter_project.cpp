@@ -9,6 +9,7 @@
 #include <cctype>
 #include <fstream>
 #include <map>
+#include <string_view>
 
 namespace stand::scaffold {
 
@@ -59,6 +60,42 @@ std::string fill_placeholders(const std::string& text, const AdapterNames& names
 
 namespace {
 
+// Names that build no project: CMake's own targets and rules (the plugin's
+// .so is named after the adapter, and a Makefile rule of that name would be
+// CMake's), and the skeleton's own target.
+const std::vector<std::string_view> kReservedNames{
+    "all",     "clean",           "help",        "install",      "test",  "package", "package_source", "edit_cache",
+    "rebuild_cache", "list_install_components", "depend", "preinstall", "compat"};
+
+bool is_word_of(const std::string& word, std::string_view text) {
+    const auto ident = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; };
+    for (std::size_t at = text.find(word); at != std::string_view::npos; at = text.find(word, at + 1)) {
+        const bool starts = at == 0 || !ident(text[at - 1]);
+        const bool ends = at + word.size() == text.size() || !ident(text[at + word.size()]);
+        if (starts && ends) return true;
+    }
+    return false;
+}
+
+// A name whose project cannot build: refused before anything is written.
+void check_usable(const AdapterNames& names, const std::string& interface) {
+    if (std::find(kReservedNames.begin(), kReservedNames.end(), names.name) != kReservedNames.end())
+        throw ScaffoldError("'" + names.name + "' is not a usable adapter name: CMake or the skeleton uses it as a "
+                            "target name, so the project would not build; choose another");
+    const auto& kit = kit_class_names();
+    if (std::binary_search(kit.begin(), kit.end(), std::string_view(names.class_name)))
+        throw ScaffoldError("'" + names.name + "' is not a usable adapter name: its class " + names.class_name +
+                            " would hide the SDK kit's class of that name, so the project would not build; choose "
+                            "another");
+    for (const auto& t : template_files()) {
+        const std::string_view folder = t.path.substr(0, t.path.find('/'));
+        if ((folder == interface || folder == "common") && is_word_of(names.class_name, t.text))
+            throw ScaffoldError("'" + names.name + "' is not a usable adapter name: its class " + names.class_name +
+                                " would hide the kit's class of that name (" + std::string(t.path) +
+                                "), so the project would not build; choose another");
+    }
+}
+
 void check_target_dir(const fs::path& dir) {
     std::error_code ec;
     if (!fs::exists(dir, ec)) return;
@@ -74,6 +111,7 @@ std::vector<fs::path> write_adapter_project(const std::string& name, const std::
     if (std::find(known.begin(), known.end(), interface) == known.end())
         throw ScaffoldError("unknown interface '" + interface + "' (panel, proxy or probe)");
     const auto names = adapter_names(name);
+    check_usable(names, interface);
     check_target_dir(dir);
     // Every file is filled before the first is written: a skeleton bug leaves no half project.
     std::vector<std::pair<fs::path, std::string>> files;
@@ -84,15 +122,24 @@ std::vector<fs::path> write_adapter_project(const std::string& name, const std::
         files.emplace_back(path.lexically_relative(folder),
                            fill_placeholders(std::string(t.text), names, "sdk/templates/" + std::string(t.path)));
     }
+    std::error_code ec;
+    const bool dir_was_there = fs::exists(dir, ec);
     std::vector<fs::path> written;
-    for (const auto& [relative, text] : files) {
-        const fs::path target = dir / relative;
-        fs::create_directories(target.parent_path());
-        std::ofstream out(target, std::ios::binary);
-        out << text;
-        if (!out.flush())
-            throw fs::filesystem_error("cannot write", target, std::make_error_code(std::errc::io_error));
-        written.push_back(relative);
+    try {
+        for (const auto& [relative, text] : files) {
+            const fs::path target = dir / relative;
+            fs::create_directories(target.parent_path());
+            std::ofstream out(target, std::ios::binary);
+            out << text;
+            if (!out.flush())
+                throw ScaffoldError("cannot write " + target.string() + " (a full or read-only disk?); nothing was left");
+            written.push_back(relative);
+        }
+    } catch (...) {  // no half project: what was written goes (the folder too when this made it)
+        if (!dir_was_there) fs::remove_all(dir, ec);
+        else
+            for (const auto& [relative, text] : files) fs::remove(dir / relative, ec);
+        throw;
     }
     return written;
 }

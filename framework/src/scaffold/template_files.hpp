@@ -1,5 +1,6 @@
-// The adapter skeletons of sdk/templates, embedded into the binary at build
-// time (framework/embed_templates.cmake writes their definition).
+// The adapter skeletons of sdk/templates and the kits' class names, embedded
+// into the binary at build time (framework/embed_templates.cmake writes their
+// definition).
 #pragma once
 
 #include <string_view>
@@ -14,5 +15,9 @@ struct TemplateFile {
 
 // Sorted by path.
 const std::vector<TemplateFile>& template_files();
+
+// The classes and structs the SDK's kits declare at namespace scope (an
+// adapter class of one of these names would hide the kit's), sorted.
+const std::vector<std::string_view>& kit_class_names();
 
 }  // namespace stand::scaffold

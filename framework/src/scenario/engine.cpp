@@ -53,6 +53,7 @@ public:
     }
 
     EngineOutcome run() {
+        dir_.create_layout();
         if (!options_.resume) {
             dir_.write_secrets(make_run_secrets(scenario_));
             dir_.write_run_info(make_run_info(scenario_, plan_, adaptive_, plugin_schemas_));

@@ -4,6 +4,7 @@
 #include "loader/schema_check.hpp"
 #include "scenario/scenario_error.hpp"
 #include "scenario/steps/probe.hpp"
+#include "text/user_error.hpp"
 
 #include <boost/json.hpp>
 
@@ -18,17 +19,26 @@ namespace {
 constexpr std::chrono::seconds kListTimeout{30};
 
 // The plugin's jobs, by id: {"id", "description", "params_schema"}.
-json::array jobs_of(const PluginRef& plugin, const loader::PluginSearch& search, const std::filesystem::path& scratch) {
+json::array jobs_of(const PluginRef& plugin, const loader::PluginSearch& search, const std::filesystem::path& scratch,
+                    const std::atomic<bool>* interrupted) {
     isolation::WorkerOptions options;
+    options.interrupted = interrupted;
     options.plugin_file = search.resolve(plugin.id)->file;
     options.plugin_id = plugin.label;
     options.host.run_dir = scratch / plugin.label;
     options.host.log = [](int, const std::string&, const std::string&) {};
     isolation::PluginWorker worker(std::move(options));
     auto created = worker.create(json::serialize(plugin.config), kListTimeout);
+    using Failure = isolation::WorkerReply::Failure;
+    if (created.failure == Failure::kInterrupted)
+        throw StoppedBeforeRun("interrupted while checking the plugins; nothing was measured");
+    if (created.failure != Failure::kNone)
+        throw text::UserError("plugin " + plugin.label + ": " + created.error + " (while listing its probe jobs)");
     if (!created.ok())
-        throw std::runtime_error(plugin.label + ": create() failed while listing its probe jobs: " + created.error);
+        throw text::UserError("refused plugin " + plugin.label + ": its create() refused the config: " + created.error);
     auto listed = worker.call("probe.list_jobs", {}, kListTimeout);
+    if (listed.failure == Failure::kInterrupted)
+        throw StoppedBeforeRun("interrupted while checking the plugins; nothing was measured");
     worker.shutdown(std::chrono::seconds(5));
     if (!listed.ok() || !listed.output.is_array())
         throw std::runtime_error(plugin.label + ": probe.list_jobs failed: " + listed.error);
@@ -59,7 +69,7 @@ void check_step(const Scenario& scenario, const Step& step, const PluginRef& plu
 }  // namespace
 
 void check_probe_params(const Scenario& scenario, const loader::PluginSearch& search,
-                        const std::filesystem::path& scratch_dir) {
+                        const std::filesystem::path& scratch_dir, const std::atomic<bool>* interrupted) {
     for (const auto& plugin : scenario.plugins) {
         std::vector<const Step*> steps;
         for (const auto& phase : scenario.phases)
@@ -67,7 +77,7 @@ void check_probe_params(const Scenario& scenario, const loader::PluginSearch& se
                 if (step.action.holds<ProbeStep>() && (step.plugin.empty() || step.plugin == plugin.label))
                     steps.push_back(&step);
         if (steps.empty() || !search.resolve(plugin.id)->implements("stand.probe/1")) continue;
-        const json::array jobs = jobs_of(plugin, search, scratch_dir);
+        const json::array jobs = jobs_of(plugin, search, scratch_dir, interrupted);
         for (const Step* step : steps) check_step(scenario, *step, plugin, jobs);
     }
 }

@@ -8,12 +8,24 @@
 #include "loader/plugin_search.hpp"
 #include "scenario/scenario_model.hpp"
 
+#include <atomic>
 #include <filesystem>
+#include <stdexcept>
 
 namespace stand::scenario {
 
-// `scratch_dir`: the workers' run dir (removed by the caller).
+// A stop signal during the checks: nothing was measured (exit 130).
+class StoppedBeforeRun : public std::runtime_error {
+public:
+    using std::runtime_error::runtime_error;
+};
+
+// `scratch_dir`: the workers' run dir (removed by the caller). Once
+// `*interrupted` is set, the worker is stopped (and killed with what it
+// started within its grace) and StoppedBeforeRun is thrown. A plugin whose
+// create() refuses its config is a text::UserError naming it; one that
+// crashes or hangs in it too, saying so.
 void check_probe_params(const Scenario& scenario, const loader::PluginSearch& search,
-                        const std::filesystem::path& scratch_dir);
+                        const std::filesystem::path& scratch_dir, const std::atomic<bool>* interrupted = nullptr);
 
 }  // namespace stand::scenario

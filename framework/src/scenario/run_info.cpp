@@ -25,7 +25,7 @@ json::array plugins_json(const Scenario& scenario, const std::vector<std::string
 }  // namespace
 
 json::object make_run_secrets(const Scenario& scenario) {
-    return {{"plugins", plugins_json(scenario, nullptr)}, {"params", scenario.params}};
+    return {{"plugins", plugins_json(scenario, nullptr)}, {"params", scenario.params}, {"scenario_text", scenario.text}};
 }
 
 json::object make_run_info(const Scenario& scenario, const std::vector<PlannedRep>& plan, const AdaptiveReps& adaptive,

@@ -19,7 +19,8 @@ namespace stand::scenario {
 boost::json::object make_run_info(const Scenario& scenario, const std::vector<PlannedRep>& plan,
                                   const AdaptiveReps& adaptive, const std::vector<std::string>& config_schemas);
 
-// secrets.json: the plugins with their configs as given, and the params.
+// secrets.json: the plugins with their configs as given, the params, and the
+// scenario text (--resume parses it, never the file as it is today).
 boost::json::object make_run_secrets(const Scenario& scenario);
 
 }  // namespace stand::scenario

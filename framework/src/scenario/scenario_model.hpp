@@ -115,6 +115,7 @@ struct AdaptiveRepetitions {
 
 struct Scenario {
     std::filesystem::path file;
+    std::string text;  // the file as given, before --param: a run keeps it for --resume
     std::string name;
     std::string description;
     std::vector<PluginRef> plugins;

@@ -309,6 +309,7 @@ Scenario parse_scenario_text(std::string_view text, const std::filesystem::path&
     auto s = parse_root(root, file_for_messages);
     s.params = std::move(used);
     s.param_sources = std::move(sources);
+    s.text = std::string(text);
     return s;
 }
 

@@ -1,5 +1,7 @@
 #include "host/process/tracked_child.hpp"
 
+#include "child/process_tree.hpp"
+
 #include <stand/cpp/error.hpp>
 
 #include <algorithm>
@@ -67,6 +69,8 @@ bool TrackedChild::ended_locked() {
 int32_t TrackedChild::signal(int signal_number) {
     std::lock_guard lock(mutex_);
     if (ended_locked()) return STAND_OK_NOTHING_TO_DO;
+    // Those that left its group first, while the tree still leads back to it.
+    if (signal_number == SIGKILL) child::kill_descendants(pid_);
     if (::kill(own_group_ ? -pid_ : pid_, signal_number) == 0) return STAND_OK;
     int err = errno;
     if (err == ESRCH) return STAND_OK_NOTHING_TO_DO;
@@ -108,6 +112,7 @@ void TrackedChild::block_until_exit(std::int64_t timeout_ms) const {
 void TrackedChild::terminate() noexcept {
     std::lock_guard lock(mutex_);
     if (reaped_) return;
+    if (!ended_) child::kill_descendants(pid_);
     // An unreaped leader keeps the group id reserved, so this cannot hit a stranger.
     if (own_group_)
         ::kill(-pid_, SIGKILL);

@@ -75,7 +75,9 @@ typedef struct stand_process_service {
                                    stand_process *out_process, stand_error *err);
 
     /* Sends a signal (SIGTERM, SIGKILL, SIGHUP, ...) to the process, or to its
-     * process group when it has one. [control] Returns STAND_OK,
+     * process group when it has one. SIGKILL also kills every process it
+     * started that left its group (setsid, a daemon's double fork), so
+     * nothing it started outlives it. [control] Returns STAND_OK,
      * STAND_OK_NOTHING_TO_DO when it has already exited, or
      * STAND_E_NOT_FOUND for an unknown handle. */
     stand_result(STAND_ABI *signal)(const stand_host *host, stand_process process,
@@ -92,7 +94,7 @@ typedef struct stand_process_service {
                                   stand_process_status *status, stand_error *err);
 
     /* Forgets a handle; a process still running is killed (SIGKILL to its
-     * group) and reaped first. [control] Unknown handles are ignored. */
+     * group and every process it started) and reaped first. [control] Unknown handles are ignored. */
     void(STAND_ABI *release)(const stand_host *host, stand_process process);
 
     /* Writes the path of the process's output file (no NUL) to `out`. [control]

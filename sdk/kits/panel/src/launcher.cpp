@@ -133,14 +133,15 @@ std::string Launcher::run_to_end(const std::vector<std::string>& argv, const std
     }
     stand::cpp::Process p(host_, spec);
     stand_process_status status{};
+    const std::string named = "`" + argv[0] + (argv.size() > 1 ? " " + argv[1] : std::string()) + "` (" + what + ")";
     if (!p.wait(timeout_ms, status)) {
-        p.signal(SIGKILL);
-        throw Error(STAND_E_TIMEOUT, panel_ + ": " + what + " did not finish in " + std::to_string(timeout_ms / 1000) + " s");
+        p.signal(SIGKILL);  // and every process it started (stand.process signal)
+        throw Error(STAND_E_TIMEOUT, panel_ + ": " + named + " did not finish in " + std::to_string(timeout_ms / 1000) +
+                                         " s; it and every process it started were killed");
     }
     std::string output = read_text(log);
     if (status.state != STAND_PROCESS_EXITED || status.exit_code != 0)
-        throw Error(STAND_E_IO, panel_ + ": `" + argv[0] + (argv.size() > 1 ? " " + argv[1] : std::string()) + "` (" +
-                                    what + ") failed: " + tail_text(output));
+        throw Error(STAND_E_IO, panel_ + ": " + named + " failed: " + tail_text(output));
     if (!keep_log) fs::remove(log);
     return output;
 }
