@@ -204,10 +204,29 @@ run_tests() {  # [--quick]
     --quick) run_quick_tests; return ;;
     *) usage_error "test: unknown option '$1' (only --quick)" ;;
   esac
+  local began=$SECONDS
   install_deps
   build
   log "running the test suite"
-  ctest --test-dir "$BUILD_DIR" --output-on-failure -j "$JOBS" --timeout 600
+  local code=0
+  ctest --test-dir "$BUILD_DIR" --output-on-failure -j "$JOBS" --timeout 600 \
+    --output-junit "$(realpath "$BUILD_DIR")/ctest-junit.xml" || code=$?
+  closing_counts "$BUILD_DIR/ctest-junit.xml" "$((SECONDS - began))"
+  return $code
+}
+
+# The last line of a test run: its counts, from ctest's JUnit file.
+closing_counts() {  # JUNIT SECONDS
+  python3 - "$1" "$2" <<'PY' || log "no test counts: ctest wrote no $1"
+import sys
+import xml.etree.ElementTree as ET
+suite = ET.parse(sys.argv[1]).getroot()
+cases = list(suite.iter("testcase"))
+failed = sum(1 for c in cases if c.find("failure") is not None or c.find("error") is not None)
+skipped = sum(1 for c in cases if c.find("skipped") is not None)
+print(f"stand.sh: tests: {len(cases) - failed - skipped} passed, {failed} failed, {skipped} skipped, "
+      f"{len(cases)} in all; {sys.argv[2]} s from the start of ./stand.sh test")
+PY
 }
 
 # The tests labelled quick (tests/CMakeLists.txt says which and why), after
@@ -217,8 +236,11 @@ run_quick_tests() {
   install_deps "${QUICK_PACKAGES[@]}"
   build quick_tests
   log "running the quick tier (ctest -L quick)"
-  ctest --test-dir "$BUILD_DIR" -L quick --output-on-failure -j "$JOBS" --timeout 120
-  log "quick tier took $((SECONDS - began)) s"
+  local code=0
+  ctest --test-dir "$BUILD_DIR" -L quick --output-on-failure -j "$JOBS" --timeout 120 \
+    --output-junit "$(realpath "$BUILD_DIR")/ctest-junit.xml" || code=$?
+  closing_counts "$BUILD_DIR/ctest-junit.xml" "$((SECONDS - began))"
+  return $code
 }
 
 bench() {

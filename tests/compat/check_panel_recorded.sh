@@ -26,6 +26,8 @@ recording=${dirs[0]}/recording.json
 
 dir=$(mktemp -d /tmp/stand-panel-recorded.XXXXXX)
 trap 'rm -rf "$dir"' EXIT
+"$(dirname "$0")/../relocate_ports.py" "$target" "$dir/target.json" >/dev/null  # busy ports moved
+target=$dir/target.json
 "$stand" compat "$plugin" --plugin-path "$plugins" --target-config "$target" --record "$dir/recording.json" \
   > "$dir/compat.txt" 2>&1
 compat_status=$?

@@ -26,6 +26,8 @@ Http3Error error_of(const quic::CloseInfo& info) {
     switch (info.cause) {
     case quic::CloseCause::refused: return {ErrorKind::connect_refused, "ICMP port unreachable"};
     case quic::CloseCause::tls: return {ErrorKind::tls, "QUIC TLS handshake failed"};
+    case quic::CloseCause::version_negotiation:
+        return {ErrorKind::connect, "the server answered with Version Negotiation (no QUIC version in common)"};
     case quic::CloseCause::handshake_timeout: return {ErrorKind::timeout, "no QUIC handshake within the timeout"};
     case quic::CloseCause::idle_timeout: return {ErrorKind::timeout, "QUIC idle timeout"};
     case quic::CloseCause::peer:
@@ -82,7 +84,13 @@ public:
 
     // The window closed: finish what is in flight, then close.
     void wind_down() {
-        if (inflight_.empty()) close_quietly();
+        if (!inflight_.empty()) return;
+        // A handshake the window outlived is an error with its reason, not nothing: a server that never
+        // completes one (e.g. it answers only with a Version Negotiation the client must ignore) errs here.
+        if (conn_ && !conn_->closed() && !conn_->handshake_done())
+            worker_.stats().record_error(ErrorKind::timeout, "no QUIC handshake by the end of the load",
+                                         worker_.second_of(now_ns()));
+        close_quietly();
     }
 
     bool idle() const noexcept { return !conn_ || conn_->closed(); }

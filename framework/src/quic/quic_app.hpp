@@ -34,6 +34,7 @@ enum class CloseCause {
     handshake_timeout,  // no handshake within the handshake timeout
     refused,            // ICMP port unreachable: nobody listens on that UDP port
     tls,                // the TLS handshake failed (certificate, ALPN, alert)
+    version_negotiation,  // the server answered with Version Negotiation: no QUIC version in common
 };
 
 // Why a connection ended.

@@ -416,7 +416,7 @@ void QuicConnection::on_packet(std::size_t len) {
     }
     if (rv == NGTCP2_ERR_RECV_VERSION_NEGOTIATION) {  // nothing to close: the server took no connection
         CloseInfo info;
-        info.cause = CloseCause::peer;
+        info.cause = CloseCause::version_negotiation;
         info.by_peer = true;
         info.reason = "the server answered with Version Negotiation: it speaks none of the QUIC versions this client "
                       "offers";
