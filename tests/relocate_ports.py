@@ -5,11 +5,17 @@ passes on a machine where something else holds one of them:
     relocate_ports.py IN OUT [TEXT...]
 
 Reads IN (JSON, // comment lines allowed), finds every value of a key ending
-in "port" (port, sub_port, inbound_port, node_port, ...), and for each that
+in "port" (port, sub_port, inbound_port, node_port, ...) and every
+"127.0.0.1:PORT" in its text (an argv's --listen, a URL), and for each that
 something on 127.0.0.1 already holds (TCP or UDP) picks a port the kernel
 gives as free and replaces that number everywhere in the file. Writes OUT,
 then prints each TEXT with the same replacements, one per line (an expected
 message that names a port). A port 0 is left alone.
+
+    relocate_ports.py --free-block START COUNT
+
+prints the first of COUNT consecutive free ports, START itself when they are
+free (free_block() when imported).
 """
 import re
 import socket
@@ -38,10 +44,20 @@ def fresh(taken):
             return port
 
 
-def main():
-    src, dst, texts = sys.argv[1], sys.argv[2], sys.argv[3:]
+def free_block(start, count):
+    base = start
+    while base + count <= 65535:
+        if all(free(p) for p in range(base, base + count)):
+            return base
+        base += count
+    raise SystemExit(f"relocate_ports.py: no {count} free ports from {start} up")
+
+
+def relocate(src, dst, texts=()):
+    """Writes `src` to `dst` with its busy ports moved; `texts` with the same replacements."""
     text = open(src).read()
-    ports = {int(p) for p in re.findall(r'"\w*port"\s*:\s*(\d+)', text) if int(p) != 0}
+    found = re.findall(r'"\w*port"\s*:\s*(\d+)', text) + re.findall(r"127\.0\.0\.1:(\d+)", text)
+    ports = {int(p) for p in found if 0 < int(p) < 65536}
     moved = {}
     for port in sorted(ports):
         if not free(port):
@@ -54,8 +70,15 @@ def main():
         return t
 
     open(dst, "w").write(apply(text))
-    for t in texts:
-        print(apply(t))
+    return [apply(t) for t in texts]
+
+
+def main():
+    if sys.argv[1] == "--free-block":
+        print(free_block(int(sys.argv[2]), int(sys.argv[3])))
+        return
+    for t in relocate(sys.argv[1], sys.argv[2], sys.argv[3:]):
+        print(t)
 
 
 if __name__ == "__main__":

@@ -8,6 +8,7 @@
 #   check_compat_leaves_nothing.sh STAND PLUGINS PORT
 set -euo pipefail
 stand=$1 plugins=$2 port=$3
+port=$("$(dirname "$0")/../relocate_ports.py" --free-block "$port" 2)  # this port and the next, unless something else holds one
 dir=$(mktemp -d /tmp/stand-leftover.XXXXXX)
 marker="stand-d13-silent-panel-$$"
 cleanup() {

@@ -13,10 +13,17 @@ the text.
 """
 
 import argparse
+import atexit
 import json
+import os
+import shutil
 import subprocess
 import sys
+import tempfile
 import time
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from relocate_ports import relocate  # noqa: E402
 
 
 def main():
@@ -30,7 +37,11 @@ def main():
                    help="CHECK must fail with TEXT; other checks may fail too")
     p.add_argument("--passes", action="store_true", help="run CHECK alone; it must pass with TEXT")
     a = p.parse_args()
-    cmd = [a.stand, "compat", a.plugin, "--plugin-path", a.plugin_dir, "--target-config", a.target, "--json"]
+    work = tempfile.mkdtemp(prefix="stand-panel-fixture-")
+    atexit.register(shutil.rmtree, work, True)
+    target = os.path.join(work, "target.json")
+    a.text, *a.contains = relocate(a.target, target, [a.text, *a.contains])  # ports something else holds, moved
+    cmd = [a.stand, "compat", a.plugin, "--plugin-path", a.plugin_dir, "--target-config", target, "--json"]
     if a.passes:
         cmd += ["--check", a.check]
     if a.netns:

@@ -25,7 +25,10 @@ for _ in $(seq 100); do grep -q '^ready' "$dir/server.out" 2>/dev/null && break;
 udp=$(sed -n 's/^ready udp=\([^ ]*\) .*/\1/p' "$dir/server.out")
 [[ -n $udp ]] || { echo "the Hysteria 2 test server did not start"; cat "$dir/server.err"; exit 1; }
 args=()
-for p in "$@"; do args+=(--plugin "$p=@$configs/$p.json"); done
+for p in "$@"; do  # each config with the ports something else on this machine holds moved
+  "$(dirname "$0")/../relocate_ports.py" "$configs/$p.json" "$dir/$p-config.json" >/dev/null
+  args+=(--plugin "$p=@$dir/$p-config.json")
+done
 "$stand" run "$scenario" --run-dir "$dir/run" --plugin-path "$plugins" "${args[@]}" \
   --param users=20 --param settle_s=1 --param idle_s=2 --param storm_s=5 --param storm_rate=50 \
   --param repetitions=1 --param sample_ms=200 \

@@ -13,6 +13,7 @@ trap 'rm -rf "$dir"' EXIT
 config=$dir/pasarguard.json  # the double's config with Hysteria 2 users (the double binds no inbound)
 python3 -c 'import json, sys; c = json.load(open(sys.argv[1])); c.update(protocol="hysteria2", inbound_port=28295); json.dump(c, open(sys.argv[2], "w"))' \
   "$double_config" "$config"
+"$(dirname "$0")/../relocate_ports.py" "$config" "$config" >/dev/null  # ports something else on this machine holds, moved
 short=(--param users=20 --param settle_s=1 --param idle_s=2 --param storm_s=4 --param storm_rate=20
        --param repetitions=1 --param sample_ms=200 --param tunnel_s=2 --param clients=5 --param clients_s=3
        --param ramp_s=1 --param restart_s=4 --param restart_after_s=1)

@@ -5,6 +5,8 @@ set -euo pipefail
 stand=$1 scenario=$2 plugins=$3
 dir=$(mktemp -d /tmp/stand-panel-exits.XXXXXX)
 trap 'rm -rf "$dir"' EXIT
+"$(dirname "$0")/../relocate_ports.py" "$scenario" "$dir/scenario.json" >/dev/null  # busy ports moved
+scenario=$dir/scenario.json
 start=$(date +%s)
 set +e
 "$stand" run "$scenario" --run-dir "$dir/run" --plugin-path "$plugins" >"$dir/out" 2>&1

@@ -7,6 +7,8 @@ set -euo pipefail
 stand=$1 scenario=$2 plugins=$3
 dir=$(mktemp -d /tmp/stand-panel-faults.XXXXXX)
 trap 'rm -rf "$dir"' EXIT
+"$(dirname "$0")/../relocate_ports.py" "$scenario" "$dir/scenario.json" >/dev/null  # busy ports moved
+scenario=$dir/scenario.json
 set +e
 "$stand" run "$scenario" --run-dir "$dir/run" --plugin-path "$plugins" >"$dir/out" 2>&1
 code=$?

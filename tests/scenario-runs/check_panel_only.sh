@@ -12,7 +12,10 @@ stand=$1 scenario=$2 plugins=$3 configs=$4; shift 4
 dir=$(mktemp -d /tmp/stand-panel-only.XXXXXX)
 trap 'rm -rf "$dir"' EXIT
 args=()
-for p in "$@"; do args+=(--plugin "$p=@$configs/$p.json"); done
+for p in "$@"; do  # each config with the ports something else on this machine holds moved
+  "$(dirname "$0")/../relocate_ports.py" "$configs/$p.json" "$dir/$p-config.json" >/dev/null
+  args+=(--plugin "$p=@$dir/$p-config.json")
+done
 "$stand" run "$scenario" --run-dir "$dir/run" --plugin-path "$plugins" "${args[@]}" \
   --param users=5 --param idle_settle_s=1 --param idle_window_s=2 --param load_s=3 --param after_load_s=2 \
   --param connections=8 --param repetitions=2 --param sample_ms=200

@@ -10,6 +10,7 @@ set -euo pipefail
 stand=$1 plugins=$2 source_dir=$3 port=$4
 dir=$(mktemp -d /tmp/stand-remote-hint.XXXXXX)
 trap 'rm -rf "$dir"' EXIT
+port=$("$(dirname "$0")/../relocate_ports.py" --free-block "$port" 2)  # this port and the next, unless something else holds one
 double=$source_dir/tests/doubles/pasarguard
 
 cat >"$dir/pasarguard.json" <<EOF

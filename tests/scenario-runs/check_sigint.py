@@ -20,7 +20,7 @@ GROUP is one of
 Every process the run starts carries STAND_SIGINT_MARK=<case> in its
 environment (nothing clears it), so a leftover is found whatever its process
 group or session: /proc/*/environ is searched for the mark after the exit.
-Uses only 127.0.0.1 ports 27630..27639.
+Uses only 127.0.0.1 ports 27630..27639, or the next block of ten free ones.
 """
 import json
 import os
@@ -32,9 +32,13 @@ import tempfile
 import time
 
 GRACE_S = 1.5            # from SIGINT to the exit of `stand run`
-BACKEND = "127.0.0.1:27630"
-BACKEND_CONTROL = "127.0.0.1:27631"
-CLOSED_PORT = "127.0.0.1:27632"  # nothing listens there: readiness never answers
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from relocate_ports import free_block  # noqa: E402
+
+BASE = free_block(27630, 10)  # 27630.. unless something else on the machine holds one of them
+BACKEND = f"127.0.0.1:{BASE}"
+BACKEND_CONTROL = f"127.0.0.1:{BASE + 1}"
+CLOSED_PORT = f"127.0.0.1:{BASE + 2}"  # nothing listens there: readiness never answers
 
 group, stand, fixtures, plugins, bad_plugins = sys.argv[1:6]
 hy2server = sys.argv[6] if len(sys.argv) > 6 else ""
@@ -149,10 +153,10 @@ def start_hy2server():
                     "-addext", "subjectAltName=DNS:localhost,IP:127.0.0.1"], check=True, capture_output=True)
     with open(f"{work}/users", "w") as f:
         f.write("alice\n")
-    text = start_helper([hy2server, "--listen", "127.0.0.1:27633", "--control", "127.0.0.1:27634", "--cert",
+    text = start_helper([hy2server, "--listen", f"127.0.0.1:{BASE + 3}", "--control", f"127.0.0.1:{BASE + 4}", "--cert",
                          f"{work}/cert.pem", "--key", f"{work}/key.pem", "--users", f"{work}/users"],
                         lambda t: t.startswith("ready") or "\nready" in t)
-    return "hysteria2://alice@127.0.0.1:27633/?insecure=1"
+    return f"hysteria2://alice@127.0.0.1:{BASE + 3}/?insecure=1"
 
 
 def marked(mark):

@@ -12,10 +12,12 @@ dir=$(mktemp -d /tmp/stand-secrets.XXXXXX)
 trap 'rm -rf "$dir"' EXIT
 
 # Each panel's double config with a seeded password, on ports of this test.
-python3 - "$configs" "$dir" "$@" <<'PY'
+python3 - "$configs" "$dir" "$(dirname "$0")/.." "$@" <<'PY'
 import json, sys
-configs, out, panels = sys.argv[1], sys.argv[2], sys.argv[3:]
-port = 27600
+configs, out, tests, panels = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4:]
+sys.path.insert(0, tests)
+from relocate_ports import free_block
+port = free_block(27600, 5 * len(panels))  # 27600.. unless something else holds one of them
 for p in panels:
     c = json.load(open(f"{configs}/{p}.json"))
     c["password"] = f"Seeded-{p}-Pass-7f3a91"

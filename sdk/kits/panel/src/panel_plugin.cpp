@@ -1,5 +1,8 @@
 #include <stand/kits/panel/panel_plugin.hpp>
 
+#include <chrono>
+#include <thread>
+
 namespace stand_panel_kit {
 
 namespace json = boost::json;
@@ -28,7 +31,13 @@ json::object PanelPlugin::guarded(const char* operation, const std::function<jso
         return call();
     } catch (const Error& e) {
         if (e.code() == STAND_E_CANCELLED) throw;
+        // A call that failed because a part died can fail before that death is seen (the panel answers 503
+        // while its store is still exiting): look again for a moment, so the cause is named either way.
         auto dead = processes.death();
+        for (int i = 0; !dead && i < 10; ++i) {
+            std::this_thread::sleep_for(std::chrono::milliseconds(25));
+            dead = processes.death();
+        }
         if (!dead) throw;
         throw Error(e.code(), panel_name() + ": " + operation + ": " + *dead + " (the call failed: " + e.what() + ")");
     }
