@@ -71,7 +71,7 @@ two_runs_one_dir)
 # --- item 2: stop means stop, signalled to the process group ----------------
 run_signal_group_INT|run_signal_group_TERM|run_signal_group_HUP)
   sig=${case_name##*_}
-  run_dir=$work/r-$sig
+  run_dir=$work/r-$sig-$$  # a name of its own: its cgroups are looked for by it, beside other suites' runs
   "$here/group_signal.py" "$sig" "file:$run_dir/reps/fixture-flaky_r2.json" -- \
     "$stand" run "$slow" --run-dir "$run_dir" "${flaky[@]}" >out 2>&1
   cat out
@@ -82,7 +82,7 @@ run_signal_group_INT|run_signal_group_TERM|run_signal_group_HUP)
     { echo "FAIL: the run took ${BASH_REMATCH[1]:-?} s to stop"; fail=1; }
   grep -q 'finish with: stand run --resume' out || { echo "FAIL: no word on how to resume"; fail=1; }
   [[ -f $run_dir/summary.md ]] || { echo "FAIL: no report of what was measured"; fail=1; }
-  left=$(find /sys/fs/cgroup -type d -path "*/stand/r-$sig-*" 2>/dev/null | grep -F "$(basename "$run_dir")" || true)
+  left=$(find /sys/fs/cgroup -type d -path "*/stand/$(basename "$run_dir")-*" 2>/dev/null || true)
   [[ -z $left ]] || { echo "FAIL: cgroups left: $left"; fail=1; }
   expect 0 'skip fixture-flaky_r1' -- run --resume "$run_dir" "${flaky[@]}"
   ;;
