@@ -8,14 +8,13 @@
 #include "cli/scenario_run.hpp"
 #include "rundir/run_directory.hpp"
 #include "rundir/run_lock.hpp"
+#include "scenario/json_text.hpp"
 #include "rundir/run_files.hpp"
 #include "scenario/scenario_parser.hpp"
 #include "text/secrets.hpp"
 #include "text/text_file.hpp"
 
 #include <boost/json.hpp>
-
-#include <cmath>
 
 #include <cstdio>
 #include <iostream>
@@ -59,8 +58,9 @@ json::object job_params(const Args& args) {
         if (eq == std::string::npos || eq == 0) throw UsageError("--param " + p + ": expected NAME=VALUE");
         boost::system::error_code ec;
         json::value v = json::parse(p.substr(eq + 1), ec);
-        if (!ec && v.is_double() && !std::isfinite(v.get_double()))
-            throw UsageError("--param " + p + ": expected a number within a double's range (at most about 1.8e308)");
+        if (!ec && v.is_double())  // the refusals `stand run --param` makes (scenario/json_text.hpp)
+            if (std::string why = scenario::number_refusal(v.get_double(), p.substr(eq + 1)); !why.empty())
+                throw UsageError("--param " + p + ": " + why.substr(0, why.rfind(", got ")));
         params[p.substr(0, eq)] = ec ? json::value(p.substr(eq + 1)) : std::move(v);
     }
     return params;
