@@ -1,8 +1,5 @@
 #include <stand/kits/panel/panel_plugin.hpp>
 
-#include <chrono>
-#include <thread>
-
 namespace stand_panel_kit {
 
 namespace json = boost::json;
@@ -35,7 +32,7 @@ json::object PanelPlugin::guarded(const char* operation, const std::function<jso
         // while its store is still exiting): look again for a moment, so the cause is named either way.
         auto dead = processes.death();
         for (int i = 0; !dead && i < 10; ++i) {
-            std::this_thread::sleep_for(std::chrono::milliseconds(25));
+            host().sleep_ms(25);  // the host's clock: a cancelled call stops waiting
             dead = processes.death();
         }
         if (!dead) throw;
