@@ -52,7 +52,7 @@ void write_setting_rows(const fs::path& path, const std::vector<std::pair<std::s
 }
 
 bool apply_first_start_settings(stand_panel_kit::Launcher& launcher, const std::vector<std::string>& setting_command,
-                                const FirstStartSettings& s, const fs::path& db) {
+                                const FirstStartSettings& s, const fs::path& db, int timeout_ms) {
     std::error_code ec;
     if (fs::exists(db, ec)) return false;
     auto argv = setting_command;
@@ -63,7 +63,7 @@ bool apply_first_start_settings(stand_panel_kit::Launcher& launcher, const std::
         argv.emplace_back("-listenIP");
         argv.push_back(s.listen);
     }
-    const std::string out = launcher.run_capture(argv, "x-ui setting (first start)", 120000);
+    const std::string out = launcher.run_capture(argv, "x-ui setting (first start)", timeout_ms);
     // `x-ui setting` reports a failed setting on stdout and still exits 0.
     if (auto at = out.find("Failed"); at != std::string::npos)
         throw Error(STAND_E_IO, "3x-ui: x-ui setting (first start) failed: " + out.substr(at, out.find('\n', at) - at));
@@ -81,13 +81,14 @@ void prepare_first_start(stand_panel_kit::Launcher& launcher, const std::vector<
         fs::create_directories(data_dir / "db");
         launcher.write_compose_file();
         const FirstStartSettings f{kImagePanelPort, "", s.base_path, admin.username, admin.password, kImageSubPort, ""};
-        apply_first_start_settings(launcher, setting_command, f, data_dir / "db" / "x-ui.db");
+        // A one-off container may start slowly; natively `x-ui setting` writes a database in about a second.
+        apply_first_start_settings(launcher, setting_command, f, data_dir / "db" / "x-ui.db", 120000);
         return;
     }
     fs::create_directories(data_dir / "log");
     link_bin_folder(launcher.expand("${bin_folder}"), data_dir / "bin");
     const FirstStartSettings f{s.port, s.host, s.base_path, admin.username, admin.password, s.sub_port, s.host};
-    apply_first_start_settings(launcher, setting_command, f, data_dir / "x-ui.db");
+    apply_first_start_settings(launcher, setting_command, f, data_dir / "x-ui.db", 30000);
 }
 
 }  // namespace stand_3x_ui

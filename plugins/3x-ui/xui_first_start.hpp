@@ -29,9 +29,10 @@ struct FirstStartSettings {
 // Runs `setting_command + [-port ... -listenIP ...]` through the launcher
 // (same environment and working directory as the panel), then writes the
 // subscription rows into `db`. Returns false when `db` existed already.
-// Throws stand::cpp::Error naming the step that failed.
+// Throws stand::cpp::Error naming the step that failed; past `timeout_ms` the
+// command and everything it started are killed and the error names it.
 bool apply_first_start_settings(stand_panel_kit::Launcher& launcher, const std::vector<std::string>& setting_command,
-                                const FirstStartSettings& settings, const std::filesystem::path& db);
+                                const FirstStartSettings& settings, const std::filesystem::path& db, int timeout_ms);
 
 // What a data dir gets before x-ui's first start there (nothing once its
 // database exists). Native: a log folder, a bin folder of its own (links to

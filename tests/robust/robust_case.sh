@@ -94,6 +94,38 @@ compat_signal_group)
     { echo "FAIL: Ctrl-C to stand compat's group: want exit 130 within a second, nothing left behind"; fail=1; }
   grep -q 'compat interrupted after' out || { echo "FAIL: compat did not say it was interrupted"; fail=1; }
   ;;
+helper_timeout)
+  # A panel's helper (`x-ui setting`, through a wrapper script whose child keeps
+  # running) that never finishes: its own 30 s timeout ends it and the child,
+  # and the check's message names it; not the check's limit.
+  [[ -n $(ls "$plugins"/*3x-ui* 2>/dev/null) ]] || { echo "the 3x-ui plugin is not built"; exit 77; }
+  port=$("$here/../relocate_ports.py" --free-block 25300 4)
+  cat >wrapper.sh <<SH
+#!/bin/sh
+if [ "\$1" = setting ]; then sleep 1000 & echo \$! >"$work/helper-child.pid"; wait; fi
+exec python3 "$here/../doubles/3x-ui/xui_double.py" "\$@"
+SH
+  chmod +x wrapper.sh
+  cat >t.json <<JSON
+{"config": {"command": ["$work/wrapper.sh"], "bin_folder": "$fixtures/../compat/xui-double-bin",
+            "port": $port, "sub_port": $((port + 1)), "inbound_port": $((port + 2)), "xray_api_port": $((port + 3)),
+            "xray_metrics_port": 0},
+ "users": 2, "ready_timeout_s": 30, "check_timeout_s": 100}
+JSON
+  start=$(date +%s)
+  "$stand" compat 3x-ui --plugin-path "$plugins" --target-config t.json --check panel.start-ready >out 2>&1
+  took=$(( $(date +%s) - start ))
+  cat out
+  grep -q 'x-ui setting (first start)) did not finish in 30 s; it and every process it started were killed' out ||
+    { echo "FAIL: the helper's timeout is not named"; fail=1; }
+  (( took < 60 )) || { echo "FAIL: took $took s, want the helper's 30 s, not the check's limit"; fail=1; }
+  child=$(cat helper-child.pid 2>/dev/null)
+  [[ -n $child ]] || { echo "FAIL: the wrapper never started its child"; fail=1; }
+  # A zombie (killed, not reaped yet by whoever inherited it) does not count.
+  if [[ -n $child ]] && [[ -e /proc/$child ]] && ! awk '{exit $3 != "Z"}' "/proc/$child/stat" 2>/dev/null; then
+    echo "FAIL: the helper's child $child still runs"; kill "$child"; fail=1
+  fi
+  ;;
 
 # --- item 3: every file bounded ----------------------------------------------
 param_file_device)
