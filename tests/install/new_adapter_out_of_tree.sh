@@ -14,6 +14,10 @@ fi
 work=$(mktemp -d /tmp/stand-new-adapter.XXXXXX)
 trap 'rm -rf "$work"' EXIT
 name="oot-$interface"
+if [[ $interface == panel ]]; then  # the double's two ports, moved when something else holds them
+  port=$("$(dirname "$0")/../relocate_ports.py" --free-block 47100 2)
+  set -- "$@" -DCOMPAT_PORT="$port" -DCOMPAT_INBOUND_PORT=$((port + 1))
+fi
 
 "$stand" new adapter "$name" --interface "$interface" --dir "$work/src" >/dev/null
 cmake -S "$work/src" -B "$work/build" -G Ninja -DCMAKE_PREFIX_PATH="$prefix" -DSTAND_EXECUTABLE="$stand" \

@@ -13,7 +13,8 @@ set -euo pipefail
 stand=$1 scenario=$2 plugins=$3 config=$4
 dir=$(mktemp -d /tmp/stand-one-server-real.XXXXXX)
 trap 'rm -rf "$dir"' EXIT
-"$stand" run "$scenario" --run-dir "$dir/run" --plugin-path "$plugins" --plugin "3x-ui=@$config" \
+"$(dirname "$0")/../relocate_ports.py" "$config" "$dir/config.json" >/dev/null  # ports something else holds, moved
+"$stand" run "$scenario" --run-dir "$dir/run" --plugin-path "$plugins" --plugin "3x-ui=@$dir/config.json" \
   --param users=30 --param settle_s=1 --param idle_s=3 --param storm_s=8 --param storm_rate=50 \
   --param repetitions=1 --param sample_ms=200 --param tunnel_s=3 --param vcpu=1 --param placement=auto \
   --param clients=10 --param clients_s=4 --param ramp_s=1 --param restart_s=8 --param restart_after_s=2

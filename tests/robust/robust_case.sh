@@ -58,6 +58,34 @@ resume_keeps_its_scenario)
       { echo "FAIL: r$r did not run the scenario as it started (1500 ms):"; grep -o '"tick.slept_ms":[0-9.]*' r/reps/fixture-flaky_r$r.json; fail=1; }
   done
   ;;
+starts_clean)
+  # A repetition never starts on the state one that did not finish left:
+  # after a crash (r1's start() SIGSEGVs) and after a SIGKILLed run resumed.
+  cat >c.json <<'JSON'
+{"schema_version": 1, "name": "clean", "plugins": [{"id": "fixture-flaky", "config": {"segv_on_start": 1}}],
+ "repetitions": 2, "order": "fixed", "params": {"sleep_ms": 10},
+ "phases": [{"name": "main", "steps": [{"step": "start"},
+   {"step": "run_probe", "name": "tick", "job": "tick", "params": {"sleep_ms": "${sleep_ms}"}}]}]}
+JSON
+  "$stand" run c.json --run-dir rc "${flaky[@]}" >out 2>&1
+  grep -q '"tick.found_started":0' rc/reps/fixture-flaky_r2.json ||
+    { echo "FAIL: r2 started on the data dir r1's crash left"; cat out; fail=1; }
+  [[ -f rc/data-left/fixture-flaky_r1/started ]] || { echo "FAIL: r1's data dir was not kept in data-left/"; fail=1; }
+  grep -q 'kept as data-left/fixture-flaky_r1; the next repetition starts without it' out ||
+    { echo "FAIL: not said"; cat out; fail=1; }
+  sed -e 's/"segv_on_start": 1/"jitter_ms": 0/' -e 's/"repetitions": 2/"repetitions": 3/' -e 's/"sleep_ms": 10/"sleep_ms": 1500/' c.json >k.json
+  "$stand" run k.json --run-dir rk "${flaky[@]}" >out 2>&1 &
+  pid=$!
+  for _ in $(seq 100); do [[ -f rk/data/fixture-flaky/started && -f rk/reps/fixture-flaky_r2.json ]] && break; sleep 0.1; done
+  kill -KILL $pid; wait $pid 2>/dev/null
+  pkill -KILL -f "stand worker.*rk/" 2>/dev/null
+  expect 0 'skip fixture-flaky_r1' -- run --resume rk "${flaky[@]}"
+  for r in 2 3; do
+    grep -q '"tick.found_started":0' rk/reps/fixture-flaky_r$r.json ||
+      { echo "FAIL: resumed r$r started on the killed run's data dir"; fail=1; }
+  done
+  [[ -d rk/data-left/fixture-flaky.before-resume ]] || { echo "FAIL: the killed run's data dir was not kept"; fail=1; }
+  ;;
 two_runs_one_dir)
   tick_scenario t.json 3 1500
   "$stand" run t.json --run-dir r "${flaky[@]}" >a.out 2>&1 &

@@ -1,5 +1,7 @@
 #include "host/plugin_host.hpp"
 
+#include "rundir/run_directory.hpp"
+
 #include "text/secrets.hpp"
 
 #include <stand/cpp/error.hpp>
@@ -78,7 +80,7 @@ std::filesystem::path PluginHost::run_dir() const {
 }
 
 std::filesystem::path PluginHost::data_dir() const {
-    auto dir = run_dir() / "data" / plugin_id_;
+    auto dir = rundir::RunDirectory::plugin_data_dir(run_dir(), plugin_id_);
     create_directory(dir, std::filesystem::perms::owner_all);
     return dir;
 }

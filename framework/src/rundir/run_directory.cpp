@@ -169,4 +169,22 @@ std::filesystem::path RunDirectory::samples_file(const std::string& key) const {
 
 std::filesystem::path RunDirectory::logs_dir() const { return root_ / "logs"; }
 
+std::filesystem::path RunDirectory::plugin_data_dir(const std::filesystem::path& run_dir, const std::string& plugin) {
+    return run_dir / "data" / plugin;
+}
+
+std::filesystem::path RunDirectory::set_aside_data(const std::string& plugin, const std::string& name) const {
+    const auto from = plugin_data_dir(root_, plugin);
+    std::error_code ec;
+    if (!std::filesystem::exists(std::filesystem::symlink_status(from, ec))) return {};
+    const auto left = root_ / "data-left";
+    std::filesystem::create_directories(left, ec);
+    auto to = left / name;
+    for (int n = 2; std::filesystem::exists(std::filesystem::symlink_status(to, ec)); ++n)
+        to = left / (name + "." + std::to_string(n));
+    std::filesystem::rename(from, to, ec);
+    if (ec) throw text::UserError("cannot set aside " + from.string() + " as " + to.string() + ": " + ec.message());
+    return to;
+}
+
 }  // namespace stand::rundir

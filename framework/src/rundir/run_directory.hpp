@@ -8,6 +8,8 @@
 //   RUN_DIR/reps/<key>.json     one repetition, rewritten after every step ("status": running|ok|failed)
 //   RUN_DIR/samples/<key>.csv   the sampler's rows of that repetition
 //   RUN_DIR/logs/               plugin worker and process logs
+//   RUN_DIR/data/<plugin>/      a plugin's data dir, kept across its repetitions
+//   RUN_DIR/data-left/<name>/   the data dir a repetition that did not finish ok left, set aside
 //   RUN_DIR/results.json, per_rep.csv, summary.md, report.html   derived (stand report)
 #pragma once
 
@@ -52,6 +54,15 @@ public:
 
     std::filesystem::path samples_file(const std::string& key) const;
     std::filesystem::path logs_dir() const;
+
+    // The data dir of plugin `plugin` (its label) in the run at `run_dir`:
+    // data/<plugin>, what stand.files data_dir() gives it.
+    static std::filesystem::path plugin_data_dir(const std::filesystem::path& run_dir, const std::string& plugin);
+    // Moves data/<plugin> to data-left/<name> (name.2, .3, ... when taken), so
+    // the plugin's next repetition starts with no data dir, as its first did.
+    // Returns where it went; empty when there was none. text::UserError
+    // naming both paths when it cannot be moved.
+    std::filesystem::path set_aside_data(const std::string& plugin, const std::string& name) const;
 
     // A file of a run directory read back (samples, fleet.json), bounded as
     // every read from it is: text::read_input_file with a 64 MiB cap.

@@ -65,6 +65,10 @@ public:
             return outcome_;
         }
         remove_stale_boxes(boxes_.layout, [&](const std::string& line) { log(line); });
+        // What the earlier process left in a plugin's data dir (a repetition it
+        // did not finish) is no state a repetition may start from.
+        if (options_.resume)
+            for (const auto& p : scenario_.plugins) set_aside_data(p.label, p.label + ".before-resume", "the earlier run");
         const auto first_start = std::chrono::steady_clock::now();
         for (std::size_t at = 0, index = 0; at < plan_.size(); ++at) {
             const PlannedRep& planned = plan_[at];
@@ -90,6 +94,14 @@ public:
 private:
     void log(const std::string& line) const {
         if (options_.log) options_.log(line);
+    }
+
+    // The next repetition of `plugin` starts with no data dir, as its first did.
+    void set_aside_data(const std::string& plugin, const std::string& name, const std::string& left_by) const {
+        const auto to = dir_.set_aside_data(plugin, name);
+        if (!to.empty())
+            log("the data dir " + plugin + " as " + left_by + " left it is kept as " +
+                to.lexically_relative(dir_.root()).string() + "; the next repetition starts without it");
     }
 
     // After each decision, so that an interrupted run's run.json says where each plugin stood.
@@ -185,6 +197,8 @@ private:
         else ++outcome_.reps_failed;
         const auto* reason = rundir::field(rep, rundir::rep_key::kReason);
         log(planned.key + ": " + status + (reason ? " - " + std::string(reason->as_string()) : ""));
+        if (status != rundir::rep_status::kOk)
+            set_aside_data(scenario_.plugins[planned.plugin].label, planned.key, planned.key);
         if (outcome_.interrupted) return false;
         note_decision(planned.plugin, rep);
         return true;
