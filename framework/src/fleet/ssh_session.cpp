@@ -2,6 +2,7 @@
 
 #include "fleet/fleet_error.hpp"
 #include "fleet/shell_quote.hpp"
+#include "posix/line_reader.hpp"
 #include "posix/write_all.hpp"
 #include "text/temp_dir.hpp"
 
@@ -208,14 +209,23 @@ int SshSession::converse(const std::vector<std::string>& remote_argv, const Line
     const auto argv = command(remote_argv);
     const auto err_file = control_dir_ / "converse.err";
     bp::opstream to;
-    bp::ipstream from;
+    bp::pipe from;
     bp::child c(argv.front(), std::vector<std::string>(argv.begin() + 1, argv.end()), bp::std_in < to,
                 bp::std_out > from, bp::std_err > err_file, own_group);
+    ::close(from.native_sink());  // the writing end is the child's now
+    from.assign_sink(-1);
+    posix::LineReader reader(from.native_source());
     auto write_line = [&to](const std::string& line) { to << line << '\n' << std::flush; };
-    auto read_line = [&from, this]() {
+    auto read_line = [&reader, &remote_argv, this]() {
         std::string line;
-        if (!std::getline(from, line)) throw FleetError("host " + target_.name + ": the remote command ended early");
-        return line;
+        switch (reader.read_line(line, kConverseAnswerWithin)) {
+            case posix::LineReader::Got::line: return line;
+            case posix::LineReader::Got::timeout:
+                throw FleetError("host " + target_.name + ": '" + shell_line(remote_argv) + "' sent no answer within " +
+                                 std::to_string(kConverseAnswerWithin.count() / 1000) + " s; its connection was closed");
+            case posix::LineReader::Got::end: break;
+        }
+        throw FleetError("host " + target_.name + ": the remote command ended early");
     };
     try {
         exchange(write_line, read_line);

@@ -68,8 +68,11 @@ public:
 
     // An exchange of lines with `remote_argv`: `exchange(write_line,
     // read_line)` is called once, with functions that send one line to its
-    // stdin and read one line of its stdout. Returns when the command ends
-    // after its stdin is closed.
+    // stdin and read one line of its stdout. read_line throws FleetError
+    // naming the host and the command when no line comes within
+    // kConverseAnswerWithin (each is the answer to a line just sent) or the
+    // command ended. Returns when the command ends after its stdin is closed.
+    static constexpr std::chrono::milliseconds kConverseAnswerWithin{60000};
     using LineIo = std::function<void(const std::function<void(const std::string&)>& write_line,
                                       const std::function<std::string()>& read_line)>;
     int converse(const std::vector<std::string>& remote_argv, const LineIo& exchange) const;

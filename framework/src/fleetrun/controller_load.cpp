@@ -21,7 +21,6 @@
 #include <thread>
 
 #include <fcntl.h>
-#include <poll.h>
 #include <signal.h>
 #include <unistd.h>
 
@@ -188,25 +187,9 @@ ControllerChannel::ControllerChannel() : in_(::fcntl(0, F_DUPFD_CLOEXEC, 3)) {
 }
 
 std::optional<std::string> ControllerChannel::read_line(std::chrono::seconds within) {
-    const auto deadline = std::chrono::steady_clock::now() + within;
-    for (;;) {
-        if (const auto nl = pending_.find('\n'); nl != std::string::npos) {
-            std::string line = pending_.substr(0, nl);
-            pending_.erase(0, nl + 1);
-            return line;
-        }
-        const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
-        if (left.count() <= 0 || in_.get() < 0) return std::nullopt;
-        pollfd p{in_.get(), POLLIN, 0};
-        const int ready = ::poll(&p, 1, static_cast<int>(std::min<std::int64_t>(left.count(), 1000)));
-        if (ready < 0 && errno != EINTR) return std::nullopt;
-        if (ready <= 0) continue;
-        char buffer[65536];
-        const ssize_t n = ::read(in_.get(), buffer, sizeof buffer);
-        if (n < 0 && errno == EINTR) continue;
-        if (n <= 0) return std::nullopt;  // the connection to the controller is gone
-        pending_.append(buffer, static_cast<std::size_t>(n));
-    }
+    std::string line;
+    if (in_.get() < 0 || reader_.read_line(line, within) != posix::LineReader::Got::line) return std::nullopt;
+    return line;
 }
 
 GeneratorOutcome ControllerChannel::load(const ControllerLoadRequest& request, std::chrono::seconds answer_within) {

@@ -17,6 +17,7 @@
 
 #include "fleet/ssh_target.hpp"
 #include "fleetrun/generator_load.hpp"
+#include "posix/line_reader.hpp"
 #include "posix/unique_fd.hpp"
 
 #include <atomic>
@@ -61,7 +62,7 @@ private:
     std::optional<std::string> read_line(std::chrono::seconds within);
 
     posix::UniqueFd in_;
-    std::string pending_;  // what was read past the last line
+    posix::LineReader reader_{in_.get()};
 };
 
 // The controller side: the answer to one line of a host's output, or
