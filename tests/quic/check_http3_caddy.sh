@@ -18,7 +18,8 @@ start_caddy_h3 "$dir" "$port" "hello over h3"
 
 url=https://localhost:$port/
 "$stand" load --http3 --cacert "$dir/cert.pem" -t 1 -c 2 --streams 4 -d 2s --json "$url" >"$dir/kept.json"
-"$stand" load --http3 --cacert "$dir/cert.pem" -t 1 -c 2 --keepalive off -d 1s --json "$url" >"$dir/fresh.json"
+# 8 clients: handshakes are open at the window's end, which is no error (a client that got none is)
+"$stand" load --http3 --cacert "$dir/cert.pem" -t 1 -c 8 --keepalive off -d 1s --json "$url" >"$dir/fresh.json"
 "$stand" load --http3 --cacert "$dir/cert.pem" -t 1 -c 1 -d 1s "$url" | tee "$dir/text.txt"
 set +e
 "$stand" load --http3 -t 1 -c 1 -d 1s "$url" >"$dir/untrusted.txt" 2>&1
@@ -39,7 +40,8 @@ fresh = json.loads((d / "fresh.json").read_text())
 for name, r in (("kept", kept), ("fresh", fresh)):
     if r["protocol"] != "h3": bad.append(f"{name}: protocol {r['protocol']}")
     q = r["requests"]
-    if q["completed"] <= 0 or q["errors"] != 0: bad.append(f"{name}: completed {q['completed']}, errors {q['errors']}")
+    if q["completed"] <= 0 or q["errors"] != 0:
+        bad.append(f"{name}: completed {q['completed']}, errors {q['errors']}: {r.get('error_reasons')}")
     if set(r["status_counts"]) != {"200"}: bad.append(f"{name}: statuses {r['status_counts']}")
     if r["body_bytes"]["min"] != len("hello over h3"): bad.append(f"{name}: body {r['body_bytes']}")
 if kept["streams_per_connection"] != 4: bad.append(f"kept: streams {kept['streams_per_connection']}")
