@@ -68,8 +68,9 @@ fs::path create_group(const fs::path& root, const std::string& run_group, const 
             return chain.back();
         } catch (const BoxError&) {
             for (auto it = created.rbegin(); it != created.rend(); ++it) remove_dir(*it, std::chrono::milliseconds(500));
+            // Also when this attempt made the top group and another run removed it, empty, before our next mkdir.
             bool raced = !fs::exists(chain[0]) || !fs::exists(chain[1]);
-            if (attempt < 3 && raced && created.empty()) continue;
+            if (attempt < 3 && raced) continue;
             throw;
         }
     }
