@@ -59,4 +59,12 @@ TEST_CASE("capacity step: refusals name the key") {
     CHECK(error_of(with_step(kPlan + R"(, "rate": 10)")).find("rate: expected a key of a capacity step") != std::string::npos);
     CHECK(error_of(with_step(kPlan + R"(, "duration_s": 10)")).find("duration_s: expected a key of a capacity step") != std::string::npos);
     CHECK(error_of(with_step(R"("from_rate": 100, "to_rate": 6400, "objective": {"error_pct": 0})")).empty());
+    CHECK(error_of(with_step(kPlan + R"(, "target": "admin")")).find(R"(target: expected "http" or "admin_create")") !=
+          std::string::npos);
+    CHECK(error_of(with_step(kPlan + R"(, "target": "admin_create", "path": "/x")")).find(
+              "path: expected no HTTP load key with") != std::string::npos);
+    CHECK(error_of(with_step(R"("target": "admin_create", "from_rate": 1, "to_rate": 64, "objective": {"box_cpu_pct": 90})"))
+              .find("objective.box_cpu_pct: an admin_create level does not measure box_cpu_pct") != std::string::npos);
+    CHECK(error_of(with_step(R"("target": "admin_create", "from_rate": 1, "to_rate": 64, "objective": {"p95_ms": 900})"))
+              .empty());
 }

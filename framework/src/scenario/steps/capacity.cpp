@@ -3,6 +3,8 @@
 // checked for a saturated generator and a disturbed machine.
 #include "scenario/steps/capacity.hpp"
 
+#include "scenario/steps/capacity_admin.hpp"
+
 #include "detect/machine_busy.hpp"
 #include "scenario/steps/load_run.hpp"
 #include "scenario/steps/step_keys.hpp"
@@ -32,6 +34,8 @@ constexpr double kBehindAtMost = 1;
 constexpr std::string_view kLevelMetrics[] = {"rps",        "p50_ms",      "p95_ms",      "p99_ms",
                                               "error_pct",  "late_pct",    "behind_pct",  "box_cpu_pct",
                                               "mem_max_mib", "client_cpu_pct", "client_running_pct", "client_waiting_pct"};
+// What an admin_create level measures (capacity_admin.hpp), besides behind_pct.
+constexpr std::string_view kAdminMeasures[] = {"p50_ms", "p90_ms", "p95_ms", "p99_ms", "error_pct", "late_pct", "behind_pct"};
 // The load step's keys a level cannot take: the search sets the rate and the duration, and sends from here.
 constexpr std::string_view kNotPerLevel[] = {"duration_s", "rate", "churn_per_s", "generators", "link", "from"};
 constexpr double kMaxRate = 10'000'000;
@@ -60,9 +64,26 @@ std::vector<stats::ObjectiveLimit> read_objective(const ObjectReader& step) {
 
 StepAction read_capacity(const ObjectReader& r, const StepParseContext& ctx) {
     CapacityStep c;
+    if (auto target = r.string("target")) {
+        if (*target != "http" && *target != "admin_create")
+            r.at("target").fail("\"http\" or \"admin_create\"", r.find("target"));
+        c.target = *target == "http" ? CapacityStep::Target::http : CapacityStep::Target::admin_create;
+    }
+    if (c.target == CapacityStep::Target::admin_create)
+        for (const StepKey& k : load_kind().keys)
+            if (r.find(k.name))
+                r.at(k.name).fail("no HTTP load key with \"target\": \"admin_create\" (its levels create users)",
+                                  r.find(k.name));
     c.load = read_load_step(r, ctx);
     if (!r.find("connections")) c.load.connections = 256;  // an open model needs rate x latency in flight
     c.plan.objective = read_objective(r);
+    if (c.target == CapacityStep::Target::admin_create)
+        for (const auto& limit : c.plan.objective)
+            if (std::find(std::begin(kAdminMeasures), std::end(kAdminMeasures), limit.metric) == std::end(kAdminMeasures)) {
+                const JsonPlace at = r.at("objective").key(limit.metric);
+                at.fail_message("an admin_create level does not measure " + limit.metric +
+                                " (it measures p50_ms, p90_ms, p95_ms, p99_ms, error_pct, late_pct)");
+            }
     c.plan.from = expect_positive(r.require("from_rate", "requests/s, the first level"), r.at("from_rate"), kMaxRate);
     c.plan.to = expect_positive(r.require("to_rate", "requests/s, the highest level"), r.at("to_rate"), kMaxRate);
     if (c.plan.to < c.plan.from)
@@ -99,7 +120,10 @@ std::vector<StepKey> capacity_keys() {
         {"to_rate", "number >= from_rate (requests/s, the highest level tried)", "required"},
         {"factor", "number > 1, at most 100 (each level's rate over the last, until one fails)", "2"},
         {"resolution_pct", "number > 0, at most 100 (bisect until the first failing rate is within this of the best)", "5"},
-        {"dwell_s", "number > 0, at most 86400 (each level's duration)", "10"}};
+        {"dwell_s", "number > 0, at most 86400 (each level's duration)", "10"},
+        {"target", "\"http\" (requests, as the load step sends them) or \"admin_create\" (users created through the "
+                   "panel's admin API, one call at a time; no HTTP load key with it)",
+         "http"}};
     for (const StepKey& k : load_kind().keys)
         if (std::find(std::begin(kNotPerLevel), std::end(kNotPerLevel), k.name) == std::end(kNotPerLevel))
             keys.push_back(k.name == "connections" ? StepKey{k.name, k.type, "256"} : k);
@@ -125,7 +149,8 @@ json::object search_json(const CapacityStep& c, const stats::CapacitySearch& sea
     json::object o{{"objective", objective},
                    {"plan", {{"from_rate", c.plan.from}, {"to_rate", c.plan.to}, {"factor", c.plan.factor},
                              {"resolution_pct", c.plan.resolution_pct}, {"dwell_s", c.dwell.count()},
-                             {"connections", c.load.connections}}},
+                             {"connections", c.load.connections},
+                             {"target", c.target == CapacityStep::Target::http ? "http" : "admin_create"}}},
                    {"end", stats::capacity_end_name(search.end())},
                    {"summary", search.summary()},
                    {"levels", levels}};
@@ -135,45 +160,57 @@ json::object search_json(const CapacityStep& c, const stats::CapacitySearch& sea
     return o;
 }
 
+// One HTTP level: the load step's load at `rate` for the dwell time, its
+// metrics into `measured`; returns how the generator failed to keep the
+// rate ("" when it kept it).
+std::string http_level(RepContext& ctx, const Step& s, const CapacityStep& c, double rate, const std::string& label,
+                       std::map<std::string, double>& measured) {
+    LoadStep l = c.load;
+    l.rate = rate;
+    l.duration = c.dwell;
+    const load::LoadSpec spec = load_spec(ctx, s, l);
+    const load::LoadResult r =
+        measure_load_here(ctx, s, l, spec, label, [&](const std::string& k, double v) { measured[k] = v; });
+    measured["client_running_pct"] = r.cpu.percent_of_threads;
+    measured["client_waiting_pct"] = r.cpu.percent_waiting;
+    // Late for want of a connection (the system's answers were slow) or never sent: the system's; late with a
+    // connection free: the generator's own.
+    const double offered = static_cast<double>(std::max<std::uint64_t>(r.offered, 1));
+    measured[std::string(kBehind)] = 100.0 * static_cast<double>(r.late - r.late_with_free_connection + r.unsent) / offered;
+    const double generator_late_pct = 100.0 * static_cast<double>(r.late_with_free_connection) / offered;
+    char why[200] = "";
+    if (r.generator_saturated)
+        std::snprintf(why, sizeof why, "its threads ran %.0f %% and waited for a CPU %.0f %% of the time",
+                      r.cpu.percent_of_threads, r.cpu.percent_waiting);
+    else if (generator_late_pct > kBehindAtMost)
+        std::snprintf(why, sizeof why,
+                      "it sent %.1f %% of the requests over %.0f ms late with a connection free, waiting for a CPU "
+                      "%.0f %% of the time",
+                      generator_late_pct, r.late_threshold_ms, r.cpu.percent_waiting);
+    return why;
+}
+
 void run_capacity(RepContext& ctx, const Step& s, RepClock::time_point) {
     const auto& c = s.action.get<CapacityStep>();
     stats::CapacitySearch search(c.plan);
     json::array levels;
     while (const auto rate = search.next_rate()) {
         ctx.throw_if_interrupted();
-        LoadStep l = c.load;
-        l.rate = *rate;
-        l.duration = c.dwell;
-        const load::LoadSpec spec = load_spec(ctx, s, l);
         const std::string label = s.name + " at " + rate_text(*rate);
         if (ctx.env.on_step) ctx.env.on_step(label);
-        std::map<std::string, double> measured;
         const auto before = detect::read_cpu_times();
-        const load::LoadResult r =
-            measure_load_here(ctx, s, l, spec, label, [&](const std::string& k, double v) { measured[k] = v; });
+        std::map<std::string, double> measured;
+        std::string generator_limited;
+        if (c.target == CapacityStep::Target::admin_create)
+            measured = run_admin_create_level(ctx, s, *rate, c.dwell, levels.size() + 1);
+        else
+            generator_limited = http_level(ctx, s, c, *rate, label, measured);
         const double steal = detect::steal_pct_between(before, detect::read_cpu_times());
-        measured["client_running_pct"] = r.cpu.percent_of_threads;
-        measured["client_waiting_pct"] = r.cpu.percent_waiting;
-        // Late for want of a connection (the system's answers were slow) or never sent: the system's; late with a
-        // connection free: the generator's own.
-        const double offered = static_cast<double>(std::max<std::uint64_t>(r.offered, 1));
-        measured[std::string(kBehind)] =
-            100.0 * static_cast<double>(r.late - r.late_with_free_connection + r.unsent) / offered;
-        const double generator_late_pct = 100.0 * static_cast<double>(r.late_with_free_connection) / offered;
         stats::LevelOutcome level;
         level.offered = *rate;
         for (const auto& limit : c.plan.objective)
             if (auto it = measured.find(limit.metric); it != measured.end()) level.values[limit.metric] = it->second;
-        char why[200] = "";
-        if (r.generator_saturated)
-            std::snprintf(why, sizeof why, "its threads ran %.0f %% and waited for a CPU %.0f %% of the time",
-                          r.cpu.percent_of_threads, r.cpu.percent_waiting);
-        else if (generator_late_pct > kBehindAtMost)
-            std::snprintf(why, sizeof why,
-                          "it sent %.1f %% of the requests over %.0f ms late with a connection free, waiting for a CPU "
-                          "%.0f %% of the time",
-                          generator_late_pct, r.late_threshold_ms, r.cpu.percent_waiting);
-        level.generator_limited = why;
+        level.generator_limited = generator_limited;
         if (steal > detect::kStealDisturbsPct) {
             char text[96];
             std::snprintf(text, sizeof text, "%.1f %% of CPU time stolen by the hypervisor", steal);

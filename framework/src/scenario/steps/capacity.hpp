@@ -9,6 +9,9 @@
 namespace stand::scenario {
 
 struct CapacityStep {
+    // What a level loads: HTTP requests (the load step's), or users created
+    // through the panel's admin API (steps/capacity_admin.hpp).
+    enum class Target { http, admin_create } target = Target::http;
     LoadStep load;             // what each level sends (its rate and duration set per level)
     stats::CapacityPlan plan;  // the rates, the resolution and the objective
     Seconds dwell{10};         // each level's duration
