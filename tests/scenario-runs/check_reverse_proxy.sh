@@ -29,7 +29,8 @@ done < "$list"
 dir=$(mktemp -d /tmp/stand-reverse-proxy.XXXXXX)
 trap 'rm -rf "$dir"' EXIT
 "$stand" run "$scenario" --run-dir "$dir/run" --plugin-path "$plugins" "${proxies[@]}" \
-  --param duration_s=2 --param repetitions=1 --param connections=20 --param idle_connections=200 --param idle_hold_s=2
+  --param duration_s=2 --param repetitions=1 --param connections=20 --param idle_connections=200 --param idle_hold_s=2 \
+  --param cap_from_rate=2000 --param cap_to_rate=16000 --param cap_dwell_s=1 --param cap_resolution_pct=50
 sed -n '/^## Measurement 1/,/^## Repetitions/p' "$dir/run/summary.md"
 python3 - "$dir/run/results.json" "$dir/run/summary.md" <<'PY'
 import json, sys

@@ -45,9 +45,11 @@ static std::optional<std::string> check_collapse(const load::LoadResult& r) {
 std::vector<Finding> check_load(const load::LoadResult& r, const std::string& scope) {
     std::vector<Finding> found;
     if (r.generator_saturated) {
-        char buf[160];
-        std::snprintf(buf, sizeof(buf), "the load generator used %.2f cores with %u threads: the limit may be the client, not the system",
-                      r.cpu.cores_used, r.threads);
+        char buf[240];
+        std::snprintf(buf, sizeof(buf),
+                      "the load generator used %.2f cores with %u threads (its threads ran %.0f %% and waited for a CPU "
+                      "%.0f %% of the time): the limit may be the client, not the system",
+                      r.cpu.cores_used, r.threads, r.cpu.percent_of_threads, r.cpu.percent_waiting);
         found.push_back({"generator-saturated", scope, buf});
     }
     std::uint64_t answered = 0, ok = 0, limited = 0;

@@ -8,7 +8,8 @@
 
 namespace stand::detect {
 
-// generator-saturated: the generator used more than 90 % of its cores.
+// generator-saturated: the generator's threads ran, or were runnable and
+//   waited for a CPU, more than 90 % of the time.
 // mostly-429 / mostly-non-2xx: over half the answers were 429 (a rate limit
 //   was measured, not the service) or not 2xx.
 // open-model-behind: in the open model more than 1 % of requests were sent

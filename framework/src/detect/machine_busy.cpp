@@ -9,9 +9,15 @@
 namespace stand::detect {
 namespace {
 
-struct CpuTimes {
-    unsigned long long idle = 0, total = 0, steal = 0;
-};
+std::optional<double> cpu_pressure_avg10() {
+    std::ifstream in("/proc/pressure/cpu");
+    std::string word;
+    while (in >> word)
+        if (word.rfind("avg10=", 0) == 0) return std::stod(word.substr(6));
+    return std::nullopt;
+}
+
+}  // namespace
 
 CpuTimes read_cpu_times() {
     std::ifstream in("/proc/stat");
@@ -27,15 +33,10 @@ CpuTimes read_cpu_times() {
     return t;
 }
 
-std::optional<double> cpu_pressure_avg10() {
-    std::ifstream in("/proc/pressure/cpu");
-    std::string word;
-    while (in >> word)
-        if (word.rfind("avg10=", 0) == 0) return std::stod(word.substr(6));
-    return std::nullopt;
+double steal_pct_between(const CpuTimes& a, const CpuTimes& b) {
+    const double total = static_cast<double>(b.total - a.total);
+    return total > 0 ? 100.0 * static_cast<double>(b.steal - a.steal) / total : 0;
 }
-
-}  // namespace
 
 boost::json::object MachineSnapshot::to_json() const {
     boost::json::object o{{"load1", load1}, {"cpus", cpus}, {"busy_pct", busy_pct}, {"steal_pct", steal_pct}};
@@ -51,10 +52,8 @@ MachineSnapshot snapshot_machine(std::chrono::milliseconds window) {
     std::this_thread::sleep_for(window);
     CpuTimes b = read_cpu_times();
     double total = static_cast<double>(b.total - a.total);
-    if (total > 0) {
-        s.busy_pct = 100.0 * (total - static_cast<double>(b.idle - a.idle)) / total;
-        s.steal_pct = 100.0 * static_cast<double>(b.steal - a.steal) / total;
-    }
+    if (total > 0) s.busy_pct = 100.0 * (total - static_cast<double>(b.idle - a.idle)) / total;
+    s.steal_pct = steal_pct_between(a, b);
     s.cpu_pressure_avg10 = cpu_pressure_avg10();
     return s;
 }
@@ -67,7 +66,7 @@ std::vector<Finding> check_machine(const MachineSnapshot& s, const std::string& 
                       s.busy_pct, s.load1, s.cpus);
         found.push_back({"machine-busy", scope, buf});
     }
-    if (s.steal_pct > 2) {
+    if (s.steal_pct > kStealDisturbsPct) {
         std::snprintf(buf, sizeof(buf), "%.1f %% of CPU time was stolen by the hypervisor before the repetition", s.steal_pct);
         found.push_back({"cpu-steal", scope, buf});
     }

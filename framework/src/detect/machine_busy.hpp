@@ -18,6 +18,16 @@ struct MachineSnapshot {
     boost::json::object to_json() const;
 };
 
+// The machine's CPU time so far (/proc/stat, in ticks), and the share the
+// hypervisor stole between two reads (% of all CPU time; 0 when none passed).
+struct CpuTimes {
+    unsigned long long idle = 0, total = 0, steal = 0;
+};
+CpuTimes read_cpu_times();
+double steal_pct_between(const CpuTimes& a, const CpuTimes& b);
+// Over 2 %: the cpu-steal finding, and a disturbed capacity level.
+inline constexpr double kStealDisturbsPct = 2;
+
 // Reads /proc over `window` (blocking for that long).
 MachineSnapshot snapshot_machine(std::chrono::milliseconds window = std::chrono::milliseconds(500));
 

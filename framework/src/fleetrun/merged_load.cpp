@@ -69,7 +69,7 @@ json::object merged_counts(const GeneratorLoadResult& result, std::size_t& n) {
     for (const auto& g : result.generators) {
         if (!came_back(g)) continue;
         ++n;
-        for (const char* key : {"offered", "sent", "completed", "errors", "unsent", "late", "stale_retries"})
+        for (const char* key : {"offered", "sent", "completed", "errors", "unsent", "late", "late_with_free_connection", "stale_retries"})
             if (const auto* v = json_at(g.result, {"requests", key})) add_counts(requests, json::object{{key, *v}});
         if (const auto* v = json_at(g.result, {"requests", "max_queue"})) max_queue = std::max(max_queue, v->to_number<std::uint64_t>());
         if (const auto* v = g.result.if_contains("throughput")) add_counts(throughput, *v);

@@ -344,7 +344,7 @@ void Http3Worker::arm_sweep() {
 }
 
 void Http3Worker::run(std::int64_t start_ns, std::int64_t end_ns) {
-    const std::int64_t cpu_start = thread_cpu_ns();
+    start_clocks();
     start_ = start_ns;
     if (end_ns <= start_ns) {
         window_closed_flag_ = true;
@@ -360,7 +360,7 @@ void Http3Worker::run(std::int64_t start_ns, std::int64_t end_ns) {
     ioc_.run();
     if (!window_closed_flag_) window_closed_ = now_ns();
     finished_at_ = now_ns();
-    cpu_ns_ = thread_cpu_ns() - cpu_start;
+    stop_clocks();
     publish();
 }
 

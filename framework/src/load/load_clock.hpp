@@ -4,6 +4,7 @@
 
 #include <chrono>
 #include <cstdint>
+#include <cstdio>
 
 #include <sys/resource.h>
 #include <time.h>
@@ -33,6 +34,18 @@ inline std::int64_t thread_cpu_ns() noexcept {
     timespec ts{};
     clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
     return static_cast<std::int64_t>(ts.tv_sec) * 1'000'000'000 + ts.tv_nsec;
+}
+
+// How long this thread has been runnable but waiting for a CPU, in ns
+// (/proc/thread-self/schedstat's second field; 0 where the kernel keeps none):
+// a generator that waits for a CPU is as much at its limit as one that runs.
+inline std::int64_t thread_run_delay_ns() noexcept {
+    long long on_cpu = 0, waiting = 0;
+    if (FILE* f = std::fopen("/proc/thread-self/schedstat", "re")) {
+        if (std::fscanf(f, "%lld %lld", &on_cpu, &waiting) != 2) waiting = 0;
+        std::fclose(f);
+    }
+    return waiting;
 }
 
 }  // namespace stand::load

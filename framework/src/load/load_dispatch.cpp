@@ -88,7 +88,7 @@ void Dispatcher::on_idle(LoadConnection& c, std::int64_t now) {
     }
     advance_due(now);
     if (dispatched_ < due_) {
-        send_tick(c, now);
+        send_tick(c, now, true);
         stats_.max_backlog = std::max(stats_.max_backlog, due_ - dispatched_);
         return;
     }
@@ -104,7 +104,7 @@ void Dispatcher::advance_due(std::int64_t now) noexcept {
     }
 }
 
-void Dispatcher::send_tick(LoadConnection& c, std::int64_t now) {
+void Dispatcher::send_tick(LoadConnection& c, std::int64_t now, bool from_backlog) {
     std::uint32_t link = 0;
     if (!take_link(link)) {
         idle_.push_back(&c);
@@ -113,7 +113,10 @@ void Dispatcher::send_tick(LoadConnection& c, std::int64_t now) {
     }
     const std::int64_t intended = tick_time(dispatched_++);
     const std::int64_t lag = now - intended;
-    if (lag > shared_.late_ns) ++stats_.late;
+    if (lag > shared_.late_ns) {
+        ++stats_.late;
+        if (!from_backlog) ++stats_.late_with_free_connection;
+    }
     stats_.send_lag.record(ns_to_us(lag));
     start_request(c, link, intended, now);
 }
@@ -130,7 +133,7 @@ void Dispatcher::pace() {
     while (dispatched_ < due_ && !idle_.empty() && window_open_) {
         LoadConnection* c = idle_.back();
         idle_.pop_back();
-        send_tick(*c, now);
+        send_tick(*c, now, false);
     }
     stats_.max_backlog = std::max(stats_.max_backlog, due_ - dispatched_);
     auto& second = stats_.second(second_of(now));

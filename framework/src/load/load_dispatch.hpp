@@ -102,7 +102,9 @@ private:
         return start_ + static_cast<std::int64_t>(static_cast<double>(index_ + j * shared_.threads) * interval_ns_);
     }
     void advance_due(std::int64_t now) noexcept;
-    void send_tick(LoadConnection& c, std::int64_t now);
+    // from_backlog: the tick waited for a connection to finish (late by the
+    // system's latency); else a connection was free and only the generator was late.
+    void send_tick(LoadConnection& c, std::int64_t now, bool from_backlog);
     void arm_pace();
     void maybe_finish();
 

@@ -142,6 +142,7 @@ LoadResult run_load(const LoadSpec& spec, const LoadHooks& hooks) {
         cpu.us_per_request = result.completed > 0 ? total * 1e6 / static_cast<double>(result.completed) : 0;
         cpu.cores_used = t.elapsed_s > 0 ? total / t.elapsed_s : 0;
         cpu.percent_of_threads = t.thread_wall_s > 0 ? t.thread_cpu_s / t.thread_wall_s * 100 : 0;
+        cpu.percent_waiting = t.thread_wall_s > 0 ? t.thread_wait_s / t.thread_wall_s * 100 : 0;
     }
     result.interrupted = hooks.stop != nullptr && hooks.stop->load();
 
@@ -150,6 +151,12 @@ LoadResult run_load(const LoadSpec& spec, const LoadHooks& hooks) {
         result.warnings.push_back("the generator used " + percent(result.cpu.percent_of_threads) + " of its " +
                                   std::to_string(spec.threads) +
                                   " thread(s)' CPU: it may be the bottleneck; add threads or cores");
+    } else if (result.cpu.percent_of_threads + result.cpu.percent_waiting > 90) {
+        result.generator_saturated = true;
+        result.warnings.push_back("the generator's " + std::to_string(spec.threads) + " thread(s) ran " +
+                                  percent(result.cpu.percent_of_threads) + " and waited for a CPU " +
+                                  percent(result.cpu.percent_waiting) +
+                                  " of the time: the machine is too busy for this load to measure the system");
     }
     if (result.unsent > 0)
         result.warnings.push_back(std::to_string(result.unsent) +

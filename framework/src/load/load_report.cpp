@@ -181,7 +181,9 @@ void rates_and_warnings(std::ostringstream& out, const LoadResult& r) {
     out << "Transfer/sec: " << pad(format_bytes(r.elapsed_s > 0 ? static_cast<double>(r.bytes_received) / r.elapsed_s : 0), 10)
         << "\n";
     out << "Generator CPU: " << fmt("%.2f", r.cpu.us_per_request) << "us/request, " << fmt("%.2f", r.cpu.cores_used)
-        << " cores, " << fmt("%.1f", r.cpu.percent_of_threads) << "% of " << r.threads << " thread(s)\n";
+        << " cores, " << fmt("%.1f", r.cpu.percent_of_threads) << "% of " << r.threads << " thread(s)"
+        << (r.cpu.percent_waiting >= 1 ? ", " + fmt("%.1f", r.cpu.percent_waiting) + "% waiting for a CPU" : std::string())
+        << "\n";
     if (r.interrupted) out << "Interrupted: the window closed early.\n";
     for (const auto& w : r.warnings) out << "WARNING: " << w << "\n";
 }

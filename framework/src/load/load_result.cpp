@@ -72,7 +72,7 @@ void put_settings(json::object& o, const LoadResult& r) {
 void put_counts_and_latency(json::object& o, const LoadResult& r) {
     o["requests"] = {{"offered", r.offered},        {"sent", r.sent},
                      {"completed", r.completed},    {"errors", r.errors},
-                     {"unsent", r.unsent},          {"late", r.late},
+                     {"unsent", r.unsent},          {"late", r.late}, {"late_with_free_connection", r.late_with_free_connection},
                      {"late_threshold_ms", r.late_threshold_ms},
                      {"max_queue", r.max_queue},    {"stale_retries", r.stale_retries}};
     o["throughput"] = {{"requests_per_s", round3(r.requests_per_s())},
@@ -158,7 +158,8 @@ void put_bytes_cpu_warnings(json::object& o, const LoadResult& r) {
                 {"threads_s", round3(cpu.threads_s)},
                 {"us_per_request", round3(cpu.us_per_request)},
                 {"cores_used", round3(cpu.cores_used)},
-                {"percent_of_threads", round3(cpu.percent_of_threads)}};
+                {"percent_of_threads", round3(cpu.percent_of_threads)},
+                {"percent_waiting", round3(cpu.percent_waiting)}};
     o["generator_saturated"] = r.generator_saturated;
     json::array w;
     for (const auto& s : r.warnings) w.emplace_back(s);

@@ -82,6 +82,10 @@ struct CpuUsage {
     double us_per_request = 0; // (user + system) / completed requests
     double cores_used = 0;     // (user + system) / elapsed
     double percent_of_threads = 0;  // threads_s / (elapsed * threads) * 100
+    // The load threads' time runnable but without a CPU (another process had
+    // it), as percent_of_threads: running + waiting near 100 % is a generator
+    // at its limit whether it ran or waited.
+    double percent_waiting = 0;
 };
 
 // Results list URLs and per-link counts for up to this many links; beyond,
@@ -129,6 +133,9 @@ struct LoadResult {
     std::uint64_t errors = 0;
     std::uint64_t unsent = 0;
     std::uint64_t late = 0;
+    // Of late: started late although a connection was free (the generator
+    // did not run in time, not the system), the rest waited for a connection.
+    std::uint64_t late_with_free_connection = 0;
     std::uint64_t max_queue = 0;
     // A kept-alive connection that the server had closed is retried once on a
     // new connection without counting an error.

@@ -80,6 +80,7 @@ void merge_stats(LoadResult& out, const ThreadStats& s, bool open_model) {
     out.completed += s.completed;
     out.errors += s.error_total;
     out.late += s.late;
+    out.late_with_free_connection += s.late_with_free_connection;
     out.max_queue += s.max_backlog;
     out.unsent += s.unsent;
     out.stale_retries += s.stale_retries;

@@ -54,6 +54,7 @@ struct ThreadStats {
     std::uint64_t completed = 0;
     std::uint64_t error_total = 0;
     std::uint64_t late = 0;
+    std::uint64_t late_with_free_connection = 0;  // of late: the generator itself was late, no connection lacked
     std::uint64_t max_backlog = 0;
     std::uint64_t unsent = 0;
     std::uint64_t stale_retries = 0;

@@ -19,7 +19,7 @@ Worker::~Worker() {
 }
 
 void Worker::run(std::int64_t start_ns, std::int64_t end_ns) {
-    const std::int64_t cpu0 = thread_cpu_ns();
+    start_clocks();
     end_timer_.expires_at(time_point_of(end_ns));
     end_timer_.async_wait([this](const boost::system::error_code& ec) {
         if (!ec) close_window(now_ns());
@@ -31,7 +31,7 @@ void Worker::run(std::int64_t start_ns, std::int64_t end_ns) {
     begin(start_ns, end_ns, all);
     ioc_.run();
     if (!finished()) finished_at_ = now_ns();
-    cpu_ns_ = thread_cpu_ns() - cpu0;
+    stop_clocks();
     publish();
 }
 

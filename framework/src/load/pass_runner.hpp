@@ -30,6 +30,7 @@ struct PassTimes {
     double elapsed_s = 0;
     double thread_cpu_s = 0;
     double thread_wall_s = 0;  // sum over threads of their running time
+    double thread_wait_s = 0;  // sum over threads of their time runnable but without a CPU
     double user_s = 0;
     double system_s = 0;
 };
@@ -104,6 +105,7 @@ PassTimes run_workers(const LoadSpec& spec, std::vector<std::unique_ptr<W>>& wor
         times.window_s = std::max(times.window_s, static_cast<double>(w->window_closed_ns() - start) / 1e9);
         times.elapsed_s = std::max(times.elapsed_s, static_cast<double>(w->finished_ns() - start) / 1e9);
         times.thread_cpu_s += static_cast<double>(w->cpu_ns()) / 1e9;
+        times.thread_wait_s += static_cast<double>(w->wait_ns()) / 1e9;
         times.thread_wall_s += static_cast<double>(w->finished_ns() - start) / 1e9;
         merge_stats(out, w->stats(), open_model);
     }

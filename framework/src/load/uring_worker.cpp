@@ -15,7 +15,7 @@ UringWorker::UringWorker(RunShared& shared, unsigned index, unsigned connections
 UringWorker::~UringWorker() { connections_.clear(); }
 
 void UringWorker::run(std::int64_t start_ns, std::int64_t end_ns) {
-    const std::int64_t cpu0 = thread_cpu_ns();
+    start_clocks();
     ring_.enable();
     std::vector<LoadConnection*> all;
     all.reserve(connections_.size());
@@ -31,7 +31,7 @@ void UringWorker::run(std::int64_t start_ns, std::int64_t end_ns) {
     }
     ring_.submit();  // the closes of the last connections
     if (!finished()) finished_at_ = now_ns();
-    cpu_ns_ = thread_cpu_ns() - cpu0;
+    stop_clocks();
     publish();
 }
 

@@ -4,6 +4,7 @@
 // while it runs.
 #pragma once
 
+#include "load/load_clock.hpp"
 #include "load/load_stats.hpp"
 
 #include <atomic>
@@ -19,6 +20,7 @@ public:
 
     ThreadStats& stats() noexcept { return stats_; }
     std::int64_t cpu_ns() const noexcept { return cpu_ns_; }
+    std::int64_t wait_ns() const noexcept { return wait_ns_; }  // runnable, waiting for a CPU
     std::int64_t window_closed_ns() const noexcept { return window_closed_; }
     std::int64_t finished_ns() const noexcept { return finished_at_; }
 
@@ -34,10 +36,24 @@ public:
     }
 
 protected:
+    // Around run() on the worker's own thread: its CPU time and its wait for a CPU.
+    void start_clocks() noexcept {
+        cpu0_ = thread_cpu_ns();
+        wait0_ = thread_run_delay_ns();
+    }
+    void stop_clocks() noexcept {
+        cpu_ns_ = thread_cpu_ns() - cpu0_;
+        wait_ns_ = thread_run_delay_ns() - wait0_;
+    }
+
     ThreadStats stats_;
     std::int64_t window_closed_ = 0;
     std::int64_t finished_at_ = 0;
     std::int64_t cpu_ns_ = 0;
+    std::int64_t wait_ns_ = 0;
+
+private:
+    std::int64_t cpu0_ = 0, wait0_ = 0;
 };
 
 }  // namespace stand::load

@@ -6,6 +6,7 @@
 
 #include "report/adaptive_section.hpp"
 #include "report/battery_sections.hpp"
+#include "report/capacity_section.hpp"
 #include "report/html_charts.hpp"
 #include "report/html_text.hpp"
 #include "report/json_get.hpp"
@@ -337,13 +338,16 @@ std::string render_html_report(const json::object& results, const std::filesyste
                       "<title>" + html_escape(name) + ": stand report</title><style>" + stylesheet() +
                       "</style></head>\n<body><main>\n<h1>" + html_escape(name) + "</h1>\n";
     out += info_section(r, run_dir) + "\n";
+    const std::string capacity = capacity_section(r.views);
     out += "<nav><strong>Contents</strong><ul><li><a href=\"#tables\">Results</a></li>"
-           "<li><a href=\"#latency\">Latency distribution per load step</a></li>"
+           "<li><a href=\"#latency\">Latency distribution per load step</a></li>" +
+           std::string(capacity.empty() ? "" : "<li><a href=\"#capacity\">Capacity searches</a></li>") +
            "<li><a href=\"#timeseries\">Memory and CPU over time</a></li>"
            "<li><a href=\"#failed\">Repetitions that did not finish</a></li>"
            "<li><a href=\"#findings\">What these numbers do not tell you</a></li></ul></nav>\n";
     out += tables_section(r) + "\n";
     out += latency_section(r.views) + "\n";
+    if (!capacity.empty()) out += capacity + "\n";
     out += time_series_section(r.views, run_dir) + "\n";
     out += failed_section(r) + "\n";
     out += findings_section(r) + "\n";

@@ -103,6 +103,11 @@ const std::vector<FieldSpec>& rep_fields() {
         {kProxyDefaults, K::object, false, "configure step name -> the proxy's effective defaults"},
         {kProxyDefaultsSet, K::object, false, "configure step name -> the settings the scenario had set"},
         {kTlsSessions, K::object, false, "load step name -> protocol, cipher, ALPN and key type served"},
+        {kCapacity, K::object, false, "capacity step name -> the search: {objective, plan, end, summary, best_rate, "
+                                      "first_failed_rate, broke, levels: [{offered_rps, rps, p50_ms, p95_ms, p99_ms, "
+                                      "error_pct, late_pct, behind_pct, box_cpu_pct, mem_max_mib, client_cpu_pct, "
+                                      "client_running_pct, client_waiting_pct, met, broke, generator_saturated, "
+                                      "generator_limited, disturbed}]}"},
         {kFacts, K::object, false, "the plugin's facts at the end (versions, config, data dirs)"},
         {kHttpCalls, K::array, false, "the plugin's HTTP calls (method, URL, status, time)"},
         {kHost, K::object, false, "the host process's peak RSS and CPU"},

@@ -45,6 +45,7 @@ inline constexpr std::string_view kNotes = "notes";
 inline constexpr std::string_view kProxyDefaults = "proxy_defaults";
 inline constexpr std::string_view kProxyDefaultsSet = "proxy_defaults_set";
 inline constexpr std::string_view kTlsSessions = "tls_sessions";
+inline constexpr std::string_view kCapacity = "capacity";
 inline constexpr std::string_view kFacts = "facts";
 inline constexpr std::string_view kHttpCalls = "http_calls";
 inline constexpr std::string_view kHost = "host";

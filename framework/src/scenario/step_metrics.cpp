@@ -7,6 +7,18 @@
 namespace stand::scenario {
 namespace {
 
+// A declared suffix matches itself, "*" anything, and "level<N>.rps" any
+// "level" + digits + ".rps" (a capacity search's levels).
+bool suffix_matches(std::string_view declared, std::string_view suffix) {
+    if (declared == "*" || declared == suffix) return true;
+    const auto n = declared.find("<N>");
+    if (n == std::string_view::npos) return false;
+    const std::string_view head = declared.substr(0, n), tail = declared.substr(n + 3);
+    if (suffix.size() <= head.size() + tail.size() || !suffix.starts_with(head) || !suffix.ends_with(tail)) return false;
+    const std::string_view digits = suffix.substr(head.size(), suffix.size() - head.size() - tail.size());
+    return digits.find_first_not_of("0123456789") == std::string_view::npos;
+}
+
 const Step* nested_step(const Step& step) {
     const StepKind* kind = find_step_kind(step.kind);
     return kind != nullptr && kind->nested != nullptr ? kind->nested(step.action) : nullptr;
@@ -28,7 +40,7 @@ bool produces_metric(const Step& step, std::string_view metric) {
         return false;
     const std::string_view suffix = metric.substr(step.name.size() + 1);
     for (std::string_view s : step_metric_suffixes(step))
-        if (s == "*" || s == suffix) return true;
+        if (suffix_matches(s, suffix)) return true;
     return false;
 }
 

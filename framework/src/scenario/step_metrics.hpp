@@ -18,7 +18,7 @@ namespace stand::scenario {
 std::vector<std::string> metrics_produced(const Step& step);
 
 // Whether `metric` is one of metrics_produced(step), "<name>.*" matching any
-// non-empty suffix.
+// non-empty suffix, "<N>" in one any number ("<name>.level<N>.rps").
 bool produces_metric(const Step& step, std::string_view metric);
 
 // The metrics of `metrics` that are neither in `before` nor declared by

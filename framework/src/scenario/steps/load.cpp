@@ -111,7 +111,9 @@ void read_generators(const ObjectReader& r, LoadStep& step) {
     }
 }
 
-StepAction read_load(const ObjectReader& r, const StepParseContext& ctx) {
+}  // namespace
+
+LoadStep read_load_step(const ObjectReader& r, const StepParseContext& ctx) {
     LoadStep step;
     if (r.find("duration_s")) step.duration = step_keys::duration(r);
     if (auto v = r.uint("connections", 1, step_keys::kMaxConnections)) step.connections = static_cast<std::uint32_t>(*v);
@@ -140,6 +142,10 @@ StepAction read_load(const ObjectReader& r, const StepParseContext& ctx) {
     read_generators(r, step);
     return step;
 }
+
+namespace {
+
+StepAction read_load(const ObjectReader& r, const StepParseContext& ctx) { return read_load_step(r, ctx); }
 
 bool load_emits(const StepAction& a, std::string_view m) {
     const auto& load = a.get<LoadStep>();

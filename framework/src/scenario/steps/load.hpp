@@ -3,6 +3,7 @@
 
 #include "fleetrun/link_shaping.hpp"
 #include "scenario/scenario_model.hpp"
+#include "scenario/steps/step_kind.hpp"
 
 #include <chrono>
 #include <cstdint>
@@ -41,5 +42,11 @@ struct LoadStep {
     // host; run here, the controller is this machine, so nothing changes.
     bool from_controller = false;
 };
+
+namespace steps {
+// A load step's keys from `r` (those its kind lists; another kind that
+// allows fewer of them gets the defaults of the rest).
+LoadStep read_load_step(const ObjectReader& r, const StepParseContext& ctx);
+}  // namespace steps
 
 }  // namespace stand::scenario

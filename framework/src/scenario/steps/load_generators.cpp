@@ -60,6 +60,7 @@ load::LoadResult merged_result(const json::object& doc, load::HistogramSet merge
     r.errors = count(json_at(m, {"requests", "errors"}));
     r.unsent = count(json_at(m, {"requests", "unsent"}));
     r.late = count(json_at(m, {"requests", "late"}));
+    r.late_with_free_connection = count(json_at(m, {"requests", "late_with_free_connection"}));
     r.max_queue = count(json_at(m, {"requests", "max_queue_per_generator"}));
     if (const auto* statuses = m.if_contains("status_counts"); statuses && statuses->is_object())
         for (const auto& [code, n] : statuses->as_object()) {

@@ -45,33 +45,13 @@ load::LinkList load_links(RepContext& ctx, const Step& s, const LoadStep& l) {
     return links;
 }
 
-load::LoadSpec load_spec(RepContext& ctx, const Step& s, const LoadStep& l) {
-    load::LoadSpec spec;
-    spec.links = load_links(ctx, s, l);
-    spec.model = l.rate ? load::Model::open : load::Model::closed;
-    spec.rate = l.rate.value_or(0);
-    spec.connections = l.connections;
-    spec.threads = l.threads;
-    spec.duration = std::chrono::duration_cast<std::chrono::nanoseconds>(l.duration);
-    spec.timeout = l.request_timeout;
-    spec.keepalive = l.keepalive;
-    spec.allow_remote = ctx.env.scenario.allow_remote;
-    for (const auto& h : l.headers) spec.identity.headers.push_back(load::parse_header(h));
-    if (l.xff_per_link) spec.identity.xff_pattern = std::string(load::kDefaultXffPattern);
-    spec.identity.bind_prefix = l.bind_prefix;
-    spec.warmup_once = l.warmup_once;
-    spec.cpus = ctx.env.generator_cpus;
-    if (ctx.proxy_tls.ca_file) spec.tls.ca_file = ctx.proxy_tls.ca_file->string();
-    return spec;
-}
-
 // "keepalive 3 s elapsed, 7 s left, 16204/s, 0 errors" about once a second: the rate over
 // the last interval, the errors so far.
-std::function<void(const load::LoadProgress&)> live_status(RepContext& ctx, const Step& s, const LoadStep& l) {
+std::function<void(const load::LoadProgress&)> live_status(RepContext& ctx, const std::string& label, const LoadStep& l) {
     if (!ctx.env.on_live) return {};
     auto last = std::make_shared<load::LoadProgress>();
     const double planned = l.duration.count();
-    return [&ctx, &s, last, planned](const load::LoadProgress& p) {
+    return [&ctx, label, last, planned](const load::LoadProgress& p) {
         const double dt = p.elapsed_s - last->elapsed_s;
         const double rate = dt > 0 ? static_cast<double>(p.completed - last->completed) / dt : 0;
         *last = p;
@@ -79,16 +59,17 @@ std::function<void(const load::LoadProgress&)> live_status(RepContext& ctx, cons
         std::snprintf(text, sizeof text, " %.0f s elapsed, %.0f s left, %.0f/s, %llu error%s", p.elapsed_s,
                       std::max(0.0, planned - p.elapsed_s), rate, static_cast<unsigned long long>(p.errors),
                       p.errors == 1 ? "" : "s");
-        ctx.env.on_live(s.name + text);
+        ctx.env.on_live(label + text);
     };
 }
 
 // The load, with the admin churn alongside when the step asks for it
 // (loads.<step>.churn).
-load::LoadResult drive(RepContext& ctx, const Step& s, const LoadStep& l, const load::LoadSpec& spec) {
+load::LoadResult drive(RepContext& ctx, const Step& s, const LoadStep& l, const load::LoadSpec& spec,
+                       const std::string& label) {
     load::LoadHooks hooks;
     hooks.stop = &ctx.env.interrupted;
-    hooks.on_progress = live_status(ctx, s, l);
+    hooks.on_progress = live_status(ctx, label, l);
     load::LoadResult r;
     std::string load_error;
     std::atomic<bool> load_done{false};
@@ -109,49 +90,51 @@ load::LoadResult drive(RepContext& ctx, const Step& s, const LoadStep& l, const 
         run();
     }
     if (!load_error.empty()) throw StepFailure("load: " + load_error);
-    ctx.record.loads[s.name] = r.to_json();
-    if (!churned.empty()) ctx.record.loads[s.name].as_object()["churn"] = churned;
+    if (label == s.name) {  // the step's own load, not one level of a search
+        ctx.record.loads[s.name] = r.to_json();
+        if (!churned.empty()) ctx.record.loads[s.name].as_object()["churn"] = churned;
+    }
     return r;
 }
 
-void put_latency(RepContext& ctx, const std::string& prefix, const load::LoadResult& r, const char* group,
+void put_latency(const MetricSink& put, const std::string& prefix, const load::LoadResult& r, const char* group,
                  std::initializer_list<int> percentiles) {
     auto it = r.latency.find(group);
     if (it == r.latency.end() || it->second.count() == 0) return;
     for (int p : percentiles)
-        ctx.put(prefix + "p" + std::to_string(p) + "_ms", static_cast<double>(it->second.value_at_percentile(p)) / 1000.0);
+        put(prefix + "p" + std::to_string(p) + "_ms", static_cast<double>(it->second.value_at_percentile(p)) / 1000.0);
 }
 
-void put_client_metrics(RepContext& ctx, const Step& s, const load::LoadResult& r) {
+void put_client_metrics(const MetricSink& put, const load::LoadResult& r) {
     const double elapsed = r.elapsed_s > 0 ? r.elapsed_s : 1;
     std::uint64_t ok = 0;
     for (const auto& [status, count] : r.status_counts)
         if (status >= 200 && status < 300) ok += count;
-    ctx.put(s.name + ".rps", static_cast<double>(r.completed) / elapsed);
-    ctx.put(s.name + ".ok_rps", static_cast<double>(ok) / elapsed);
-    put_latency(ctx, s.name + ".", r, "all", {50, 90, 95, 99});
+    put("rps", static_cast<double>(r.completed) / elapsed);
+    put("ok_rps", static_cast<double>(ok) / elapsed);
+    put_latency(put, "", r, "all", {50, 90, 95, 99});
     // Latency of the successful answers alone: a fast 429 must not flatter the service.
-    put_latency(ctx, s.name + ".ok_", r, "2xx", {50, 95, 99});
+    put_latency(put, "ok_", r, "2xx", {50, 95, 99});
     const double attempts = static_cast<double>(r.completed + r.errors);
-    ctx.put(s.name + ".error_pct", attempts > 0 ? 100.0 * (attempts - static_cast<double>(ok)) / attempts : 0);
-    ctx.put(s.name + ".client_cpu_pct", r.cpu.cores_used * 100.0);
-    if (r.completed > 0) ctx.put(s.name + ".client_cpu_us_per_req", r.cpu.us_per_request);
+    put("error_pct", attempts > 0 ? 100.0 * (attempts - static_cast<double>(ok)) / attempts : 0);
+    put("client_cpu_pct", r.cpu.cores_used * 100.0);
+    if (r.completed > 0) put("client_cpu_us_per_req", r.cpu.us_per_request);
     if (r.model == load::Model::open)
-        ctx.put(s.name + ".late_pct", r.sent > 0 ? 100.0 * static_cast<double>(r.late) / static_cast<double>(r.sent) : 0);
+        put("late_pct", r.sent > 0 ? 100.0 * static_cast<double>(r.late) / static_cast<double>(r.sent) : 0);
 }
 
 // The box over the load's window; its CPU seconds when there is a window.
-std::optional<double> put_box_metrics(RepContext& ctx, const Step& s, const load::LoadResult& r, RepClock::time_point t0,
-                                      RepClock::time_point t1) {
-    auto w = ctx.window(t0, t1, s.name);
+std::optional<double> put_box_metrics(RepContext& ctx, const MetricSink& put, const std::string& window_name,
+                                      const load::LoadResult& r, RepClock::time_point t0, RepClock::time_point t1) {
+    auto w = ctx.window(t0, t1, window_name);
     if (!w || !w->cpu_pct) return std::nullopt;
-    ctx.put(s.name + ".box_cpu_pct", *w->cpu_pct);
+    put("box_cpu_pct", *w->cpu_pct);
     const double box_cpu_us = *w->cpu_pct / 100.0 * w->duration_s * 1e6;
-    if (r.completed > 0) ctx.put(s.name + ".box_cpu_us_per_req", box_cpu_us / static_cast<double>(r.completed));
-    if (w->mem_current) ctx.put(s.name + ".mem_max_mib", static_cast<double>(w->mem_current->max) / 1048576.0);
-    if (w->anon) ctx.put(s.name + ".anon_mean_mib", w->anon->mean / 1048576.0);
-    if (w->mem_peak) ctx.put(s.name + ".peak_since_start_mib", static_cast<double>(w->mem_peak->last) / 1048576.0);
-    if (w->throttled_us) ctx.put(s.name + ".throttled_ms", static_cast<double>(*w->throttled_us) / 1000.0);
+    if (r.completed > 0) put("box_cpu_us_per_req", box_cpu_us / static_cast<double>(r.completed));
+    if (w->mem_current) put("mem_max_mib", static_cast<double>(w->mem_current->max) / 1048576.0);
+    if (w->anon) put("anon_mean_mib", w->anon->mean / 1048576.0);
+    if (w->mem_peak) put("peak_since_start_mib", static_cast<double>(w->mem_peak->last) / 1048576.0);
+    if (w->throttled_us) put("throttled_ms", static_cast<double>(*w->throttled_us) / 1000.0);
     if (r.completed == 0) return std::nullopt;
     const double completed = static_cast<double>(r.completed);
     return box_cpu_us / completed * completed / 1e6;  // as the per-request metric, so both agree
@@ -171,26 +154,68 @@ void record_tls_session(RepContext& ctx, const Step& s, const std::string& base_
     }
 }
 
+// The load `run` drives, measured as every load is: the client's metrics,
+// the box's over the window `label`, the load detectors' findings.
+struct Measured {
+    load::LoadResult result;
+    std::optional<double> box_cpu_s;
+};
+
+Measured measure(RepContext& ctx, const Step& s, const std::string& label, const MetricSink& put,
+                 const std::function<load::LoadResult()>& run) {
+    const auto t0 = ctx.window_start();
+    Measured m{run(), std::nullopt};
+    const auto t1 = RepClock::now();
+    put_client_metrics(put, m.result);
+    m.box_cpu_s = put_box_metrics(ctx, put, label, m.result, t0, t1);
+    for (auto& f : detect::check_load(m.result, ctx.scope(s) + (label == s.name ? "" : ", " + label))) ctx.record.finding(f);
+    return m;
+}
+
 }  // namespace
+
+load::LoadSpec load_spec(RepContext& ctx, const Step& s, const LoadStep& l) {
+    load::LoadSpec spec;
+    spec.links = load_links(ctx, s, l);
+    spec.model = l.rate ? load::Model::open : load::Model::closed;
+    spec.rate = l.rate.value_or(0);
+    spec.connections = l.connections;
+    spec.threads = l.threads;
+    spec.duration = std::chrono::duration_cast<std::chrono::nanoseconds>(l.duration);
+    spec.timeout = l.request_timeout;
+    spec.keepalive = l.keepalive;
+    spec.allow_remote = ctx.env.scenario.allow_remote;
+    for (const auto& h : l.headers) spec.identity.headers.push_back(load::parse_header(h));
+    if (l.xff_per_link) spec.identity.xff_pattern = std::string(load::kDefaultXffPattern);
+    spec.identity.bind_prefix = l.bind_prefix;
+    spec.warmup_once = l.warmup_once;
+    spec.cpus = ctx.env.generator_cpus;
+    if (ctx.proxy_tls.ca_file) spec.tls.ca_file = ctx.proxy_tls.ca_file->string();
+    return spec;
+}
+
+load::LoadResult measure_load_here(RepContext& ctx, const Step& s, const LoadStep& l, const load::LoadSpec& spec,
+                                   const std::string& label, const MetricSink& put) {
+    return measure(ctx, s, label, put, [&] { return drive(ctx, s, l, spec, label); }).result;
+}
 
 void run_load(RepContext& ctx, const Step& s, RepClock::time_point) {
     const auto& l = s.action.get<LoadStep>();
     const load::LoadSpec spec = load_spec(ctx, s, l);
+    const MetricSink put = [&](const std::string& suffix, double v) { ctx.put(s.name + "." + suffix, v); };
     ProxyLoadInputs proxy{s.name, ctx.scope(s), 0, 0, 0, 0, std::nullopt, std::nullopt, std::nullopt, std::nullopt};
     std::optional<double> backend_cpu_before;
     if (ctx.env.backend != nullptr) {
         proxy.backend_before = ctx.backend_stats(s);
         backend_cpu_before = ctx.env.backend->cpu_seconds();
     }
-    const auto t0 = ctx.window_start();
     const bool elsewhere = !l.generators.empty() || (l.from_controller && ctx.env.controller != nullptr);
-    const load::LoadResult r = !l.generators.empty() ? run_from_generators(ctx, s, l, spec)
-                               : elsewhere           ? run_from_controller(ctx, s, l, spec)
-                                                     : drive(ctx, s, l, spec);
-    const auto t1 = RepClock::now();
-    put_client_metrics(ctx, s, r);
-    proxy.box_cpu_s = put_box_metrics(ctx, s, r, t0, t1);
-    for (auto& f : detect::check_load(r, ctx.scope(s))) ctx.record.finding(f);
+    const auto [r, box_cpu_s] = measure(ctx, s, s.name, put, [&] {
+        return !l.generators.empty() ? run_from_generators(ctx, s, l, spec)
+               : elsewhere           ? run_from_controller(ctx, s, l, spec)
+                                     : drive(ctx, s, l, spec, s.name);
+    });
+    proxy.box_cpu_s = box_cpu_s;
 
     proxy.completed = r.completed;
     proxy.connections = r.connections_opened;

@@ -24,6 +24,7 @@ const StepKind& websocket_kind();
 const StepKind& hold_idle_kind();
 const StepKind& tunnel_throughput_kind();
 const StepKind& many_clients_kind();
+const StepKind& capacity_kind();
 }  // namespace steps
 
 const std::vector<const StepKind*>& step_kinds() {
@@ -33,7 +34,7 @@ const std::vector<const StepKind*>& step_kinds() {
         &wait_ready_kind(), &sleep_kind(),       &idle_kind(),       &restart_kind(),
         &load_kind(),      &run_probe_kind(),    &bootstrap_kind(),  &create_users_kind(),
         &disk_usage_kind(), &configure_kind(),   &websocket_kind(),  &hold_idle_kind(),
-        &tunnel_throughput_kind(), &many_clients_kind()};
+        &tunnel_throughput_kind(), &many_clients_kind(), &capacity_kind()};
     return kinds;
 }
 

@@ -26,6 +26,7 @@ json::object RepRecord::to_json(const char* status) const {
     if (!proxy_defaults.empty()) out[rundir::rep_key::kProxyDefaults] = proxy_defaults;
     if (!proxy_set.empty()) out[rundir::rep_key::kProxyDefaultsSet] = proxy_set;
     if (!tls_sessions.empty()) out[rundir::rep_key::kTlsSessions] = tls_sessions;
+    if (!capacity.empty()) out[rundir::rep_key::kCapacity] = capacity;
     return out;
 }
 

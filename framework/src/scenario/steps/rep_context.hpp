@@ -49,6 +49,7 @@ struct RepRecord {
     boost::json::object proxy_defaults;  // configure step name -> the proxy's effective_defaults()
     boost::json::object proxy_set;       // configure step name -> the settings the scenario had set by then
     boost::json::object tls_sessions;    // load step name -> protocol, cipher, ALPN, key type served
+    boost::json::object capacity;        // capacity step name -> its search, level by level
 
     void put(const std::string& key, double value) { metrics[key] = value; }
     void finding(const detect::Finding& f) { findings.push_back(f.to_json()); }

@@ -39,7 +39,8 @@ struct StepKind {
     std::string_view interface{};  // the plugin interface it calls ("stand.proxy/1"); empty: the host's own work
     std::vector<StepKey> keys{};  // besides step, name, timeout_s and plugin
     // Every metric suffix it can emit (metric "<step name>.<suffix>"); "*":
-    // whatever the plugin reports (a probe's results).
+    // whatever the plugin reports (a probe's results); "<N>" in one: any
+    // number there ("level<N>.rps": level1.rps, level2.rps, ...).
     std::vector<std::string_view> metrics{};
     // The default timeout of a step without a duration; with one (below):
     // the duration + 30 s.

@@ -1,0 +1,70 @@
+// The capacity step's keys (scenario/steps/capacity.cpp): what the parser
+// takes, refuses and defaults, and the metrics a table may name.
+#include "scenario/scenario_parser.hpp"
+#include "scenario/step_metrics.hpp"
+#include "scenario/steps/capacity.hpp"
+#include "scenario_errors.hpp"
+
+#include <doctest/doctest.h>
+
+#include <string>
+
+using namespace stand::scenario;
+using stand::test::error_of;
+
+namespace {
+
+std::string with_step(const std::string& keys) {
+    return R"({"schema_version": 1, "name": "t", "plugins": ["nginx"], "phases": [{"name": "p", "steps": [)"
+           R"({"step": "capacity", "name": "cap", )" + keys + "}]}]}";
+}
+
+const std::string kPlan = R"("from_rate": 100, "to_rate": 6400, "objective": {"p95_ms": 50})";
+
+}  // namespace
+
+TEST_CASE("capacity step: its keys, the load's, and the defaults") {
+    const Scenario s = parse_scenario_text(with_step(kPlan + R"(, "path": "/sub", "threads": 2, "factor": 4,
+                                                                 "resolution_pct": 2.5, "dwell_s": 3)"),
+                                           "t.json");
+    const Step& step = s.phases[0].steps[0];
+    const auto& c = step.action.get<CapacityStep>();
+    CHECK(c.load.path == "/sub");
+    CHECK(c.load.threads == 2);
+    CHECK(c.load.connections == 256);
+    CHECK(c.plan.factor == 4);
+    CHECK(c.plan.resolution_pct == 2.5);
+    CHECK(c.dwell.count() == 3);
+    REQUIRE(c.plan.objective.size() == 2);  // and behind_pct, always
+    CHECK(c.plan.objective[1].metric == "behind_pct");
+    CHECK(step.timeout > std::chrono::seconds(60));
+    CHECK(produces_metric(step, "cap.max_rate"));
+    CHECK(produces_metric(step, "cap.level12.p95_ms"));
+    CHECK_FALSE(produces_metric(step, "cap.level.p95_ms"));
+    CHECK_FALSE(produces_metric(step, "cap.levelx.p95_ms"));
+    CHECK_FALSE(produces_metric(step, "cap.level1.nothing"));
+}
+
+TEST_CASE("capacity step: refusals name the key") {
+    CHECK(error_of(with_step(R"("from_rate": 100, "to_rate": 6400)")) ==
+          R"(t.json: $.phases[0].steps[0].objective: expected an object of limits, e.g. {"p95_ms": 500, "error_pct": 1}, got nothing)");
+    CHECK(error_of(with_step(R"("from_rate": 100, "to_rate": 6400, "objective": {"p95": 50})")).find(
+              "$.phases[0].steps[0].objective") != std::string::npos);
+    CHECK(error_of(with_step(R"("from_rate": 100, "to_rate": 6400, "objective": {})")).find("at least one limit") !=
+          std::string::npos);
+    CHECK(error_of(with_step(R"("from_rate": 100, "to_rate": 50, "objective": {"p95_ms": 50})")).find(
+              "to_rate: expected a rate at least from_rate (100)") != std::string::npos);
+    CHECK(error_of(with_step(kPlan + R"(, "factor": 1)")).find("factor: expected a number greater than 1") !=
+          std::string::npos);
+    CHECK(error_of(with_step(kPlan + R"(, "rate": 10)")).find("rate: expected a key of a capacity step") != std::string::npos);
+    CHECK(error_of(with_step(kPlan + R"(, "duration_s": 10)")).find("duration_s: expected a key of a capacity step") != std::string::npos);
+    CHECK(error_of(with_step(R"("from_rate": 100, "to_rate": 6400, "objective": {"error_pct": 0})")).empty());
+    CHECK(error_of(with_step(kPlan + R"(, "target": "admin")")).find(R"(target: expected "http" or "admin_create")") !=
+          std::string::npos);
+    CHECK(error_of(with_step(kPlan + R"(, "target": "admin_create", "path": "/x")")).find(
+              "path: expected no HTTP load key with") != std::string::npos);
+    CHECK(error_of(with_step(R"("target": "admin_create", "from_rate": 1, "to_rate": 64, "objective": {"box_cpu_pct": 90})"))
+              .find("objective.box_cpu_pct: an admin_create level does not measure box_cpu_pct") != std::string::npos);
+    CHECK(error_of(with_step(R"("target": "admin_create", "from_rate": 1, "to_rate": 64, "objective": {"p95_ms": 900})"))
+              .empty());
+}
