@@ -5,9 +5,9 @@
 # first that failed above it, within the stated resolution; the curve is in
 # the repetition, per_rep.csv and report.html.
 # With "generator": stand's own backend on CPU 1, the generator on CPU 0
-# beside a busy loop, so the generator runs or waits for its CPU all the
-# time while the server idles: the search must end "generator saturated"
-# and state no limit of the system.
+# beside a busy loop, so the generator cannot send on schedule while the
+# server idles: the search must end "generator saturated" and state no
+# limit of the system.
 #   check_capacity.sh STAND FIXTURES [generator]
 set -euo pipefail
 stand=$1 fixtures=$2 mode=${3:-limit}
@@ -18,6 +18,9 @@ trap '[[ -n $server_pid ]] && kill $server_pid 2>/dev/null; rm -rf "$dir"' EXIT
 limit=400
 if [[ $mode == generator ]]; then
   [[ $(nproc) -ge 2 ]] || { echo "needs 2 CPUs (the generator and the server on CPUs of their own)"; exit 77; }
+  taskset -c 0 sh -c 'while :; do :; done' &  # the generator's CPU is busy: it cannot keep a schedule
+  hog_pid=$!
+  trap '[[ -n $server_pid ]] && kill $server_pid 2>/dev/null; kill $hog_pid 2>/dev/null; rm -rf "$dir"' EXIT
   coproc SERVER { exec taskset -c 1 "$stand" backend --threads 1; }
 else
   coproc SERVER { exec python3 "$here/capacity_server.py" --limit $limit; }
@@ -29,7 +32,7 @@ if [[ $mode == generator ]]; then
   cat >"$dir/capacity.json" <<JSON
 {"schema_version": 1, "name": "capacity", "plugins": ["fixture-flaky"], "repetitions": 1,
  "phases": [{"name": "search", "steps": [
-   {"step": "capacity", "name": "cap", "urls": ["http://127.0.0.1:$port/"], "from_rate": 5000, "to_rate": 10000000,
+   {"step": "capacity", "name": "cap", "urls": ["http://127.0.0.1:$port/"], "from_rate": 1000, "to_rate": 10000000,
     "factor": 2, "dwell_s": 2, "threads": 1, "connections": 256, "objective": {"p99_ms": 1000}}]}]}
 JSON
   taskset -c 0 "$stand" run "$dir/capacity.json" --run-dir "$dir/run" --plugin-path "$fixtures" | tail -5
