@@ -83,11 +83,7 @@ std::string step_figure(const std::string& step, const std::vector<RepView>& rep
 }  // namespace
 
 std::string capacity_section(const std::vector<RepView>& reps) {
-    std::vector<std::string> steps;
-    for (const auto& r : reps)
-        if (const json::object* all = r.ok ? object_at(*r.rep, rundir::rep_key::kCapacity) : nullptr)
-            for (const auto& [name, v] : *all)
-                if (std::find(steps.begin(), steps.end(), std::string(name)) == steps.end()) steps.emplace_back(name);
+    const std::vector<std::string> steps = step_names_in(reps, rundir::rep_key::kCapacity);
     if (steps.empty()) return "";
     std::string out = "<section id=\"capacity\"><h2>Capacity searches</h2><p class=\"note\">Each level held the "
                       "offered rate for the step's dwell time; the search went up by its factor until a level "

@@ -160,12 +160,17 @@ std::string series_figure(const RepSamples& s, const Axis& x, const Axis& mem_y,
 
 }  // namespace
 
-std::string latency_section(const std::vector<RepView>& reps) {
+std::vector<std::string> step_names_in(const std::vector<RepView>& reps, std::string_view key) {
     std::vector<std::string> steps;
     for (const auto& r : reps)
-        if (const json::object* loads = r.ok ? object_at(*r.rep, rundir::rep_key::kLoads) : nullptr)
-            for (const auto& [name, v] : *loads)
+        if (const json::object* by_step = r.ok ? object_at(*r.rep, key) : nullptr)
+            for (const auto& [name, v] : *by_step)
                 if (std::find(steps.begin(), steps.end(), std::string(name)) == steps.end()) steps.emplace_back(name);
+    return steps;
+}
+
+std::string latency_section(const std::vector<RepView>& reps) {
+    const std::vector<std::string> steps = step_names_in(reps, rundir::rep_key::kLoads);
     std::string out = "<section id=\"latency\"><h2>Latency distribution per load step</h2>";
     if (steps.empty()) return out + "<p class=\"note\">No finished repetition ran a load step.</p></section>";
     out += "<p class=\"note\">Cumulative distribution of the latency of all responses (from the intended send time "

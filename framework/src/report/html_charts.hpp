@@ -8,6 +8,7 @@
 
 #include <filesystem>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace stand::report {
@@ -23,6 +24,10 @@ struct RepView {
 
 inline constexpr double kChartWidth = 920;
 inline constexpr const char* kBandFill = "#eaf0f7";  // a step's measured window
+
+// The step names under `key` ("loads", "capacity") of the finished
+// repetitions, each once, in first-seen order.
+std::vector<std::string> step_names_in(const std::vector<RepView>& reps, std::string_view key);
 
 // A CDF per load step (first seen order) over the "ok" repetitions, from the
 // load generator's latency_us.all percentiles; x: latency in ms, log scale.
