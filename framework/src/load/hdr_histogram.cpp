@@ -38,7 +38,7 @@ HdrHistogram::HdrHistogram(std::uint64_t highest, int significant_digits, std::u
 }
 
 void HdrHistogram::allocate() {
-    if (counts_.empty()) counts_.assign(slot_count_, 0);
+    if (counts_.empty()) counts_ = posix::ZeroPages(slot_count_);
 }
 
 int HdrHistogram::bucket_index(std::uint64_t value) const noexcept {
@@ -81,7 +81,8 @@ void HdrHistogram::merge(const HdrHistogram& other) {
     if (other.total_ == 0) return;
     if (same_layout(other)) {
         allocate();
-        for (std::size_t i = 0; i < counts_.size(); ++i) counts_[i] += other.counts_[i];
+        for (std::size_t i = 0; i < counts_.size(); ++i)
+            if (other.counts_[i] != 0) counts_[i] += other.counts_[i];  // a zero written would make its page resident
         total_ += other.total_;
         sum_ += other.sum_;
         clamped_ += other.clamped_;
@@ -145,7 +146,7 @@ HdrHistogram HdrHistogram::from_parts(const Parts& p) {
 }
 
 void HdrHistogram::reset() noexcept {
-    std::fill(counts_.begin(), counts_.end(), 0);
+    counts_.clear();
     total_ = 0;
     min_ = UINT64_MAX;
     max_ = 0;
