@@ -1,5 +1,7 @@
 // The capacity step's keys (scenario/steps/capacity.cpp): what the parser
-// takes, refuses and defaults, and the metrics a table may name.
+// takes, refuses and defaults, and the metrics a table may name; and how a
+// level's generator is judged.
+#include "load/load_result.hpp"
 #include "scenario/scenario_parser.hpp"
 #include "scenario/step_metrics.hpp"
 #include "scenario/steps/capacity.hpp"
@@ -67,4 +69,39 @@ TEST_CASE("capacity step: refusals name the key") {
               .find("objective.box_cpu_pct: an admin_create level does not measure box_cpu_pct") != std::string::npos);
     CHECK(error_of(with_step(R"("target": "admin_create", "from_rate": 1, "to_rate": 64, "objective": {"p95_ms": 900})"))
               .empty());
+}
+
+TEST_CASE("capacity step: a generator short of CPU limits a level, a stall disturbs it, a hiccup is neither") {
+    stand::load::LoadResult r;
+    r.offered = 50;
+    r.late_threshold_ms = 1;
+    SUBCASE("one late send of 50 (2 %, seen on a busy CI machine): a hiccup") {
+        r.late = r.late_with_free_connection = 1;
+        const auto v = judge_generator(r);
+        CHECK(v.limited.empty());
+        CHECK(v.disturbed.empty());
+    }
+    SUBCASE("a stall: 12 of 400 late with a connection free, CPU to spare") {
+        r.offered = 400;
+        r.late = 20;
+        r.late_with_free_connection = 12;
+        r.cpu.percent_of_threads = 30;
+        const auto v = judge_generator(r);
+        CHECK(v.limited.empty());
+        CHECK(v.disturbed == "the generator sent 3.0 % of the requests over 1 ms late with a connection free, though "
+                             "its threads ran 30 % and waited for a CPU 0 % of the time");
+    }
+    SUBCASE("late sends under 1 %: neither") {
+        r.offered = 4000;
+        r.late = r.late_with_free_connection = 39;
+        CHECK(judge_generator(r).disturbed.empty());
+    }
+    SUBCASE("short of CPU: limited, whatever the late sends") {
+        r.generator_saturated = true;
+        r.cpu.percent_of_threads = 71;
+        r.cpu.percent_waiting = 25;
+        const auto v = judge_generator(r);
+        CHECK(v.limited == "its threads ran 71 % and waited for a CPU 25 % of the time");
+        CHECK(v.disturbed.empty());
+    }
 }

@@ -161,10 +161,9 @@ json::object search_json(const CapacityStep& c, const stats::CapacitySearch& sea
 }
 
 // One HTTP level: the load step's load at `rate` for the dwell time, its
-// metrics into `measured`; returns how the generator failed to keep the
-// rate ("" when it kept it).
-std::string http_level(RepContext& ctx, const Step& s, const CapacityStep& c, double rate, const std::string& label,
-                       std::map<std::string, double>& measured) {
+// metrics into `measured`.
+GeneratorVerdict http_level(RepContext& ctx, const Step& s, const CapacityStep& c, double rate, const std::string& label,
+                            std::map<std::string, double>& measured) {
     LoadStep l = c.load;
     l.rate = rate;
     l.duration = c.dwell;
@@ -177,17 +176,7 @@ std::string http_level(RepContext& ctx, const Step& s, const CapacityStep& c, do
     // connection free: the generator's own.
     const double offered = static_cast<double>(std::max<std::uint64_t>(r.offered, 1));
     measured[std::string(kBehind)] = 100.0 * static_cast<double>(r.late - r.late_with_free_connection + r.unsent) / offered;
-    const double generator_late_pct = 100.0 * static_cast<double>(r.late_with_free_connection) / offered;
-    char why[200] = "";
-    if (r.generator_saturated)
-        std::snprintf(why, sizeof why, "its threads ran %.0f %% and waited for a CPU %.0f %% of the time",
-                      r.cpu.percent_of_threads, r.cpu.percent_waiting);
-    else if (generator_late_pct > kBehindAtMost)
-        std::snprintf(why, sizeof why,
-                      "it sent %.1f %% of the requests over %.0f ms late with a connection free, waiting for a CPU "
-                      "%.0f %% of the time",
-                      generator_late_pct, r.late_threshold_ms, r.cpu.percent_waiting);
-    return why;
+    return judge_generator(r);
 }
 
 void run_capacity(RepContext& ctx, const Step& s, RepClock::time_point) {
@@ -200,17 +189,18 @@ void run_capacity(RepContext& ctx, const Step& s, RepClock::time_point) {
         if (ctx.env.on_step) ctx.env.on_step(label);
         const auto before = detect::read_cpu_times();
         std::map<std::string, double> measured;
-        std::string generator_limited;
+        GeneratorVerdict generator;
         if (c.target == CapacityStep::Target::admin_create)
             measured = run_admin_create_level(ctx, s, *rate, c.dwell, levels.size() + 1);
         else
-            generator_limited = http_level(ctx, s, c, *rate, label, measured);
+            generator = http_level(ctx, s, c, *rate, label, measured);
         const double steal = detect::steal_pct_between(before, detect::read_cpu_times());
         stats::LevelOutcome level;
         level.offered = *rate;
         for (const auto& limit : c.plan.objective)
             if (auto it = measured.find(limit.metric); it != measured.end()) level.values[limit.metric] = it->second;
-        level.generator_limited = generator_limited;
+        level.generator_limited = generator.limited;
+        level.disturbed = generator.disturbed;
         if (steal > detect::kStealDisturbsPct) {
             char text[96];
             std::snprintf(text, sizeof text, "%.1f %% of CPU time stolen by the hypervisor", steal);
@@ -257,3 +247,26 @@ const StepKind& capacity_kind() {
 }
 
 }  // namespace stand::scenario::steps
+
+namespace stand::scenario {
+
+GeneratorVerdict judge_generator(const load::LoadResult& r) {
+    const double offered = static_cast<double>(std::max<std::uint64_t>(r.offered, 1));
+    const double late_pct = 100.0 * static_cast<double>(r.late_with_free_connection) / offered;
+    GeneratorVerdict v;
+    char why[220] = "";
+    if (r.generator_saturated) {
+        std::snprintf(why, sizeof why, "its threads ran %.0f %% and waited for a CPU %.0f %% of the time",
+                      r.cpu.percent_of_threads, r.cpu.percent_waiting);
+        v.limited = why;
+    } else if (late_pct > 1 && r.late_with_free_connection >= kLateSendsDisturb) {
+        std::snprintf(why, sizeof why,
+                      "the generator sent %.1f %% of the requests over %.0f ms late with a connection free, though "
+                      "its threads ran %.0f %% and waited for a CPU %.0f %% of the time",
+                      late_pct, r.late_threshold_ms, r.cpu.percent_of_threads, r.cpu.percent_waiting);
+        v.disturbed = why;
+    }
+    return v;
+}
+
+}  // namespace stand::scenario

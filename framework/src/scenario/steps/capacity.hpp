@@ -6,6 +6,13 @@
 #include "scenario/steps/load.hpp"
 #include "stats/capacity_search.hpp"
 
+#include <cstdint>
+#include <string>
+
+namespace stand::load {
+struct LoadResult;
+}
+
 namespace stand::scenario {
 
 struct CapacityStep {
@@ -16,5 +23,18 @@ struct CapacityStep {
     stats::CapacityPlan plan;  // the rates, the resolution and the objective
     Seconds dwell{10};         // each level's duration
 };
+
+// Whether a level's generator kept its rate. Late sends with a connection
+// free are the generator's, not the system's: a generator short of CPU
+// (the engine's generator_saturated) limited the level, which ends the
+// search; without that, at least kLateSendsDisturb of them and over 1 % of
+// those offered are a stall on this machine that disturbed the level (run
+// once more); fewer are a hiccup (one late send at 50/s is 2 %).
+inline constexpr std::uint64_t kLateSendsDisturb = 10;
+struct GeneratorVerdict {
+    std::string limited;    // how the generator failed to keep the rate; "" if it kept it
+    std::string disturbed;  // how a stall on this machine spoilt the level; ""
+};
+GeneratorVerdict judge_generator(const load::LoadResult& r);
 
 }  // namespace stand::scenario
