@@ -68,7 +68,7 @@ std::string step_figure(const std::string& step, const std::vector<RepView>& rep
         p.y = log_axis(y_lo, y_hi);
         p.x_title = "offered rate (requests/s, log scale)";
         p.y_title = "p95 (ms, log scale)";
-        if (p95_limit) p.refs = {{*p95_limit, "objective"}};
+        if (p95_limit) p.refs = {{*p95_limit, "p95 objective", true}};
         p.series = std::move(series);
         const Frame f{kPanelLeft, leg.height + 14, kChartWidth - kPanelLeft - kPanelRight, 260};
         out += svg_element(kChartWidth, f.top + f.height + kPanelBelow, "capacity curve of step " + step,

@@ -134,7 +134,10 @@ std::string render_panel(const Panel& p, const Frame& f) {
     for (const auto& r : p.refs) {
         const double y = m.y(r.y);
         out += line(f.left, y, f.left + f.width, y, "ref");
-        out += text(f.left + f.width + 4, y + 4, "", "ref-label", r.label);
+        if (r.label_inside)
+            out += text(f.left + f.width - 4, y - 4, "end", "ref-label", r.label);
+        else
+            out += text(f.left + f.width + 4, y + 4, "", "ref-label", r.label);
     }
     out += series_svg(p, m);
     return out + "</g>";

@@ -29,9 +29,10 @@ struct Band {  // a shaded x range, labelled above the frame
     std::string label;
 };
 
-struct RefLine {  // a dashed horizontal line, labelled right of the frame
+struct RefLine {  // a dashed horizontal line, labelled right of the frame (kPanelRight holds 4 characters)
     double y = 0;
     std::string label;
+    bool label_inside = false;  // a longer label: inside the frame, right-aligned above the line
 };
 
 struct Frame {  // the plotting area, in SVG pixels
