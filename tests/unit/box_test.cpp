@@ -51,9 +51,12 @@ TEST_CASE("box: layout detection from mount tables") {
     SUBCASE("v1 with co-mounted cpu,cpuacct and an escaped path") {
         auto l = detect_cgroup_layout("cgroup /sys/fs/cgroup/cpu,cpuacct cgroup rw,cpu,cpuacct 0 0\n"
                                       "cgroup /x\\040y cgroup rw,memory 0 0\n"
-                                      "cgroup /sys/fs/cgroup/pids cgroup rw,nosuid,pids 0 0\n",
+                                      "cgroup /sys/fs/cgroup/pids cgroup rw,nosuid,pids 0 0\n"
+                                      "cgroup /sys/fs/cgroup/devices cgroup rw,devices 0 0\n"
+                                      "cgroup /sys/fs/cgroup/systemd cgroup rw,xattr,name=systemd 0 0\n",
                                       "init\n");
         REQUIRE(l.backend == CgroupVersion::v1);
+        CHECK(l.v1_foreign == std::vector<std::filesystem::path>{"/sys/fs/cgroup/devices", "/sys/fs/cgroup/systemd"});
         CHECK(l.v1.at("cpu") == "/sys/fs/cgroup/cpu,cpuacct");
         CHECK(l.v1.at("cpuacct") == "/sys/fs/cgroup/cpu,cpuacct");
         CHECK(l.v1.at("memory") == "/x y");
@@ -246,8 +249,18 @@ TEST_CASE("box: groups a container engine made below the box go with it") {
         REQUIRE(make_dir(d / "libpod-1"));
         REQUIRE(make_dir(d / "libpod-1" / "nested"));
     }
+    // and in the hierarchies a box does not use (v1 devices, freezer, name=systemd), with the box's path
+    const auto& leaf = dirs.front();  // <hierarchy>/stand/<run group>/<box>
+    const auto box_path = leaf.lexically_relative(leaf.parent_path().parent_path().parent_path());
+    std::vector<std::filesystem::path> foreign;
+    for (const auto& root : cgroup_layout().v1_foreign) {
+        const auto libpod = root / box_path / "libpod-1";
+        std::filesystem::create_directories(libpod);
+        foreign.push_back(libpod.parent_path());
+    }
     box.reset();
     CHECK(all_gone(dirs));
+    CHECK(all_gone(foreign));
 }
 
 TEST_CASE("box: a plan that cannot be applied leaves nothing behind") {

@@ -18,7 +18,8 @@ namespace fs = std::filesystem;
 // Shared with the cleanup registry, which may destroy it from another thread.
 struct Box::State : Cleanable {
     std::mutex mutex;
-    std::vector<GroupPaths::Entry> groups;  // created leaves with their roots
+    std::vector<GroupPaths::Entry> groups;   // created leaves with their roots
+    std::vector<GroupPaths::Entry> foreign;  // where a container engine may have made groups (v1_foreign)
     bool destroyed = false;
 
     void destroy() noexcept override {
@@ -30,6 +31,7 @@ struct Box::State : Cleanable {
             for (const auto& g : groups) dirs.push_back(g.dir);
             kill_group(dirs, std::chrono::seconds(5));
             for (const auto& g : groups) remove_group(g.root, g.dir, std::chrono::seconds(2));
+            for (const auto& g : foreign) remove_group(g.root, g.dir, std::chrono::milliseconds(0));
         } catch (...) {
             // best effort: a leftover is found by the drift check or stale cleanup
         }
@@ -69,6 +71,8 @@ Box::Box(const CgroupLayout& layout, const std::string& run_id, BoxPlan plan)
                 state_->groups.push_back({*root, dir});
                 paths_.controllers[std::string(c)] = state_->groups.back();
             }
+            for (const auto& root : layout.v1_foreign)
+                state_->foreign.push_back({root, root / kTopGroup / run_group / plan_.name});
         }
         notes_ = apply_limits(paths_, plan_, layout);
     } catch (...) {

@@ -82,9 +82,15 @@ CgroupLayout detect_cgroup_layout(std::string_view mounts, std::string_view pid1
         if (f[2] == "cgroup2" && !l.v2_root) {
             l.v2_root = dir;
         } else if (f[2] == "cgroup") {
+            bool ours = false;
             for (auto opt : split(f[3], ','))
                 for (auto c : kV1Controllers)
-                    if (opt == c && !l.v1.count(std::string(c))) l.v1.emplace(std::string(c), dir);
+                    if (opt == c) {
+                        ours = true;
+                        if (!l.v1.count(std::string(c))) l.v1.emplace(std::string(c), dir);
+                    }
+            if (!ours && std::find(l.v1_foreign.begin(), l.v1_foreign.end(), dir) == l.v1_foreign.end())
+                l.v1_foreign.push_back(dir);
         }
     }
 

@@ -28,6 +28,10 @@ struct CgroupLayout {
     std::vector<std::string> v2_available;         // its cgroup.controllers
     std::vector<std::string> v2_enabled;           // its cgroup.subtree_control
     std::map<std::string, std::filesystem::path> v1;  // controller -> hierarchy mount
+    // The other v1 hierarchies (devices, freezer, name=systemd): a box makes
+    // no group there, but a container engine given the box as its cgroup
+    // parent does, and those are removed with the box.
+    std::vector<std::filesystem::path> v1_foreign;
     bool swap_accounting = false;  // v1 memory.memsw.* or v2 memory.swap.max exist
     std::string pid1;              // /proc/1/comm
     bool systemd_pid1 = false;

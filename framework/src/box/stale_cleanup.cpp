@@ -49,6 +49,7 @@ StaleCleanup cleanup_stale_boxes(const CgroupLayout& layout) {
     std::set<fs::path> roots;
     if (layout.v2_root) roots.insert(*layout.v2_root);
     for (const auto& [c, root] : layout.v1) roots.insert(root);
+    roots.insert(layout.v1_foreign.begin(), layout.v1_foreign.end());
 
     StaleCleanup report;
     for (const auto& root : roots) {
