@@ -6,7 +6,9 @@
 # host process: plugins run in workers) stays under HOST_RSS_CEILING_KIB.
 # The ceiling is 18 MiB with four panels (measured 15.4-16.3 MiB on
 # 2026-12-04: the host's peak grows a little with each repetition it keeps)
-# and 16 MiB with one (scenario.panel_only_host_rss; measured 15.2-15.6 MiB).
+# and 16 MiB with one (scenario.panel_only_host_rss; measured 15.2-15.7 MiB
+# on 2026-12-05 with the capacity searches, whose open-model levels put it
+# at 16.5 MiB before histograms kept only the pages their values touch).
 set -euo pipefail
 stand=$1 scenario=$2 plugins=$3 configs=$4; shift 4
 dir=$(mktemp -d /tmp/stand-panel-only.XXXXXX)
@@ -18,13 +20,18 @@ for p in "$@"; do  # each config with the ports something else on this machine h
 done
 "$stand" run "$scenario" --run-dir "$dir/run" --plugin-path "$plugins" "${args[@]}" \
   --param users=5 --param idle_settle_s=1 --param idle_window_s=2 --param load_s=3 --param after_load_s=2 \
-  --param connections=8 --param repetitions=2 --param sample_ms=200
+  --param connections=8 --param repetitions=2 --param sample_ms=200 \
+  --param cap_from_rate=20 --param cap_to_rate=320 --param cap_dwell_s=1 --param cap_resolution_pct=50 \
+  --param admin_cap_from_rate=4 --param admin_cap_to_rate=16 --param admin_cap_dwell_s=1
 cat "$dir/run/summary.md"
 header=$(grep -m1 '^| Metric |' "$dir/run/summary.md")
 for p in "$@"; do
   grep -q "| $p (n=2) " <<<"$header" || { echo "summary.md: no column '$p (n=2)' in: $header"; exit 1; }
 done
-if grep -E '^\| [^|]+ \|.*\bn/a\b' "$dir/run/summary.md"; then echo "summary.md has n/a cells (above)"; exit 1; fi
+# A capacity search may find no rate that met its objective (the Mistgate double's 429s): n/a is its answer.
+if grep -E '^\| [^|]+ \|.*\bn/a\b' "$dir/run/summary.md" | grep -v '^| Capacity: '; then
+  echo "summary.md has n/a cells (above)"; exit 1
+fi
 rows=$(awk '/^## Panels alone/{t=1;next} /^## /{t=0} t && /^\| [^M-]/' "$dir/run/summary.md" | wc -l)
 [[ $rows -ge 31 ]] || { echo "expected 31 metric rows, found $rows"; exit 1; }
 if [[ " $* " == *" mistgate "* ]]; then
