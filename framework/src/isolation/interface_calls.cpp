@@ -1,5 +1,6 @@
 #include "isolation/interface_calls.hpp"
 
+#include <stand/cpp/error.hpp>
 #include <stand/cpp/sink.hpp>
 
 #include <functional>
@@ -19,6 +20,23 @@ struct Call {
         auto* v = args.if_contains(key);
         if (v == nullptr || !v->is_string()) throw std::invalid_argument(std::string("argument '") + key + "' (string) is required");
         return std::string(v->get_string());
+    }
+    bool flag(const char* key) const {
+        auto* v = args.if_contains(key);
+        if (v == nullptr || !v->is_bool()) throw std::invalid_argument(std::string("argument '") + key + "' (true or false) is required");
+        return v->get_bool();
+    }
+    std::uint64_t count(const char* key) const {
+        auto* v = args.if_contains(key);
+        if (v == nullptr || !(v->is_uint64() || (v->is_int64() && v->get_int64() >= 0)))
+            throw std::invalid_argument(std::string("argument '") + key + "' (a count >= 0) is required");
+        return v->to_number<std::uint64_t>();
+    }
+    // A member appended after the interface's first version that this plugin's table lacks (older ABI) or left NULL.
+    stand_result missing(const char* member) const {
+        cpp::write_error(err, (std::string("the plugin has no ") + member + " (its stand.panel/1 table predates "
+                               "ABI 1.3, or the panel has no such switch)").c_str());
+        return STAND_E_UNSUPPORTED;
     }
     std::string json(const char* key) const {
         auto* v = args.if_contains(key);
@@ -47,6 +65,23 @@ const std::map<std::string, MethodSpec>& methods() {
         {"panel.delete_user", {STAND_PANEL_ID, [](const void* t, const Call& c) { return static_cast<const stand_panel*>(t)->delete_user(c.self, c.text("id").c_str(), c.err); }}},
         {"panel.admin_call", {STAND_PANEL_ID, [](const void* t, const Call& c) { return static_cast<const stand_panel*>(t)->admin_call(c.self, c.err); }}},
         {"panel.subscription_request", {STAND_PANEL_ID, [](const void* t, const Call& c) { return static_cast<const stand_panel*>(t)->subscription_request(c.self, c.text("id").c_str(), c.out, c.err); }}},
+        {"panel.set_user_enabled", {STAND_PANEL_ID, [](const void* t, const Call& c) {
+             const auto* p = static_cast<const stand_panel*>(t);
+             const std::string id = c.text("id");
+             const bool enabled = c.flag("enabled");
+             if (!STAND_HAS(p, stand_panel, set_user_enabled)) return c.missing("set_user_enabled");
+             return p->set_user_enabled(c.self, id.c_str(), enabled ? 1 : 0, c.err); }}},
+        {"panel.set_user_quota", {STAND_PANEL_ID, [](const void* t, const Call& c) {
+             const auto* p = static_cast<const stand_panel*>(t);
+             const std::string id = c.text("id");
+             const std::uint64_t quota = c.count("quota_bytes");
+             if (!STAND_HAS(p, stand_panel, set_user_quota)) return c.missing("set_user_quota");
+             return p->set_user_quota(c.self, id.c_str(), quota, c.err); }}},
+        {"panel.user_traffic", {STAND_PANEL_ID, [](const void* t, const Call& c) {
+             const auto* p = static_cast<const stand_panel*>(t);
+             const std::string id = c.text("id");
+             if (!STAND_HAS(p, stand_panel, user_traffic)) return c.missing("user_traffic");
+             return p->user_traffic(c.self, id.c_str(), c.out, c.err); }}},
         {"proxy.configure", {STAND_PROXY_ID, [](const void* t, const Call& c) { return static_cast<const stand_proxy*>(t)->configure(c.self, c.json("knobs").c_str(), c.err); }}},
         {"proxy.endpoint", {STAND_PROXY_ID, [](const void* t, const Call& c) { return static_cast<const stand_proxy*>(t)->endpoint(c.self, c.out, c.err); }}},
         {"proxy.effective_defaults", {STAND_PROXY_ID, [](const void* t, const Call& c) { return static_cast<const stand_proxy*>(t)->effective_defaults(c.self, c.out, c.err); }}},

@@ -8,9 +8,11 @@
 #include <stand/ext/panel.h>
 #include <stand/ext/probe.h>
 #include <stand/ext/proxy.h>
+#include <stand/cpp/error.hpp>
 
 #include <boost/json.hpp>
 
+#include <cstdint>
 #include <string>
 
 namespace stand::cpp {
@@ -43,7 +45,21 @@ public:
     virtual void delete_user(const std::string& user_id) = 0;
     virtual void admin_call() = 0;
     virtual boost::json::object subscription_request(const std::string& user_id) = 0;
+    // ABI 1.3. Not overridden: the call answers STAND_E_UNSUPPORTED naming itself.
+    virtual void set_user_enabled(const std::string& user_id, bool enabled);
+    virtual void set_user_quota(const std::string& user_id, std::uint64_t quota_bytes);
+    virtual boost::json::object user_traffic(const std::string& user_id);
 };
+
+inline void Panel::set_user_enabled(const std::string&, bool) {
+    throw Error(STAND_E_UNSUPPORTED, "set_user_enabled: this panel adapter has no enable switch");
+}
+inline void Panel::set_user_quota(const std::string&, std::uint64_t) {
+    throw Error(STAND_E_UNSUPPORTED, "set_user_quota: this panel adapter sets no traffic quota");
+}
+inline boost::json::object Panel::user_traffic(const std::string&) {
+    throw Error(STAND_E_UNSUPPORTED, "user_traffic: this panel adapter reads no traffic counts");
+}
 
 class Proxy {
 public:

@@ -90,6 +90,15 @@ struct PanelTable {
         [](stand_instance* s, const char* id, const stand_sink* o, stand_error* e) noexcept {
             return guarded(e, [&] { return emit(o, self_of<T>(s).subscription_request(id ? id : "")); });
         },
+        [](stand_instance* s, const char* id, int enabled, stand_error* e) noexcept {
+            return guarded(e, [&] { self_of<T>(s).set_user_enabled(id ? id : "", enabled != 0); return STAND_OK; });
+        },
+        [](stand_instance* s, const char* id, std::uint64_t quota_bytes, stand_error* e) noexcept {
+            return guarded(e, [&] { self_of<T>(s).set_user_quota(id ? id : "", quota_bytes); return STAND_OK; });
+        },
+        [](stand_instance* s, const char* id, const stand_sink* o, stand_error* e) noexcept {
+            return guarded(e, [&] { return emit(o, self_of<T>(s).user_traffic(id ? id : "")); });
+        },
     };
 };
 

@@ -55,6 +55,35 @@ typedef struct stand_panel {
      * Returns STAND_OK, STAND_E_NOT_FOUND. */
     stand_result(STAND_ABI *subscription_request)(stand_instance *self, const char *user_id,
                                                   const stand_sink *out, stand_error *err);
+
+    /* --- ABI 1.3: revocation and traffic accounting. A host reads these
+     * with STAND_HAS (a 1.2 plugin's table ends before them, and a plugin
+     * may leave one NULL: the panel has no such switch); a call the plugin
+     * does not have answers STAND_E_UNSUPPORTED naming it. */
+
+    /* Turns user `user_id` off (`enabled` 0) or on again (1) with the panel's
+     * own switch (its enable flag or "disabled" status); the user and its
+     * links stay. Returns when the panel accepted the change, not when its
+     * core applied it: that delay is what stand measures.
+     * Returns STAND_OK, STAND_E_NOT_FOUND, STAND_E_BAD_RESPONSE. */
+    stand_result(STAND_ABI *set_user_enabled)(stand_instance *self, const char *user_id, int enabled,
+                                              stand_error *err);
+
+    /* Sets user `user_id`'s traffic quota to `quota_bytes` (as the panel
+     * counts traffic; 0 removes the quota). A quota under what the user has
+     * used puts it over quota, which the panel enforces its own way and on
+     * its own schedule. Returns STAND_OK, STAND_E_NOT_FOUND, STAND_E_BAD_RESPONSE. */
+    stand_result(STAND_ABI *set_user_quota)(stand_instance *self, const char *user_id, uint64_t quota_bytes,
+                                            stand_error *err);
+
+    /* Writes the panel's own count of user `user_id`'s traffic as JSON:
+     *   {"total_bytes":1234,"up_bytes":200,"down_bytes":1034}
+     * up_bytes/down_bytes only where the panel keeps the directions apart
+     * (up: client to server). The count is what the admin API says now; a
+     * panel that collects it from its core periodically lags behind.
+     * Returns STAND_OK, STAND_E_NOT_FOUND, STAND_E_BAD_RESPONSE. */
+    stand_result(STAND_ABI *user_traffic)(stand_instance *self, const char *user_id, const stand_sink *out,
+                                          stand_error *err);
 } stand_panel;
 
 #endif

@@ -73,4 +73,34 @@ json::object PanelPlugin::subscription_request(const std::string& user_id) {
     return guarded("subscription_request", [&] { return subscription_of(user_id); });
 }
 
+void PanelPlugin::set_user_enabled(const std::string& user_id, bool enabled) {
+    guarded("set_user_enabled", [&] {
+        switch_user(user_id, enabled);
+        return json::object{};
+    });
+}
+
+void PanelPlugin::set_user_quota(const std::string& user_id, std::uint64_t quota_bytes) {
+    guarded("set_user_quota", [&] {
+        limit_user(user_id, quota_bytes);
+        return json::object{};
+    });
+}
+
+json::object PanelPlugin::user_traffic(const std::string& user_id) {
+    return guarded("user_traffic", [&] { return traffic_of(user_id); });
+}
+
+void PanelPlugin::switch_user(const std::string&, bool) {
+    throw Error(STAND_E_UNSUPPORTED, panel_name() + ": set_user_enabled: this adapter has no user switch");
+}
+
+void PanelPlugin::limit_user(const std::string&, std::uint64_t) {
+    throw Error(STAND_E_UNSUPPORTED, panel_name() + ": set_user_quota: this adapter sets no traffic quota");
+}
+
+json::object PanelPlugin::traffic_of(const std::string&) {
+    throw Error(STAND_E_UNSUPPORTED, panel_name() + ": user_traffic: this adapter reads no traffic counts");
+}
+
 }  // namespace stand_panel_kit

@@ -39,6 +39,9 @@ public:
     void delete_user(const std::string& user_id) final;
     void admin_call() final;
     boost::json::object subscription_request(const std::string& user_id) final;
+    void set_user_enabled(const std::string& user_id, bool enabled) final;
+    void set_user_quota(const std::string& user_id, std::uint64_t quota_bytes) final;
+    boost::json::object user_traffic(const std::string& user_id) final;
     stand_result wipe() override;
 
 protected:
@@ -58,6 +61,13 @@ protected:
     virtual void admin_ping() = 0;
     // subscription_request: the request a client makes for the user's links.
     virtual boost::json::object subscription_of(const std::string& user_id) = 0;
+    // ABI 1.3, each Error(STAND_E_UNSUPPORTED) naming the panel unless overridden.
+    // set_user_enabled: the panel's own switch (an enable flag, a "disabled" status).
+    virtual void switch_user(const std::string& user_id, bool enabled);
+    // set_user_quota: the user's traffic quota in bytes, 0 for none.
+    virtual void limit_user(const std::string& user_id, std::uint64_t quota_bytes);
+    // user_traffic: {"total_bytes", ["up_bytes", "down_bytes"]} as the admin API counts them now.
+    virtual boost::json::object traffic_of(const std::string& user_id);
 
 private:
     boost::json::object guarded(const char* operation, const std::function<boost::json::object()>& call,
