@@ -27,6 +27,10 @@ std::string msg_of(const json::value& v) {
     return msg;
 }
 
+[[noreturn]] void no_such_client(const std::string& operation, const std::string& email) {
+    throw Error(STAND_E_NOT_FOUND, std::string(kPanel) + ": " + operation + ": no client '" + email + "'");
+}
+
 }  // namespace
 
 XuiApi::XuiApi(const stand::cpp::Host& host, const std::string& base_url, std::string username, std::string password,
@@ -278,6 +282,54 @@ void XuiApi::list_inbounds(ClientApi api) {
 std::string XuiApi::client_sub_id(const std::string& email) {
     auto v = envelope("read user", {{"method", "GET"}, {"url", api_.url("/panel/api/clients/get/" + email)}});
     return stand_panel_kit::string_member(v, kPanel, "read user", {"obj", "client", "subId"});
+}
+
+void XuiApi::set_client_enabled(const std::string& email, bool enabled) {
+    const std::string operation = enabled ? "enable user" : "disable user";
+    auto v = envelope(operation, {{"method", "POST"},
+                                  {"url", api_.url(enabled ? "/panel/api/clients/bulkEnable" : "/panel/api/clients/bulkDisable")},
+                                  {"json", {{"emails", json::array{json::string(email)}}}}});
+    const auto& obj = stand_panel_kit::member(v, kPanel, operation, {"obj"});
+    if (const auto* skipped = obj.is_object() ? obj.as_object().if_contains("skipped") : nullptr;
+        skipped && skipped->is_array() && !skipped->as_array().empty()) {
+        const std::string reason = stand_panel_kit::string_member(skipped->as_array().front(), kPanel, operation, {"reason"});
+        if (reason == "client not found") no_such_client(operation, email);
+        throw Error(STAND_E_BAD_RESPONSE, std::string(kPanel) + ": " + operation + ": skipped: " + reason);
+    }
+}
+
+void XuiApi::set_client_quota(const std::string& email, std::uint64_t bytes) {
+    json::value v;
+    try {
+        v = envelope("read user", {{"method", "GET"}, {"url", api_.url("/panel/api/clients/get/" + email)}});
+    } catch (const Error& e) {
+        if (std::string(e.what()).find("record not found") != std::string::npos) no_such_client("limit user", email);
+        throw;
+    }
+    // The stored record as the update's model.Client: its uuid is the client's "id"; the row id, times and
+    // the WireGuard fields (a string here, a list there) stay out.
+    json::object client = stand_panel_kit::member(v, kPanel, "read user", {"obj", "client"}).as_object();
+    if (auto* uuid = client.if_contains("uuid"); uuid && uuid->is_string() && !uuid->as_string().empty())
+        client["id"] = *uuid;
+    else
+        client.erase("id");
+    for (const char* k : {"uuid", "createdAt", "updatedAt", "reverse", "allowedIPs"}) client.erase(k);
+    client["totalGB"] = bytes;
+    envelope("limit user", {{"method", "POST"}, {"url", api_.url("/panel/api/clients/update/" + email)}, {"json", client}});
+}
+
+json::object XuiApi::client_traffic(const std::string& email) {
+    auto v = envelope("read traffic", {{"method", "GET"}, {"url", api_.url("/panel/api/clients/traffic/" + email)}});
+    const auto& obj = stand_panel_kit::member(v, kPanel, "read traffic", {"obj"});
+    if (obj.is_null()) no_such_client("read traffic", email);  // x-ui answers a null obj for an unknown email
+    const auto bytes = [&](const char* key) {
+        const auto& n = stand_panel_kit::member(obj, kPanel, "read traffic", {key});
+        if (!n.is_number() || n.to_number<double>() < 0)
+            throw Error(STAND_E_BAD_RESPONSE, std::string(kPanel) + ": read traffic: " + key + " is not a count");
+        return n.to_number<std::uint64_t>();
+    };
+    const std::uint64_t up = bytes("up"), down = bytes("down");
+    return {{"total_bytes", up + down}, {"up_bytes", up}, {"down_bytes", down}};
 }
 
 }  // namespace stand_3x_ui

@@ -6,6 +6,7 @@
 
 #include <stand/kits/panel/admin_api.hpp>
 
+#include <cstdint>
 #include <optional>
 #include <string>
 
@@ -66,6 +67,15 @@ public:
     void list_inbounds(ClientApi api);
     // v3.1: the subId of a client, read back (after a restart of the adapter).
     std::string client_sub_id(const std::string& email);
+    // v3.1 (the legacy API has none of these three here): the client's enable
+    // switch (clients/bulkEnable, bulkDisable); its traffic quota (totalGB,
+    // which 3x-ui counts in bytes despite its name; 0 for none), the client
+    // read back and updated whole; its traffic as x-ui last collected it from
+    // Xray (every 5 s): {"up_bytes", "down_bytes", "total_bytes"}. Each throws
+    // Error(STAND_E_NOT_FOUND) for an unknown email.
+    void set_client_enabled(const std::string& email, bool enabled);
+    void set_client_quota(const std::string& email, std::uint64_t bytes);
+    boost::json::object client_traffic(const std::string& email);
 
 private:
     long long add_inbound(const boost::json::object& body);

@@ -121,6 +121,16 @@ private:
         session().list_inbounds(done_->client_api);
     }
 
+    void switch_user(const std::string& id, bool enabled) override {
+        session_v31("set_user_enabled").set_client_enabled(id, enabled);
+    }
+
+    void limit_user(const std::string& id, std::uint64_t quota_bytes) override {
+        session_v31("set_user_quota").set_client_quota(id, quota_bytes);
+    }
+
+    json::object traffic_of(const std::string& id) override { return session_v31("user_traffic").client_traffic(id); }
+
     json::object subscription_of(const std::string& id) override {
         if (auto it = users_.find(id); it != users_.end()) return subscription(it->second.sub_id);
         if (done_->client_api == ClientApi::v31) return subscription(session().client_sub_id(id));
@@ -135,6 +145,13 @@ private:
     int current_xray_api_port() const { return remembered_xray_api_port(data_dir()); }
 
     std::string panel_url() const { return "http://" + s_.host + ":" + std::to_string(s_.port); }
+
+    XuiApi& session_v31(const char* call) {
+        if (done_->client_api != ClientApi::v31)
+            throw Error(STAND_E_UNSUPPORTED, std::string("3x-ui: ") + call +
+                                                 ": not with the client API before v3.1 (inbounds/addClient)");
+        return session();
+    }
 
     XuiApi& session() {
         if (api_) return *api_;

@@ -68,5 +68,5 @@ TEST_CASE("panel target: keys are read by the table, with comments, defaults and
     CHECK(load_error(dir, R"({"users": 3})").find("$.config: missing: the plugin config") == 0);
     CHECK(load_error(dir, R"({"config": {}, "user": 3})") ==
           "$.user: unknown key (expected config, wrong_credentials, users, ready_timeout_s, check_timeout_s, "
-          "unserved_links, unchecked_listeners; see stand compat --help)");
+          "revoke_within_s, unserved_links, unchecked_listeners; see stand compat --help)");
 }

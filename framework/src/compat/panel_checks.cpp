@@ -523,6 +523,92 @@ std::vector<std::string> served_after_restart(const Rig& rig, const std::map<std
     return served;
 }
 
+std::string auth_problem(const Rig& rig, const hysteria::HysteriaLink& link) {
+    return tunnel::hysteria_auth_problem(link, rig.allows_remote(), std::chrono::seconds(2));
+}
+
+// The user's first Hysteria 2 link, or none.
+std::optional<hysteria::HysteriaLink> hysteria2_link(const std::vector<ShareLink>& links) {
+    for (const auto& l : links)
+        if (l.scheme == "hysteria2" || l.scheme == "hy2") return hysteria::parse_hysteria_link(l.text);
+    return std::nullopt;
+}
+
+// Two users authenticate over their Hysteria 2 links; `revoke` (a panel
+// call on the first) must get a new connection with its credential refused
+// within revoke_within_s, the other's still served. Returns the first
+// user's link and how long the refusal took, for a check that goes on.
+struct Revoked {
+    std::string id;
+    hysteria::HysteriaLink link;
+    std::string text;
+};
+
+Revoked revoke_stops_tunnel(Rig& rig, const PanelTarget& t, const std::string& prefix, const std::string& call,
+                            const boost::json::object& args_but_id) {
+    if (!t.unserved_links.empty()) throw Skipped("the links are not served here: " + t.unserved_links);
+    auto users = started_with_users(rig, 2, prefix);
+    std::vector<hysteria::HysteriaLink> links;
+    for (const auto& u : users) {
+        auto link = hysteria2_link(rig.expect_links(u));
+        if (!link) throw Skipped("no Hysteria 2 link (the panel's inbound is another protocol)");
+        links.push_back(*link);
+    }
+    for (std::size_t i = 0; i < links.size(); ++i) {
+        std::string problem;
+        try {
+            problem = problem_within_budget(rig, std::chrono::milliseconds(200), [&] { return auth_problem(rig, links[i]); });
+        } catch (const tunnel::RemoteServerError& e) {
+            throw Skipped(std::string("the Hysteria 2 server is not on this machine: ") + e.what());
+        }
+        if (!problem.empty())
+            throw CheckFailure("user " + users[i].name + " does not authenticate before " + call + ": " + problem);
+    }
+    boost::json::object args = args_but_id;
+    args["id"] = users[0].id;
+    if (auto r = rig.try_call(call, args); r.code == STAND_E_UNSUPPORTED)
+        throw Skipped(call + " is not supported: " + r.error);
+    else if (r.code < 0)
+        throw CheckFailure(call + "(" + users[0].id + ") failed: " + std::string(stand_result_name(r.code)) + ": " + r.error);
+    const auto done = Clock::now();
+    std::string problem;
+    // No answer is not a refusal (a restarting core): only the server's refusal counts.
+    while ((problem = auth_problem(rig, links[0])).rfind("authentication refused", 0) != 0) {
+        if (Clock::now() - done > t.revoke_within)
+            throw CheckFailure("after " + call + " the user's Hysteria 2 credential still " +
+                               (problem.empty() ? std::string("authenticates") : "is not refused (" + problem + ")") +
+                               " " + secs(std::chrono::duration<double>(Clock::now() - done).count()) +
+                               " later (revoke_within_s " + std::to_string(t.revoke_within.count()) + ")");
+        std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    }
+    const double refused_after = std::chrono::duration<double>(Clock::now() - done).count();
+    if (auto other = auth_problem(rig, links[1]); !other.empty())
+        throw CheckFailure("after " + call + " of " + users[0].name + ", the other user " + users[1].name +
+                           " no longer authenticates: " + other);
+    return {users[0].id, links[0], "a new connection with its credential is refused " + secs(refused_after) + " after " + call +
+                          " (bound " + std::to_string(t.revoke_within.count()) + " s: " + problem +
+                          "); the other user still authenticates"};
+}
+
+std::string delete_user_stops_tunnel(Rig& rig, const PanelTarget& t) {
+    return "deleted user: " + revoke_stops_tunnel(rig, t, "compat-revoke", "panel.delete_user", {}).text;
+}
+
+std::string disable_user_stops_tunnel(Rig& rig, const PanelTarget& t) {
+    const auto revoked = revoke_stops_tunnel(rig, t, "compat-disable", "panel.set_user_enabled", {{"enabled", false}});
+    rig.call("panel.set_user_enabled", {{"id", revoked.id}, {"enabled", true}});
+    const auto enabled = Clock::now();
+    std::string problem;
+    while (!(problem = auth_problem(rig, revoked.link)).empty()) {
+        if (Clock::now() - enabled > t.revoke_within)
+            throw CheckFailure("enabled again, the user still does not authenticate after " +
+                               std::to_string(t.revoke_within.count()) + " s: " + problem);
+        std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    }
+    return "disabled user: " + revoked.text + "; enabled again, served again after " +
+           secs(std::chrono::duration<double>(Clock::now() - enabled).count());
+}
+
 std::string restart_keeps_users(Rig& rig, const PanelTarget& t) {
     auto users = started_with_users(rig, t.users);
     auto t0 = Clock::now();
@@ -636,6 +722,15 @@ std::vector<Check> panel_checks(const Plugin& p, const CompatOptions& o, const P
               subscriptions_decode),
         check("panel.delete-user-revokes", "a deleted user's subscription stops working, the others keep working",
               delete_user_revokes),
+        check("panel.delete-user-stops-tunnel",
+              "two users authenticate over their Hysteria 2 links; after delete_user of the first, a new connection "
+              "with its credential is refused (the server's refusal, not silence) within revoke_within_s, and the "
+              "other user still authenticates; skipped where the links are not Hysteria 2 or not served here",
+              delete_user_stops_tunnel),
+        check("panel.disable-user-stops-tunnel",
+              "as panel.delete-user-stops-tunnel with set_user_enabled(false) (ABI 1.3), then the user enabled again "
+              "authenticates again within revoke_within_s; skipped where the adapter has no user switch",
+              disable_user_stops_tunnel),
         check("panel.duplicate-name-error",
               "creating a user whose name exists is an error with a message: names are unique per panel, also "
               "where the panel allows duplicates (the adapter refuses them, panel.h)",

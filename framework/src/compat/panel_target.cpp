@@ -17,7 +17,7 @@ namespace {
 
 std::chrono::seconds seconds_of(const json::value& v) { return std::chrono::seconds(v.as_int64()); }
 
-const std::array<PanelTargetKey, 7> kKeys{{
+const std::array<PanelTargetKey, 8> kKeys{{
     {"config", Kind::object, 0, 0, true, "required",
      "the plugin config for this target, passed to create() (and the default of --config)",
      [](PanelTarget& t, const json::value& v) { t.config = v.as_object(); }},
@@ -37,6 +37,10 @@ const std::array<PanelTargetKey, 7> kKeys{{
     {"check_timeout_s", Kind::integer, 1, 7200, false, "180",
      "seconds per panel check: its child process is killed after it",
      [](PanelTarget& t, const json::value& v) { t.check_timeout = seconds_of(v); }},
+    {"revoke_within_s", Kind::integer, 1, 3600, false, "15",
+     "seconds after delete_user within which a new connection with the deleted user's Hysteria 2 credential "
+     "must be refused (panel.delete-user-stops-tunnel)",
+     [](PanelTarget& t, const json::value& v) { t.revoke_within = seconds_of(v); }},
     {"unserved_links", Kind::reason, 0, 0, false, "absent",
      "why the links' endpoints cannot be connected to here (e.g. \"the core runs on nodes, none here\"): "
      "panel.restart-keeps-users names them not checked instead of connecting to every TCP endpoint and "

@@ -22,6 +22,7 @@ struct PanelTarget {
     int users = 5;
     std::chrono::seconds ready_timeout{60};
     std::chrono::seconds check_timeout{180};
+    std::chrono::seconds revoke_within{15};
     std::string unserved_links;
     std::string unchecked_listeners;
 };

@@ -178,6 +178,10 @@ class XuiDouble(PanelDouble):
             a_("GET", "clients/list", self.clients_list, "clients/list")
             a_("POST", r"clients/del/(?P<email>[^/]+)", self.clients_del, "clients/del")
             a_("GET", r"clients/links/(?P<email>[^/]+)", self.clients_links, "clients/links")
+            a_("POST", "clients/bulkEnable", lambda req: self.clients_bulk_enable(req, True), "clients/bulkEnable")
+            a_("POST", "clients/bulkDisable", lambda req: self.clients_bulk_enable(req, False), "clients/bulkDisable")
+            a_("POST", r"clients/update/(?P<email>[^/]+)", self.clients_update, "clients/update")
+            a_("GET", r"clients/traffic/(?P<email>[^/]+)", self.clients_traffic, "clients/traffic")
         self.api_prefix = self.base + "panel/api/"
         r("GET", re.escape(a.sub_path) + r"(?P<subid>[^/]+)", self.subscription,
           name="subscription", listener="sub")
@@ -637,6 +641,52 @@ class XuiDouble(PanelDouble):
             inb["settings"]["clients"] = [c for c in inb["settings"]["clients"] if c.get("email") != email]
         self.save_state()
         return env(True, MSG_CLIENT_DELETED)
+
+    def clients_bulk_enable(self, req, enable):
+        # v3.6.0 BulkSetEnable: {changed, skipped: [{email, reason}]} (skipped omitted when empty)
+        emails = [str(e).strip() for e in (self.body(req).get("emails") or []) if str(e).strip()]
+        changed, skipped = 0, []
+        for email in dict.fromkeys(emails):
+            found = self.find_client(email)
+            if not found:
+                skipped.append({"email": email, "reason": "client not found"})
+                continue
+            for _, c in found:
+                c["enable"] = enable
+            changed += 1
+        self.save_state()
+        obj = {"changed": changed}
+        if skipped:
+            obj["skipped"] = skipped
+        return env(True, "", obj)
+
+    def clients_update(self, req):
+        # v3.6.0 UpdateByEmail: the body is a whole model.Client that replaces the stored one
+        email = urllib.parse.unquote(req.params["email"])
+        found = self.find_client(email)
+        if not found:
+            return fail("record not found")
+        b = self.body(req)
+        for _, c in found:
+            for k in ("totalGB", "expiryTime", "enable", "limitIp", "comment", "reset", "tgId"):
+                if k in b:
+                    c[k] = b[k]
+            c["updated_at"] = int(time.time() * 1000)
+        self.save_state()
+        return env(True, "Inbound client has been updated.", None)
+
+    def clients_traffic(self, req):
+        # v3.6.0 GetClientTrafficByEmail: xray.ClientTraffic, or a null obj for an unknown email.
+        # The double carries no traffic: up and down stay 0.
+        email = urllib.parse.unquote(req.params["email"])
+        found = self.find_client(email)
+        if not found:
+            return env(True, "", None)
+        inb, c = found[0]
+        return env(True, "", {"id": 1, "inboundId": inb["id"], "enable": c.get("enable", True), "email": email,
+                              "uuid": c.get("id", ""), "subId": c.get("subId", ""), "up": 0, "down": 0,
+                              "expiryTime": c.get("expiryTime", 0), "total": c.get("totalGB", 0),
+                              "reset": c.get("reset", 0), "lastOnline": 0})
 
     def clients_links(self, req):
         found = self.find_client(urllib.parse.unquote(req.params["email"]))
