@@ -81,7 +81,12 @@ public:
     // For the stream handlers.
     void add_bytes(std::size_t n) {
         result_.bytes += n;
-        const auto sec = second_of(load::now_ns());
+        const auto now = load::now_ns();
+        if (hooks_.live != nullptr) {
+            hooks_.live->bytes.fetch_add(n, std::memory_order_relaxed);
+            hooks_.live->last_data_ns.store(now, std::memory_order_relaxed);
+        }
+        const auto sec = second_of(now);
         if (sec >= bytes_by_second_.size()) bytes_by_second_.resize(sec + 1, 0);
         bytes_by_second_[sec] += n;
     }

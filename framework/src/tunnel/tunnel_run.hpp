@@ -17,9 +17,16 @@ struct TunnelProgress {
     std::uint64_t reconnects = 0;
 };
 
+// What another thread may read while the tunnel runs.
+struct TunnelLive {
+    std::atomic<std::uint64_t> bytes{0};         // received through the tunnel so far
+    std::atomic<std::int64_t> last_data_ns{0};   // load::now_ns() of the last byte; 0 before any
+};
+
 struct TunnelHooks {
     std::function<void(const TunnelProgress&)> on_progress;  // about once a second
     const std::atomic<bool>* stop = nullptr;                 // ends the window early
+    TunnelLive* live = nullptr;                              // kept up to date when given
 };
 
 // Throws TunnelSpecError for a spec that cannot run (bad values, a

@@ -25,6 +25,7 @@ const StepKind& hold_idle_kind();
 const StepKind& tunnel_throughput_kind();
 const StepKind& many_clients_kind();
 const StepKind& capacity_kind();
+const StepKind& revoke_under_traffic_kind();
 }  // namespace steps
 
 const std::vector<const StepKind*>& step_kinds() {
@@ -34,7 +35,7 @@ const std::vector<const StepKind*>& step_kinds() {
         &wait_ready_kind(), &sleep_kind(),       &idle_kind(),       &restart_kind(),
         &load_kind(),      &run_probe_kind(),    &bootstrap_kind(),  &create_users_kind(),
         &disk_usage_kind(), &configure_kind(),   &websocket_kind(),  &hold_idle_kind(),
-        &tunnel_throughput_kind(), &many_clients_kind(), &capacity_kind()};
+        &tunnel_throughput_kind(), &many_clients_kind(), &capacity_kind(), &revoke_under_traffic_kind()};
     return kinds;
 }
 

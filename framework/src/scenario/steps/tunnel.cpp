@@ -6,6 +6,7 @@
 #include "hysteria/hysteria_link.hpp"
 #include "scenario/steps/step_keys.hpp"
 #include "scenario/steps/step_kind.hpp"
+#include "scenario/steps/tunnel_keys.hpp"
 #include "scenario/steps/tunnel_run.hpp"
 #include "tunnel/client_setup.hpp"
 #include "tunnel/tunnel_spec.hpp"
@@ -13,9 +14,6 @@
 #include <algorithm>
 
 namespace stand::scenario::steps {
-namespace {
-
-using std::chrono::milliseconds;
 
 TunnelSource read_tunnel_source(const ObjectReader& r, const StepParseContext& ctx) {
     TunnelSource source;
@@ -52,6 +50,19 @@ TunnelSource read_tunnel_source(const ObjectReader& r, const StepParseContext& c
     }
     return source;
 }
+
+const StepKey kTunnelServer{"server", "a hysteria2:// or hy2:// link", "absent: a created user's subscription"};
+const StepKey kTunnelSink{"sink", "host:port", "the scenario's backend"};
+const StepKey kTunnelCc{"cc", "bbr, cubic, bbr2 or reno", "bbr"};
+const StepKey kTunnelIfElsewhere{"if_elsewhere",
+                           "fail or skip: a user's link naming a server not on this machine fails the step, or skips "
+                           "it (not measured, why recorded; a during step still runs)",
+                           "fail"};
+
+
+namespace {
+
+using std::chrono::milliseconds;
 
 StepAction read_tunnel(const ObjectReader& r, const StepParseContext& ctx) {
     TunnelStep step;
@@ -103,14 +114,6 @@ StepAction read_many_clients(const ObjectReader& r, const StepParseContext& ctx)
     return step;
 }
 
-const StepKey kServer{"server", "a hysteria2:// or hy2:// link", "absent: a created user's subscription"};
-const StepKey kSink{"sink", "host:port", "the scenario's backend"};
-const StepKey kCc{"cc", "bbr, cubic, bbr2 or reno", "bbr"};
-const StepKey kIfElsewhere{"if_elsewhere",
-                           "fail or skip: a user's link naming a server not on this machine fails the step, or skips "
-                           "it (not measured, why recorded; a during step still runs)",
-                           "fail"};
-
 }  // namespace
 
 const StepKind& tunnel_throughput_kind() {
@@ -119,7 +122,7 @@ const StepKind& tunnel_throughput_kind() {
         .summary = "one Hysteria 2 tunnel carrying streams downloads and a probe every probe_interval_ms; with during, "
                    "that step runs alongside",
         .interface = "stand.panel/1",
-        .keys = {kServer, {"user", "integer", "0"}, kSink, kCc, kIfElsewhere, {"streams", "integer 1..1024", "1"},
+        .keys = {kTunnelServer, {"user", "integer", "0"}, kTunnelSink, kTunnelCc, kTunnelIfElsewhere, {"streams", "integer 1..1024", "1"},
                  {"duration_s", "number > 0, at most 86400", "30"}, {"probe_interval_ms", "integer 1..60000", "97"},
                  {"below_mbit", "number > 0", "half the median second"}, {"during", "a step object", "absent"},
                  {"during_after_s", "number < duration_s", "0"}},
@@ -141,7 +144,7 @@ const StepKind& many_clients_kind() {
         .summary = "clients tunnels, client i with user i's link, connecting over ramp_s, each fetching /small every "
                    "every_s",
         .interface = "stand.panel/1",
-        .keys = {{"clients", "integer 1..100000", "400"}, kServer, kSink, kCc, kIfElsewhere,
+        .keys = {{"clients", "integer 1..100000", "400"}, kTunnelServer, kTunnelSink, kTunnelCc, kTunnelIfElsewhere,
                  {"duration_s", "number > 0, at most 86400", "60"}, {"ramp_s", "number < duration_s", "20"},
                  {"every_s", "number > 0", "2"}},
         .metrics = {"connected", "handshake_failures", "handshake_p50_ms", "handshake_p95_ms", "requests_ok",

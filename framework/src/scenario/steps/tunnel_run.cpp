@@ -14,7 +14,6 @@
 #include <thread>
 
 namespace stand::scenario::steps {
-namespace {
 
 using Deadline = RepClock::time_point;
 
@@ -70,6 +69,8 @@ std::string tunnel_sink(RepContext& ctx, const Step& s, const TunnelSource& sour
         throw StepFailure("step " + s.name + " needs a sink: give \"sink\" or a top-level \"backend\" (its /zero and /small)");
     return ctx.env.backend->host() + ":" + std::to_string(ctx.env.backend->port());
 }
+
+namespace {
 
 std::optional<sampler::WindowStats> window_metrics(RepContext& ctx, const Step& s, RepClock::time_point t0,
                                                    RepClock::time_point t1, double mbit) {

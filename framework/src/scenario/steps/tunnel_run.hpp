@@ -3,9 +3,29 @@
 // box's window, and what disrupted the tunnel.
 #pragma once
 
+#include "hysteria/hysteria_link.hpp"
 #include "scenario/steps/rep_context.hpp"
+#include "scenario/steps/tunnel.hpp"
+#include "tunnel/tunnel_spec.hpp"
+
+#include <string>
 
 namespace stand::scenario::steps {
+
+// Shared by the tunnel steps (and revoke_under_traffic):
+// the link of created user `user` (its subscription's first hysteria2://
+// line) or the source's "server"; StepFailure naming the step otherwise.
+hysteria::HysteriaLink tunnel_link(RepContext& ctx, const Step& s, const TunnelSource& source, std::uint32_t user);
+// What to do about a server the client may not reach: the --param or key
+// that points the step at one here, or allow_remote.
+std::string remote_server_problem(const RepContext& ctx, const Step& s, const tunnel::RemoteServerError& e,
+                                  const hysteria::HysteriaLink& link);
+// With "if_elsewhere": "skip" and a link naming a server not on this
+// machine: why the step is not measured, recorded (loads, a finding); "".
+std::string elsewhere_reason(RepContext& ctx, const Step& s, const TunnelSource& source,
+                             const hysteria::HysteriaLink& link);
+// host:port of the /zero and /small server: "sink", or the scenario's backend.
+std::string tunnel_sink(RepContext& ctx, const Step& s, const TunnelSource& source);
 
 // StepKind::run of tunnel_throughput: one tunnel on its own thread, the
 // `during` step alongside it on this one.
