@@ -64,6 +64,12 @@ public:
     void list_users(int limit);
     // The user's subscription_url (GET /api/user/by-id mints it); nullopt: no such user.
     std::optional<std::string> user_subscription_url(const std::string& id);
+    // PUT /api/user/by-id (UserModify, fields left out unchanged): the status
+    // "disabled" or "active"; data_limit in bytes (0: none). false: no such user.
+    bool modify_user(const std::string& id, const boost::json::object& changes, const std::string& op);
+    // used_traffic of GET /api/user/by-id: bytes, up and down together, as the
+    // panel last recorded them from its nodes; nullopt: no such user.
+    std::optional<std::uint64_t> user_used_traffic(const std::string& id);
 
 private:
     void sign_in(stand_panel_kit::AdminApi& a);

@@ -136,6 +136,22 @@ private:
         api().list_users(1);
     }
 
+    void switch_user(const std::string& id, bool enabled) override {
+        if (!api().modify_user(id, {{"status", enabled ? "active" : "disabled"}}, enabled ? "enable user" : "disable user"))
+            throw Error(STAND_E_NOT_FOUND, "pasarguard: set_user_enabled: no user " + id);
+    }
+
+    void limit_user(const std::string& id, std::uint64_t quota_bytes) override {
+        if (!api().modify_user(id, {{"data_limit", quota_bytes}}, "limit user"))
+            throw Error(STAND_E_NOT_FOUND, "pasarguard: set_user_quota: no user " + id);
+    }
+
+    json::object traffic_of(const std::string& id) override {
+        const auto used = api().user_used_traffic(id);
+        if (!used) throw Error(STAND_E_NOT_FOUND, "pasarguard: user_traffic: no user " + id);
+        return {{"total_bytes", *used}};  // PasarGuard keeps one count, up and down together
+    }
+
     json::object subscription_of(const std::string& id) override {
         if (auto it = users_.find(id); it != users_.end()) return subscription(it->second);
         auto url = api().user_subscription_url(id);

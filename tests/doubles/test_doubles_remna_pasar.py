@@ -504,6 +504,19 @@ class PasarGuardDoubleTest(unittest.TestCase):
         self.assertEqual(self.api("GET", "/api/user/by-id/9", tok)[3], {"detail": "User not found"})
         self.assertEqual(self.api("DELETE", "/api/nope/9", tok)[:4:3], (404, {"detail": "Not Found"}))
 
+    def test_modify_user_status_and_limit(self):
+        """v5.2.1 PUT /api/user/by-id (UserModify): status active/on_hold/disabled, data_limit in
+        bytes; fields left out unchanged; used_traffic read back (the double counts none)."""
+        tok = self.owner_token()
+        uid = self.api("POST", "/api/user", tok, {"username": "mod1"})[3]["id"]
+        st, _, _, js = self.api("PUT", "/api/user/by-id/%d" % uid, tok, {"status": "disabled"})
+        self.assertEqual((st, js["status"], js["data_limit"]), (200, "disabled", 0))
+        st, _, _, js = self.api("PUT", "/api/user/by-id/%d" % uid, tok, {"data_limit": 1})
+        self.assertEqual((st, js["status"], js["data_limit"], js["used_traffic"]), (200, "disabled", 1, 0))
+        self.assertEqual(self.api("PUT", "/api/user/by-id/%d" % uid, tok, {"status": "limited"})[0], 422)
+        self.assertEqual(self.api("PUT", "/api/user/by-id/99", tok, {"status": "active"})[3],
+                         {"detail": "User not found"})
+
     def test_full_flow(self):
         d = self.d
         st, _, raw, _ = d.req("GET", "/")

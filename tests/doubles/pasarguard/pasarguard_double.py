@@ -41,7 +41,9 @@ What it models (reference section in brackets):
     user response; duplicate -> 409 "User already exists"; 422 dict errors.
     GET/DELETE /api/user/{username} and /api/user/by-id/{id} (204; 404 "User not
     found"); GET /api/users (subscription_url "" unless load_sub=true);
-    POST /api/user/{username}/revoke_sub [B5, B6]. Ids are SQLite rowids: a deleted
+    POST /api/user/{username}/revoke_sub [B5, B6]; PUT /api/user/by-id/{id} (UserModify:
+    status active|on_hold|disabled, data_limit; left out = unchanged; used_traffic stays
+    0, the double carries no traffic). Ids are SQLite rowids: a deleted
     user's id is given to the next user when it was the highest.
   * GET /sub/{token} (also trailing "/", HEAD): catch-all UA -> links_base64
     (text/plain, standard base64 of links joined by "\\n"), one
@@ -292,6 +294,7 @@ class PasarGuardDouble(NodesMixin, PanelDouble):
         R("GET", r"/api/user/by-id/(?P<id>[^/]+)", self.h_user_get_id, name="user_get_id", **A)
         R("DELETE", r"/api/user/by-id/(?P<id>[^/]+)", self.h_user_del_id,
           name="user_delete_id", **A)
+        R("PUT", r"/api/user/by-id/(?P<id>[^/]+)", self.h_user_modify_id, name="user_modify_id", **A)
         R("POST", r"/api/user/(?P<username>[^/]+)/revoke_sub", self.h_revoke,
           name="user_revoke_sub", **A)
         R("GET", r"/api/user/(?P<username>[^/]+)", self.h_user_get, name="user_get", **A)
@@ -853,6 +856,32 @@ class PasarGuardDouble(NodesMixin, PanelDouble):
 
     def h_user_get_id(self, req):
         return self._get(req, self._user_by_id(req))
+
+    def h_user_modify_id(self, req):
+        # v5.2.1 modify_user_by_id: UserModify, fields left out (or null) unchanged; status only
+        # active, on_hold or disabled (UserValidator); answers the UserResponse.
+        _, body, e = self._authed_body(req)
+        if e:
+            return e
+        u = self._user_by_id(req)
+        if u == "bad":
+            return self.detail({"id": "Input should be a valid integer, unable to parse "
+                                      "string as an integer"}, 422)
+        if not u:
+            return self.detail("User not found", 404)
+        status = body.get("status")
+        if status is not None and status not in ("active", "on_hold", "disabled"):
+            return self.detail({"status": "Value error, status must be one of active, on_hold, disabled"}, 422)
+        limit = body.get("data_limit")
+        if limit is not None and (not isinstance(limit, int) or limit < 0):
+            return self.detail({"data_limit": "Input should be greater than or equal to 0"}, 422)
+        if status is not None:
+            u["status"] = status
+        if limit is not None:
+            u["data_limit"] = limit
+        u["edit_at"] = utcnow_iso()
+        self.save_state()
+        return json_response(self._user_view(u))
 
     def h_user_del(self, req):
         return self._delete(req, self._user_by_name(req))

@@ -164,9 +164,15 @@ void run_revoke(RepContext& ctx, const Step& s, RepClock::time_point) {
     const bool still_flowing = last_data_ns >= end_ns - 1'000'000'000;
     ctx.put(s.name + ".call_ms", call_ms);
     if (refused_s) ctx.put(s.name + ".refused_s", *refused_s);
+    // Streams that stopped before the call stopped for another reason: no time is stated for them.
+    if (last_data_ns < revoke_ns)
+        throw StepFailure("step " + s.name + ": the revoked user's tunnel stopped bringing data " +
+                          std::to_string(static_cast<double>(revoke_ns - last_data_ns) / 1e9) + " s before " + method +
+                          (running.result(0) && !running.result(0)->loss_reasons.empty()
+                               ? " (" + running.result(0)->loss_reasons.front() + ")" : std::string()));
     ctx.put(s.name + ".still_flowing", still_flowing ? 1 : 0);
     if (!still_flowing)
-        ctx.put(s.name + ".streams_stopped_s", std::max(0.0, static_cast<double>(last_data_ns - revoke_ns) / 1e9));
+        ctx.put(s.name + ".streams_stopped_s", static_cast<double>(last_data_ns - revoke_ns) / 1e9);
     ctx.put(s.name + ".revoked_mbit_before", mbit(at_revoke[0], after_s));
     ctx.put(s.name + ".revoked_mbit_after", mbit(at_end[0] - at_revoke[0], watch_s));
     std::uint64_t dropped = 0, losses = 0, others_after = 0;
