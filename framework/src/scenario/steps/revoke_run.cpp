@@ -91,6 +91,127 @@ void sleep_until(RepContext& ctx, RepClock::time_point until) {
     }
 }
 
+// What the watch after the call saw.
+struct Watched {
+    std::string method;             // panel.delete_user or panel.set_user_enabled
+    double call_ms = 0;
+    std::int64_t revoke_ns = 0;     // load clock, just before the call
+    std::optional<double> refused_s;
+    std::string last_answer;        // the last new connection's answer
+    std::uint64_t tries = 0;
+    std::int64_t end_ns = 0;
+    std::int64_t last_data_ns = 0;  // the revoked tunnel's last byte
+    std::vector<std::uint64_t> at_revoke, at_end;  // each tunnel's bytes
+};
+
+// Until watch_end: a new connection with the revoked credential every
+// probe_every, until the server refuses it (silence is no refusal).
+void watch_refusal(RepContext& ctx, const RevokeStep& a, const hysteria::HysteriaLink& link,
+                   RepClock::time_point called, Watched& w) {
+    const auto watch_end = called + std::chrono::duration_cast<RepClock::duration>(a.watch);
+    while (RepClock::now() < watch_end) {
+        ctx.throw_if_interrupted();
+        const std::string problem =
+            tunnel::hysteria_auth_problem(link, ctx.env.scenario.allow_remote, std::chrono::seconds(1));
+        ++w.tries;
+        if (refused(problem)) {
+            w.refused_s = std::chrono::duration<double>(RepClock::now() - called).count();
+            w.last_answer = problem;
+            break;
+        }
+        w.last_answer = problem.empty() ? "authenticated" : problem;
+        std::this_thread::sleep_for(a.probe_every);
+    }
+    sleep_until(ctx, watch_end);
+}
+
+// The tunnels run, the panel revokes, the watch: what was seen. The tunnels are joined when it returns.
+Watched revoke_and_watch(RepContext& ctx, const Step& s, const RevokeStep& a, const RepUser& revoked,
+                         const std::vector<tunnel::TunnelSpec>& specs) {
+    const std::size_t tunnels = specs.size();
+    Watched w;
+    Tunnels running(ctx, s, specs);
+    sleep_until(ctx, RepClock::now() + std::chrono::duration_cast<RepClock::duration>(a.after));
+    for (std::size_t i = 0; i < tunnels; ++i) w.at_revoke.push_back(running.bytes(i));
+    const bool disable = a.action == RevokeStep::Action::disable_user;
+    w.method = disable ? "panel.set_user_enabled" : "panel.delete_user";
+    json::object args{{"id", revoked.id}};
+    if (disable) args["enabled"] = false;
+    w.revoke_ns = load::now_ns();
+    const auto called = RepClock::now();
+    const auto reply = ctx.worker.call(w.method, args, std::chrono::seconds(30));
+    w.call_ms = std::chrono::duration<double, std::milli>(RepClock::now() - called).count();
+    if (!reply.ok()) throw StepFailure("step " + s.name + ": " + w.method + "(" + revoked.id + "): " + reply.error);
+    watch_refusal(ctx, a, specs.front().link, called, w);
+    w.end_ns = load::now_ns();
+    for (std::size_t i = 0; i < tunnels; ++i) w.at_end.push_back(running.bytes(i));
+    w.last_data_ns = running.live(0).last_data_ns.load(std::memory_order_relaxed);
+    running.join();
+    for (std::size_t i = 0; i < tunnels; ++i)
+        if (!running.error(i).empty())
+            throw StepFailure("step " + s.name + ": tunnel " + std::to_string(i) + ": " + running.error(i));
+    json::array others;
+    for (std::size_t i = 1; i < tunnels; ++i) others.push_back(running.result(i)->to_json());
+    ctx.record.loads[s.name] = json::object{
+        {"action", disable ? "disable" : "delete"}, {"user", revoked.id},  {"call_ms", w.call_ms},
+        {"refusal_tries", w.tries},                {"last_answer", w.last_answer},
+        {"revoked", running.result(0)->to_json()}, {"others", others}};
+    if (w.at_revoke[0] == 0)
+        throw StepFailure("step " + s.name + ": the revoked user's tunnel carried nothing before the revocation" +
+                          (running.result(0)->warnings.empty() ? std::string()
+                                                               : " (" + running.result(0)->warnings.front() + ")"));
+    return w;
+}
+
+// The metrics and findings of what was seen; the other users' losses from their results in loads.
+void record_revocation(RepContext& ctx, const Step& s, const RevokeStep& a, const Watched& w) {
+    const double after_s = std::chrono::duration<double>(a.after).count();
+    const double watch_s = std::chrono::duration<double>(a.watch).count();
+    ctx.put(s.name + ".call_ms", w.call_ms);
+    if (w.refused_s) ctx.put(s.name + ".refused_s", *w.refused_s);
+    // Streams that stopped before the call stopped for another reason: no time is stated for them.
+    if (w.last_data_ns < w.revoke_ns)
+        throw StepFailure("step " + s.name + ": the revoked user's tunnel stopped bringing data " +
+                          std::to_string(static_cast<double>(w.revoke_ns - w.last_data_ns) / 1e9) + " s before " +
+                          w.method);
+    // Bytes in the last second of the watch: the established streams were still flowing when it ended.
+    const bool still_flowing = w.last_data_ns >= w.end_ns - 1'000'000'000;
+    ctx.put(s.name + ".still_flowing", still_flowing ? 1 : 0);
+    if (!still_flowing) ctx.put(s.name + ".streams_stopped_s", static_cast<double>(w.last_data_ns - w.revoke_ns) / 1e9);
+    const double revoked_after = mbit(w.at_end[0] - w.at_revoke[0], watch_s);
+    ctx.put(s.name + ".revoked_mbit_before", mbit(w.at_revoke[0], after_s));
+    ctx.put(s.name + ".revoked_mbit_after", revoked_after);
+    std::uint64_t dropped = 0, losses = 0, others_after = 0;
+    const auto& others = ctx.record.loads[s.name].as_object().at("others").as_array();
+    for (std::size_t i = 1; i < w.at_end.size(); ++i) {
+        const auto& r = others[i - 1].as_object();
+        dropped += r.at("streams_dropped").to_number<std::uint64_t>();
+        losses += r.at("connection_losses").to_number<std::uint64_t>();
+        others_after += w.at_end[i] - w.at_revoke[i];
+    }
+    if (w.at_end.size() > 1) {
+        ctx.put(s.name + ".others_streams_dropped", static_cast<double>(dropped));
+        ctx.put(s.name + ".others_connection_losses", static_cast<double>(losses));
+        ctx.put(s.name + ".others_mbit_after", mbit(others_after, watch_s));
+    }
+    const char* how = a.action == RevokeStep::Action::disable_user ? "disabled" : "deleted";
+    char text[320];
+    if (!w.refused_s) {
+        std::snprintf(text, sizeof text, "a new connection with the %s user's credential was not refused within %.0f s "
+                      "(last answer: %s)", how, watch_s, w.last_answer.c_str());
+        ctx.record.finding(detect::Finding{"revocation-not-refused", ctx.scope(s), text});
+    }
+    if (still_flowing) {
+        std::snprintf(text, sizeof text, "the %s user's established streams were still flowing %.0f s after %s "
+                      "(%.1f Mbit/s in the watch)", how, watch_s, w.method.c_str(), revoked_after);
+        ctx.record.finding(detect::Finding{"revoked-still-flowing", ctx.scope(s), text});
+    }
+    if (dropped > 0 || losses > 0)
+        ctx.record.finding(detect::Finding{"revocation-hit-others", ctx.scope(s),
+                                           std::to_string(dropped) + " stream(s) of the other users dropped, " +
+                                               std::to_string(losses) + " connection loss(es)"});
+}
+
 }  // namespace
 
 void run_revoke(RepContext& ctx, const Step& s, RepClock::time_point) {
@@ -105,110 +226,13 @@ void run_revoke(RepContext& ctx, const Step& s, RepClock::time_point) {
     if (!elsewhere_reason(ctx, s, a.source, links.front()).empty()) return;
     const RepUser revoked = ctx.users[a.source.user];
     const auto specs = tunnel_specs(ctx, s, a, links);
-    const bool remote = ctx.env.scenario.allow_remote;
-
-    Tunnels running(ctx, s, specs);
-    const auto started = RepClock::now();
-    sleep_until(ctx, started + std::chrono::duration_cast<RepClock::duration>(a.after));
-    std::vector<std::uint64_t> at_revoke(tunnels);
-    for (std::uint32_t i = 0; i < tunnels; ++i) at_revoke[i] = running.bytes(i);
-
-    const bool disable = a.action == RevokeStep::Action::disable_user;
-    const std::string method = disable ? "panel.set_user_enabled" : "panel.delete_user";
-    json::object args{{"id", revoked.id}};
-    if (disable) args["enabled"] = false;
-    const auto revoke_ns = load::now_ns();
-    const auto called = RepClock::now();
-    const auto reply = ctx.worker.call(method, args, std::chrono::seconds(30));
-    const double call_ms = std::chrono::duration<double, std::milli>(RepClock::now() - called).count();
-    if (!reply.ok()) throw StepFailure("step " + s.name + ": " + method + "(" + revoked.id + "): " + reply.error);
-
-    const auto watch_end = called + std::chrono::duration_cast<RepClock::duration>(a.watch);
-    std::optional<double> refused_s;
-    std::string last_answer;
-    std::uint64_t tries = 0;
-    while (RepClock::now() < watch_end) {
-        ctx.throw_if_interrupted();
-        const std::string problem = tunnel::hysteria_auth_problem(links.front(), remote, std::chrono::seconds(1));
-        ++tries;
-        if (refused(problem)) {
-            refused_s = std::chrono::duration<double>(RepClock::now() - called).count();
-            last_answer = problem;
-            break;
-        }
-        last_answer = problem.empty() ? "authenticated" : problem;
-        std::this_thread::sleep_for(a.probe_every);
-    }
-    sleep_until(ctx, watch_end);
-    const auto end_ns = load::now_ns();
-    std::vector<std::uint64_t> at_end(tunnels);
-    for (std::uint32_t i = 0; i < tunnels; ++i) at_end[i] = running.bytes(i);
-    const std::int64_t last_data_ns = running.live(0).last_data_ns.load(std::memory_order_relaxed);
-    running.join();
-    for (std::uint32_t i = 0; i < tunnels; ++i)
-        if (!running.error(i).empty()) throw StepFailure("step " + s.name + ": tunnel " + std::to_string(i) + ": " + running.error(i));
-    if (disable) {  // the user as it was, for the steps after this one
+    const Watched w = revoke_and_watch(ctx, s, a, revoked, specs);
+    if (a.action == RevokeStep::Action::disable_user) {  // the user as it was, for the steps after this one
         const auto back = ctx.worker.call("panel.set_user_enabled", {{"id", revoked.id}, {"enabled", true}},
                                           std::chrono::seconds(30));
         if (!back.ok()) throw StepFailure("step " + s.name + ": enabling " + revoked.id + " again: " + back.error);
     }
-
-    const double after_s = std::chrono::duration<double>(a.after).count();
-    const double watch_s = std::chrono::duration<double>(a.watch).count();
-    if (at_revoke[0] == 0)
-        throw StepFailure("step " + s.name + ": the revoked user's tunnel carried nothing in the " +
-                          std::to_string(after_s) + " s before the revocation" +
-                          (running.result(0) && !running.result(0)->warnings.empty()
-                               ? " (" + running.result(0)->warnings.front() + ")" : std::string()));
-    // Bytes in the last second of the watch: the established streams were still flowing when it ended.
-    const bool still_flowing = last_data_ns >= end_ns - 1'000'000'000;
-    ctx.put(s.name + ".call_ms", call_ms);
-    if (refused_s) ctx.put(s.name + ".refused_s", *refused_s);
-    // Streams that stopped before the call stopped for another reason: no time is stated for them.
-    if (last_data_ns < revoke_ns)
-        throw StepFailure("step " + s.name + ": the revoked user's tunnel stopped bringing data " +
-                          std::to_string(static_cast<double>(revoke_ns - last_data_ns) / 1e9) + " s before " + method +
-                          (running.result(0) && !running.result(0)->loss_reasons.empty()
-                               ? " (" + running.result(0)->loss_reasons.front() + ")" : std::string()));
-    ctx.put(s.name + ".still_flowing", still_flowing ? 1 : 0);
-    if (!still_flowing)
-        ctx.put(s.name + ".streams_stopped_s", static_cast<double>(last_data_ns - revoke_ns) / 1e9);
-    ctx.put(s.name + ".revoked_mbit_before", mbit(at_revoke[0], after_s));
-    ctx.put(s.name + ".revoked_mbit_after", mbit(at_end[0] - at_revoke[0], watch_s));
-    std::uint64_t dropped = 0, losses = 0, others_after = 0;
-    json::array others;
-    for (std::uint32_t i = 1; i < tunnels; ++i) {
-        const auto& r = *running.result(i);
-        dropped += r.streams_dropped;
-        losses += r.connection_losses;
-        others_after += at_end[i] - at_revoke[i];
-        others.push_back(r.to_json());
-    }
-    if (tunnels > 1) {
-        ctx.put(s.name + ".others_streams_dropped", static_cast<double>(dropped));
-        ctx.put(s.name + ".others_connection_losses", static_cast<double>(losses));
-        ctx.put(s.name + ".others_mbit_after", mbit(others_after, watch_s));
-    }
-    ctx.record.loads[s.name] = json::object{
-        {"action", disable ? "disable" : "delete"}, {"user", revoked.id},  {"call_ms", call_ms},
-        {"refusal_tries", tries},                  {"last_answer", last_answer},
-        {"revoked", running.result(0)->to_json()}, {"others", others}};
-    char text[320];
-    if (!refused_s) {
-        std::snprintf(text, sizeof text, "a new connection with the %s user's credential was not refused within %.0f s "
-                      "(last answer: %s)", disable ? "disabled" : "deleted", watch_s, last_answer.c_str());
-        ctx.record.finding(detect::Finding{"revocation-not-refused", ctx.scope(s), text});
-    }
-    if (still_flowing) {
-        std::snprintf(text, sizeof text, "the %s user's established streams were still flowing %.0f s after %s "
-                      "(%.1f Mbit/s in the watch)", disable ? "disabled" : "deleted", watch_s, method.c_str(),
-                      mbit(at_end[0] - at_revoke[0], watch_s));
-        ctx.record.finding(detect::Finding{"revoked-still-flowing", ctx.scope(s), text});
-    }
-    if (dropped > 0 || losses > 0)
-        ctx.record.finding(detect::Finding{"revocation-hit-others", ctx.scope(s),
-                                           std::to_string(dropped) + " stream(s) of the other users dropped, " +
-                                               std::to_string(losses) + " connection loss(es)"});
+    record_revocation(ctx, s, a, w);
 }
 
 }  // namespace stand::scenario::steps
