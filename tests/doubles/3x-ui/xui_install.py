@@ -15,15 +15,22 @@ internal/web/service/setting.go, internal/xray/process.go):
   it when /panel/api/xray/update changes the template.
 """
 
+import fcntl
 import os
 import platform
 import socket
 import sqlite3
 import sys
 import threading
+import time
 
 DEFAULT_TEMPLATE_API_PORT = 62789
 DEFAULT_TEMPLATE_METRICS = "127.0.0.1:11111"
+# Every x-ui's first start holds the template's fixed port until bootstrap
+# moves it. ctest's resource lock serializes that within one ctest run;
+# this file lock also across two build directories testing at once.
+TEMPLATE_PORT_LOCK = "/tmp/stand-xray-template-ports.lock"
+TEMPLATE_PORT_WAIT_S = 60
 
 
 def db_path():
@@ -109,13 +116,33 @@ class XrayStandIn:
 
     def __init__(self, port):
         self.sock = None
+        self.lock = None
         self.move(port)
+
+    def _hold_template_lock(self):
+        self.lock = open(TEMPLATE_PORT_LOCK, "a")
+        deadline = time.monotonic() + TEMPLATE_PORT_WAIT_S
+        while True:
+            try:
+                fcntl.flock(self.lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                return
+            except BlockingIOError:
+                if time.monotonic() > deadline:
+                    raise SystemExit("the Xray template port %d stayed taken by another x-ui's first start "
+                                     "for %d s (%s)" % (DEFAULT_TEMPLATE_API_PORT, TEMPLATE_PORT_WAIT_S,
+                                                        TEMPLATE_PORT_LOCK))
+                time.sleep(0.05)
 
     def move(self, port):
         if self.sock is not None and self.sock.getsockname()[1] == port:
             return
         if self.sock is not None:
             self.sock.close()
+        if port == DEFAULT_TEMPLATE_API_PORT and self.lock is None:
+            self._hold_template_lock()
+        elif port != DEFAULT_TEMPLATE_API_PORT and self.lock is not None:
+            self.lock.close()  # releases the flock: the fixed port is free again
+            self.lock = None
         s = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
         s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         s.bind(("127.0.0.1", port))
