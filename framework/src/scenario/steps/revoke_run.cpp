@@ -85,10 +85,7 @@ std::vector<tunnel::TunnelSpec> tunnel_specs(RepContext& ctx, const Step& s, con
 }
 
 void sleep_until(RepContext& ctx, RepClock::time_point until) {
-    while (RepClock::now() < until) {
-        ctx.throw_if_interrupted();
-        std::this_thread::sleep_for(std::min<RepClock::duration>(until - RepClock::now(), std::chrono::milliseconds(50)));
-    }
+    if (const auto now = RepClock::now(); now < until) ctx.sleep_for(std::chrono::duration_cast<Seconds>(until - now));
 }
 
 // What the watch after the call saw.
