@@ -306,6 +306,24 @@ TEST_CASE("backend HTTP: Connection: close ends each connection after its respon
     CHECK(stats.open == 0);
 }
 
+TEST_CASE("backend sink: /zero?bytes=N sends exactly N zeros with Content-Length, then closes") {
+    BackendServer server(BackendOptions{});
+    for (const std::uint64_t n : {std::uint64_t{0}, std::uint64_t{1}, std::uint64_t{65536}, std::uint64_t{(1 << 20) + 7}}) {
+        const auto exchange = run_client(exchange_then_read_on(server.listen_endpoint(),
+                                                               get_request("/zero?bytes=" + std::to_string(n))));
+        CHECK(exchange.response.result() == http::status::ok);
+        CHECK(exchange.response[http::field::content_length] == std::to_string(n));
+        CHECK(exchange.response.body() == std::string(n, '\0'));
+        CHECK(exchange.next_read == http::error::end_of_stream);
+    }
+    for (const char* bad : {"/zero?bytes=", "/zero?bytes=-1", "/zero?bytes=1x", "/zero?size=5", "/zero?bytes=1099511627777"}) {
+        INFO(bad);
+        const auto exchange = run_client(exchange_then_read_on(server.listen_endpoint(), get_request(bad)));
+        CHECK(exchange.response.result() == http::status::bad_request);
+        CHECK(exchange.response.body().find("bytes=N") != std::string::npos);
+    }
+}
+
 TEST_CASE("backend HTTP: HTTP/1.0 closes unless it asks for keep-alive") {
     BackendServer server(BackendOptions{});
     const auto plain = run_client(exchange_then_read_on(server.listen_endpoint(), get_request("/", 10)));

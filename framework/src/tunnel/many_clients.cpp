@@ -25,10 +25,12 @@ namespace {
 
 class Crowd;
 
-// One client: connect once at its ramp time, then a /small every period.
+// One client: connect once at its ramp time, then a /small every period
+// (or its one counted fetch).
 class Member {
 public:
-    Member(Crowd& crowd, asio::io_context& io, const ClientSetup& setup, const std::string& auth);
+    Member(Crowd& crowd, asio::io_context& io, const ClientSetup& setup, const std::string& auth,
+           ClientTransfer* transfer);
     void start_at(std::chrono::nanoseconds offset);
     void stop();
 
@@ -37,8 +39,11 @@ private:
     void on_closed(const quic::CloseInfo& info, bool authenticated);
     void arm_request();
     void send_request();
+    void send_fetch();
+    void finish_fetch(SmallRequest& r, bool ok, const std::string& why);
 
     Crowd& crowd_;
+    ClientTransfer* transfer_;  // fetch mode only
     asio::steady_timer timer_;
     std::unique_ptr<hysteria::HysteriaClient> client_;
     std::unique_ptr<SmallRequest> request_;
@@ -56,8 +61,10 @@ public:
              const std::atomic<bool>* stop) {
         const std::size_t n = index.size();
         start_ = load::now_ns();
+        if (spec_.fetch_bytes > 0) result_.transfers.resize(n);
         for (std::size_t i = 0; i < n; ++i) {
-            members_.push_back(std::make_unique<Member>(*this, io_, setups[index[i]], spec_.links[i].auth));
+            ClientTransfer* transfer = spec_.fetch_bytes > 0 ? &result_.transfers[i] : nullptr;
+            members_.push_back(std::make_unique<Member>(*this, io_, setups[index[i]], spec_.links[i].auth, transfer));
             members_.back()->start_at(std::chrono::nanoseconds(
                 static_cast<std::int64_t>(static_cast<double>(spec_.ramp.count()) * static_cast<double>(i) /
                                           static_cast<double>(n))));
@@ -73,6 +80,8 @@ public:
     void note(const std::string& error) {
         if (result_.errors.size() < 5) result_.errors.push_back(error);
     }
+    // A fetch-mode client is done (fetched, failed or never connected).
+    void member_done() { ++done_; }
 
 private:
     void arm_end(const std::atomic<bool>* stop) {
@@ -81,7 +90,8 @@ private:
         end_.async_wait([this, stop](boost::system::error_code ec) {
             if (ec) return;
             const bool interrupted = stop != nullptr && stop->load();
-            if (interrupted || load::now_ns() - start_ >= spec_.duration.count()) {
+            const bool all_fetched = spec_.fetch_bytes > 0 && done_ == members_.size();
+            if (interrupted || all_fetched || load::now_ns() - start_ >= spec_.duration.count()) {
                 open_ = false;
                 for (auto& m : members_) m->stop();
                 return;
@@ -96,11 +106,13 @@ private:
     asio::steady_timer end_;
     std::vector<std::unique_ptr<Member>> members_;
     std::int64_t start_ = 0;
+    std::size_t done_ = 0;
     bool open_ = true;
 };
 
-Member::Member(Crowd& crowd, asio::io_context& io, const ClientSetup& setup, const std::string& auth)
-    : crowd_(crowd), timer_(io) {
+Member::Member(Crowd& crowd, asio::io_context& io, const ClientSetup& setup, const std::string& auth,
+               ClientTransfer* transfer)
+    : crowd_(crowd), transfer_(transfer), timer_(io) {
     hysteria::HysteriaEvents events;
     events.on_ready = [this] { on_ready(); };
     events.on_closed = [this](const quic::CloseInfo& info, bool authenticated) { on_closed(info, authenticated); };
@@ -117,6 +129,7 @@ void Member::start_at(std::chrono::nanoseconds offset) {
         } catch (const quic::QuicSetupError& e) {
             ++crowd_.result().handshake_failures;
             crowd_.note(e.what());
+            if (transfer_ != nullptr) crowd_.member_done();
         }
     });
 }
@@ -129,6 +142,10 @@ void Member::on_ready() {
     }
     if (!crowd_.open()) {
         stop();
+        return;
+    }
+    if (transfer_ != nullptr) {
+        if (!request_) send_fetch();
         return;
     }
     send_request();
@@ -144,6 +161,11 @@ void Member::on_closed(const quic::CloseInfo& info, bool authenticated) {
         crowd_.note("lost after authenticating: " + info.reason);
     }
     timer_.cancel();
+    if (transfer_ != nullptr) {
+        stopped_ = true;  // the client is closed already: finish_fetch must not close it again
+        if (request_ && !request_->finished()) request_->fail("connection lost: " + info.reason);
+        if (!request_) crowd_.member_done();
+    }
 }
 
 void Member::arm_request() {
@@ -179,6 +201,38 @@ void Member::send_request() {
         client_->send(id, kSmallRequest, false);
     }
     if (client_->ready()) arm_request();
+}
+
+void Member::send_fetch() {
+    const std::string text = counted_zero_request(crowd_.spec().fetch_bytes);
+    request_ = std::make_unique<SmallRequest>(load::now_ns(), [this](SmallRequest& r, bool ok, const std::string& why) {
+        finish_fetch(r, ok, why);
+    });
+    const std::int64_t id = client_->open_tcp(crowd_.spec().sink, *request_);
+    if (id < 0) {
+        request_->fail("no stream credit");
+        return;
+    }
+    request_->stream_id = id;
+    transfer_->up = text.size();
+    client_->send(id, text, false);
+}
+
+void Member::finish_fetch(SmallRequest& r, bool ok, const std::string& why) {
+    transfer_->down = r.bytes_in;
+    transfer_->ok = ok;
+    if (ok) {
+        ++crowd_.result().requests_ok;
+        crowd_.result().request_us.record(load::ns_to_us(load::now_ns() - r.started()));
+    } else {
+        ++crowd_.result().requests_failed;
+        crowd_.note(why);
+    }
+    crowd_.member_done();
+    if (stopped_) return;  // the window closed or the connection was lost: no stream or client to close
+    if (r.stream_id >= 0) client_->close_stream(r.stream_id);
+    stopped_ = true;
+    client_->close();
 }
 
 void Member::stop() {

@@ -2,6 +2,10 @@
 
 namespace stand::tunnel {
 
+std::string counted_zero_request(std::uint64_t bytes) {
+    return "GET /zero?bytes=" + std::to_string(bytes) + " HTTP/1.1\r\nHost: sink\r\nConnection: close\r\n\r\n";
+}
+
 SmallRequest::SmallRequest(std::int64_t started_ns, std::function<void(SmallRequest&, bool, const std::string&)> done)
     : started_(started_ns), done_(std::move(done)) {
     parser_.reset(false);
@@ -19,6 +23,7 @@ void SmallRequest::on_open(bool ok, const std::string& message) {
 
 void SmallRequest::on_data(const std::uint8_t* data, std::size_t len) {
     if (finished_) return;
+    bytes_in += len;
     pending_.append(reinterpret_cast<const char*>(data), len);
     std::size_t used = 0;
     const auto r = parser_.feed(pending_.data(), pending_.size(), used);

@@ -1,6 +1,7 @@
-// One GET of the sink's /small on its own proxy stream: done when the whole
-// Content-Length body arrived (the seed harness's "body time"), failed on
-// any other end. The owner gets one call of `done` and closes the stream.
+// One GET on its own proxy stream (the sink's /small, or /zero?bytes=N):
+// done when the whole Content-Length body arrived (the seed harness's "body
+// time"), failed on any other end. The owner gets one call of `done` and
+// closes the stream. It counts the bytes the stream brought.
 #pragma once
 
 #include "hysteria/hysteria_client.hpp"
@@ -14,6 +15,8 @@ namespace stand::tunnel {
 
 inline constexpr const char* kSmallRequest = "GET /small HTTP/1.1\r\nHost: sink\r\nConnection: close\r\n\r\n";
 inline constexpr const char* kZeroRequest = "GET /zero HTTP/1.1\r\nHost: sink\r\n\r\n";
+// Exactly `bytes` zeros with Content-Length, the connection closed after them.
+std::string counted_zero_request(std::uint64_t bytes);
 
 class SmallRequest final : public hysteria::ProxyStreamHandler {
 public:
@@ -29,6 +32,7 @@ public:
     // The owner gives up on it (timeout): counts as failed, once.
     void fail(const std::string& why) { finish(false, why); }
     std::int64_t stream_id = -1;
+    std::uint64_t bytes_in = 0;  // everything the stream brought: head and body
 
 private:
     void finish(bool ok, const std::string& why);

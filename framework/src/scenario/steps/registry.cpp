@@ -26,6 +26,7 @@ const StepKind& tunnel_throughput_kind();
 const StepKind& many_clients_kind();
 const StepKind& capacity_kind();
 const StepKind& revoke_under_traffic_kind();
+const StepKind& traffic_accounting_kind();
 }  // namespace steps
 
 const std::vector<const StepKind*>& step_kinds() {
@@ -35,7 +36,8 @@ const std::vector<const StepKind*>& step_kinds() {
         &wait_ready_kind(), &sleep_kind(),       &idle_kind(),       &restart_kind(),
         &load_kind(),      &run_probe_kind(),    &bootstrap_kind(),  &create_users_kind(),
         &disk_usage_kind(), &configure_kind(),   &websocket_kind(),  &hold_idle_kind(),
-        &tunnel_throughput_kind(), &many_clients_kind(), &capacity_kind(), &revoke_under_traffic_kind()};
+        &tunnel_throughput_kind(), &many_clients_kind(), &capacity_kind(), &revoke_under_traffic_kind(),
+        &traffic_accounting_kind()};
     return kinds;
 }
 

@@ -195,30 +195,25 @@ void run_tunnel(RepContext& ctx, const Step& s, Deadline) {
     if (inner_failure) throw *inner_failure;
 }
 
-namespace {
-
-// Each client's link is its user's subscription, fetched before the window:
-// timed apart from it (the step's default timeout allows for it).
-std::vector<hysteria::HysteriaLink> client_links(RepContext& ctx, const Step& s, const ManyClientsStep& a) {
+std::vector<hysteria::HysteriaLink> user_links(RepContext& ctx, const Step& s, const TunnelSource& source,
+                                               std::uint32_t first, std::uint32_t count) {
     std::vector<hysteria::HysteriaLink> links;
     const auto t0 = RepClock::now();
-    for (std::uint32_t i = 0; i < a.clients; ++i) {
-        if (a.source.server.empty() && i >= ctx.users.size())
-            throw StepFailure("step " + s.name + " wants " + std::to_string(a.clients) +
-                              " clients, each with its own user, but " + std::to_string(ctx.users.size()) +
-                              " users exist");
-        links.push_back(tunnel_link(ctx, s, a.source, i));
+    for (std::uint32_t i = first; i < first + count; ++i) {
+        if (source.server.empty() && i >= ctx.users.size())
+            throw StepFailure("step " + s.name + " wants users " + std::to_string(first) + ".." +
+                              std::to_string(first + count - 1) + ", each with a tunnel of its own, but " +
+                              std::to_string(ctx.users.size()) + " users exist");
+        links.push_back(tunnel_link(ctx, s, source, i));
     }
     ctx.put(s.name + ".links_s", std::chrono::duration<double>(RepClock::now() - t0).count());
     return links;
 }
 
-}  // namespace
-
 void run_many_clients(RepContext& ctx, const Step& s, Deadline) {
     const auto& a = s.action.get<ManyClientsStep>();
     tunnel::ManyClientsSpec spec;
-    spec.links = client_links(ctx, s, a);
+    spec.links = user_links(ctx, s, a.source, 0, a.clients);
     if (!elsewhere_reason(ctx, s, a.source, spec.links.front()).empty()) return;
     spec.sink = tunnel_sink(ctx, s, a.source);
     spec.duration = std::chrono::duration_cast<std::chrono::nanoseconds>(a.duration);

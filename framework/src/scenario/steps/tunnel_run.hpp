@@ -9,6 +9,7 @@
 #include "tunnel/tunnel_spec.hpp"
 
 #include <string>
+#include <vector>
 
 namespace stand::scenario::steps {
 
@@ -16,6 +17,11 @@ namespace stand::scenario::steps {
 // the link of created user `user` (its subscription's first hysteria2://
 // line) or the source's "server"; StepFailure naming the step otherwise.
 hysteria::HysteriaLink tunnel_link(RepContext& ctx, const Step& s, const TunnelSource& source, std::uint32_t user);
+// The links of users first..first+count-1, one each, fetched before a
+// window and timed apart from it (<step>.links_s): a second each at most on
+// a loaded panel, which the steps' timeouts allow for.
+std::vector<hysteria::HysteriaLink> user_links(RepContext& ctx, const Step& s, const TunnelSource& source,
+                                               std::uint32_t first, std::uint32_t count);
 // What to do about a server the client may not reach: the --param or key
 // that points the step at one here, or allow_remote.
 std::string remote_server_problem(const RepContext& ctx, const Step& s, const tunnel::RemoteServerError& e,
