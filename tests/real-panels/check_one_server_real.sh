@@ -6,8 +6,12 @@
 # The box gets one CPU, the sink and the generator the other (placement
 # "auto", vcpu 1). Checks: data through the tunnel in B, every client of C
 # connected, D's storm sent what it offered with admin latencies and the
-# tunnel's drops and reconnects recorded, E's admin API back; prints what D
-# and E showed about the core (PIDs before and after), measured, not assumed.
+# tunnel's drops and reconnects recorded, E's admin API back, F's traffic
+# counts (1, 5 and 20 users) within 1 % of the bytes stand moved and settled,
+# R's deleted and disabled credentials refused for new connections with no
+# stream of the other users dropped; prints what D and E showed about the
+# core (PIDs before and after) and whether R's established streams went on,
+# measured, not assumed.
 #   check_one_server_real.sh STAND SCENARIO PLUGIN_DIR CONFIG
 set -euo pipefail
 stand=$1 scenario=$2 plugins=$3 config=$4
@@ -17,7 +21,8 @@ trap 'rm -rf "$dir"' EXIT
 "$stand" run "$scenario" --run-dir "$dir/run" --plugin-path "$plugins" --plugin "3x-ui=@$dir/config.json" \
   --param users=30 --param settle_s=1 --param idle_s=3 --param storm_s=8 --param storm_rate=50 \
   --param repetitions=1 --param sample_ms=200 --param tunnel_s=3 --param vcpu=1 --param placement=auto \
-  --param clients=10 --param clients_s=4 --param ramp_s=1 --param restart_s=8 --param restart_after_s=2
+  --param clients=10 --param clients_s=4 --param ramp_s=1 --param restart_s=8 --param restart_after_s=2 \
+  --param acc_settle_s=12 --param acc_mid=5 --param acc_many=20 --param revoke_watch_s=4
 sed -n '/^| Metric/,/^$/p' "$dir/run/summary.md"
 python3 - "$dir/run" <<'PY'
 import json, sys
@@ -43,6 +48,17 @@ for step in ("D_tunnel", "E_tunnel"):
           f"replaced {bp['replaced'] or 'none'}")
 print(f"D: storm {req['offered']} offered / {req['sent']} sent; churn {churn['adds']} adds {churn['deletes']} deletes; "
       f"E: admin API back after {m['E_restart.admin_api_seconds']:.2f} s")
+for step in ("F1", "F100", "F400"):
+    if m.get(step + ".settled") != 1 or not 0.99 <= m.get(step + ".ratio", 0) <= 1.01:
+        bad.append(f"{step}: ratio {m.get(step + '.ratio')}, settled {m.get(step + '.settled')}")
+    print(f"{step}: {loads[step]['transfer']['clients']} users, panel/stand {m.get(step + '.ratio', 0):.4f} "
+          f"(lowest {m.get(step + '.ratio_min', 0):.4f}), settled after {m.get(step + '.settle_s', -1):.1f} s")
+for step in ("R_delete", "R_disable"):
+    if step + ".refused_s" not in m: bad.append(f"{step}: the revoked credential was not refused")
+    if m.get(step + ".others_streams_dropped") != 0: bad.append(f"{step}: other users' streams dropped")
+    print(f"{step}: refused after {m.get(step + '.refused_s', -1):.3f} s, established streams "
+          + ("still flowing" if m.get(step + ".still_flowing") == 1 else f"stopped after {m.get(step + '.streams_stopped_s', -1):.2f} s")
+          + f", others dropped {m.get(step + '.others_streams_dropped', -1):.0f}")
 if bad:
     print("FAILED: " + "; ".join(bad))
     sys.exit(1)
