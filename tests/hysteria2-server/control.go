@@ -12,6 +12,7 @@ import (
 //	DELETE /users/<auth>  remove a user (204, 404 if absent)
 //	GET    /users         JSON array of auth strings, sorted
 //	GET    /stats         JSON counters
+//	GET    /traffic       {"<auth>": {"tx": N, "rx": N}}: each user's proxied bytes
 //	GET    /ready         200 while the QUIC listener is up, 503 otherwise
 //
 // <auth> is percent-decoded and may contain '/'. A PUT of an existing user
@@ -21,6 +22,7 @@ type control struct {
 	sup             *supervisor
 	users           *userStore
 	stats           *stats
+	traffic         *traffic
 	restartOnChange bool
 
 	changeMu sync.Mutex // serialises change+restart
@@ -33,6 +35,7 @@ func (c *control) handler() http.Handler {
 	mux.HandleFunc("GET /users", c.listUsers)
 	mux.HandleFunc("GET /stats", c.getStats)
 	mux.HandleFunc("GET /ready", c.getReady)
+	mux.HandleFunc("GET /traffic", c.getTraffic)
 	return mux
 }
 
@@ -87,6 +90,10 @@ func (c *control) listUsers(w http.ResponseWriter, r *http.Request) {
 
 func (c *control) getStats(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, c.stats.snapshot(c.users.count()))
+}
+
+func (c *control) getTraffic(w http.ResponseWriter, r *http.Request) {
+	writeJSON(w, c.traffic.snapshot())
 }
 
 func (c *control) getReady(w http.ResponseWriter, r *http.Request) {

@@ -83,7 +83,8 @@ func startApp(c config, logger *log.Logger) (*app, error) {
 			return nil, fmt.Errorf("--users: %w", err)
 		}
 	}
-	sup, err := newSupervisor(udpAddr, cert, c.obfsPassword, users, st)
+	tr := newTraffic()
+	sup, err := newSupervisor(udpAddr, cert, c.obfsPassword, users, st, tr)
 	if err != nil {
 		return nil, err
 	}
@@ -95,7 +96,7 @@ func startApp(c config, logger *log.Logger) (*app, error) {
 		_ = ctlLn.Close()
 		return nil, fmt.Errorf("--listen: %w", err)
 	}
-	ctl := &control{sup: sup, users: users, stats: st, restartOnChange: c.restartOnChange}
+	ctl := &control{sup: sup, users: users, stats: st, traffic: tr, restartOnChange: c.restartOnChange}
 	a := &app{
 		stats: st, users: users, sup: sup, ctlLn: ctlLn,
 		ctlSrv:  &http.Server{Handler: ctl.handler(), ReadHeaderTimeout: 10 * time.Second},

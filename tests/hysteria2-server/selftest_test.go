@@ -305,6 +305,13 @@ func TestAuthTCPUDPStatsAndControl(t *testing.T) {
 	}
 	conn.Close()
 	h.waitStats("stream closed", func(s statsSnapshot) bool { return s.TCPStreamsOpen == 0 })
+	// Every proxied byte counted for the user, each way (the echo sends it all back).
+	code, body := h.do("GET", "/traffic")
+	var tr map[string]userTraffic
+	must(t, json.Unmarshal([]byte(body), &tr))
+	if code != 200 || tr["alice"].Tx != 256<<10 || tr["alice"].Rx != 256<<10 || len(tr) != 1 {
+		t.Fatalf("GET /traffic after 256 KiB echoed: %d %s", code, body)
+	}
 
 	// "localhost" is loopback too.
 	_, port, _ := net.SplitHostPort(echo)

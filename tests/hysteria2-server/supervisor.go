@@ -25,6 +25,7 @@ type supervisor struct {
 	obfsPassword string
 	users        *userStore
 	stats        *stats
+	traffic      *traffic
 	resetKey     quic.StatelessResetKey
 
 	mu      sync.Mutex
@@ -34,8 +35,9 @@ type supervisor struct {
 	running bool
 }
 
-func newSupervisor(listen *net.UDPAddr, cert tls.Certificate, obfsPassword string, users *userStore, st *stats) (*supervisor, error) {
-	s := &supervisor{cert: cert, obfsPassword: obfsPassword, users: users, stats: st, addr: listen}
+func newSupervisor(listen *net.UDPAddr, cert tls.Certificate, obfsPassword string, users *userStore, st *stats,
+	tr *traffic) (*supervisor, error) {
+	s := &supervisor{cert: cert, obfsPassword: obfsPassword, users: users, stats: st, traffic: tr, addr: listen}
 	if _, err := rand.Read(s.resetKey[:]); err != nil {
 		return nil, err
 	}
@@ -73,6 +75,7 @@ func (s *supervisor) startLocked() error {
 		IgnoreClientBandwidth: true,
 		Authenticator:         s.users,
 		EventLogger:           s.stats,
+		TrafficLogger:         s.traffic,
 	})
 	if err != nil { // NewServer closes pc itself on listen errors
 		_ = pc.Close()

@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # scenarios/one-server.json, short, on the real x-ui v3.6.0 + Xray 26.7.28
-# (build_3x_ui.sh): the adapter's own native lifecycle with a Hysteria 2
+# (build_3x_ui.sh; real.3x-ui.one_server), or on the 3x-ui double serving its
+# inbound with the real Hysteria 2 server library (CONFIG of
+# scenario.one_server_3x_ui_double): the adapter's own native lifecycle with a Hysteria 2
 # inbound, stand's Hysteria 2 client through the real Xray to the scenario's
 # sink, users added and removed through the real panel while traffic flows.
 # The box gets one CPU, the sink and the generator the other (placement

@@ -16,7 +16,8 @@ python3 -c 'import json, sys; c = json.load(open(sys.argv[1])); c.update(protoco
 "$(dirname "$0")/../relocate_ports.py" "$config" "$config" >/dev/null  # ports something else on this machine holds, moved
 short=(--param users=20 --param settle_s=1 --param idle_s=2 --param storm_s=4 --param storm_rate=20
        --param repetitions=1 --param sample_ms=200 --param tunnel_s=2 --param clients=5 --param clients_s=3
-       --param ramp_s=1 --param restart_s=4 --param restart_after_s=1)
+       --param ramp_s=1 --param restart_s=4 --param restart_after_s=1 --param acc_settle_s=1 --param acc_mid=5
+       --param acc_many=10 --param revoke_watch_s=2)
 "$stand" run "$scenario" --run-dir "$dir/skip" --plugin-path "$plugins" --plugin "pasarguard=@$config" "${short[@]}" \
   --param tunnel_elsewhere=skip > "$dir/skip.out" 2>&1
 status=$?
@@ -26,15 +27,17 @@ import json, sys
 rep = json.load(open(f"{sys.argv[1]}/reps/pasarguard_r1.json"))
 m, loads = rep["metrics"], rep["loads"]
 bad = []
-for step, metric in (("B1", "gbit_s"), ("B16", "gbit_s"), ("B64", "gbit_s"), ("C", "connected"),
-                     ("D_tunnel", "gbit_s"), ("E_tunnel", "gbit_s")):
+steps = (("B1", "gbit_s"), ("B16", "gbit_s"), ("B64", "gbit_s"), ("C", "connected"), ("D_tunnel", "gbit_s"),
+         ("E_tunnel", "gbit_s"), ("F1", "ratio"), ("F100", "ratio"), ("F400", "ratio"), ("R_delete", "call_ms"),
+         ("R_disable", "call_ms"))
+for step, metric in steps:
     why = loads.get(step, {}).get("not_measured", "")
     if "node1.bench.test" not in why: bad.append(f"{step}: not_measured is {why!r}")
     if f"{step}.{metric}" in m: bad.append(f"{step}.{metric} recorded though the step was not measured")
 for k in ("D_storm.rps", "D_storm.admin_add_p95_ms", "E_restart.admin_api_seconds"):
     if k not in m: bad.append(f"no {k}")
 found = [f for f in rep.get("findings", []) if f["id"] == "tunnel-not-here"]
-if len(found) != 6: bad.append(f"{len(found)} tunnel-not-here findings, expected 6")
+if len(found) != len(steps): bad.append(f"{len(found)} tunnel-not-here findings, expected {len(steps)}")
 if bad: sys.exit("; ".join(bad))
 print("ok: tunnels not measured with why; D_storm.rps %.0f, E admin API back after %.2f s"
       % (m["D_storm.rps"], m["E_restart.admin_api_seconds"]))

@@ -366,7 +366,7 @@ TEST_CASE("scenario parser: missing required keys") {
     CHECK(error_of(with_steps(R"({"name": "x"})")) ==
           "t.json: $.phases[0].steps[0].step: expected one of install, start, stop, wipe, wait_ready, sleep, idle, "
           "restart, load, run_probe, bootstrap, create_users, disk_usage, configure, websocket, hold_idle, "
-          "tunnel_throughput, many_clients, capacity, revoke_under_traffic, got nothing");
+          "tunnel_throughput, many_clients, capacity, revoke_under_traffic, traffic_accounting, got nothing");
     CHECK(error_of(R"({"schema_version": 1, "name": "t", "plugins": ["nginx"], "phases": [{"steps": []}]})") ==
           "t.json: $.phases[0].name: expected a name of letters, digits, '_' and '-' (at most 64), got nothing");
     CHECK(error_of(with_top(R"("plugins": [{"config": {}}])")) == "t.json: $.plugins[0].id: expected a plugin id, got nothing");
@@ -378,7 +378,7 @@ TEST_CASE("scenario parser: unknown step kind") {
     CHECK(error_of(with_steps(R"({"step": "lod"})")) ==
           R"(t.json: $.phases[0].steps[0].step: expected one of install, start, stop, wipe, wait_ready, sleep, idle, )"
           R"(restart, load, run_probe, bootstrap, create_users, disk_usage, configure, websocket, hold_idle, )"
-          R"(tunnel_throughput, many_clients, capacity, revoke_under_traffic, got "lod")");
+          R"(tunnel_throughput, many_clients, capacity, revoke_under_traffic, traffic_accounting, got "lod")");
 }
 
 TEST_CASE("scenario parser: duplicate phase, step and plugin names") {

@@ -34,6 +34,7 @@ from common.panel_double import (  # noqa: E402
 import xui_install  # noqa: E402
 import xui_settings_defaults  # noqa: E402
 from inbound_listeners import InboundListeners  # noqa: E402
+from common.hysteria_core import Cores  # noqa: E402
 
 HTML = "text/html; charset=utf-8"
 PROTOCOLS = ("vmess", "vless", "trojan", "shadowsocks", "wireguard", "hysteria", "http",
@@ -56,6 +57,20 @@ def env(success, msg="", obj=None):
 def fail(detail, action="Something went wrong"):
     # common.NewError uses fmt.Sprintln, so the detail ends with "\n" before ")".
     return env(False, "%s (%s\n)" % (action, detail))
+
+
+def pin_hex(pin):
+    """A pinnedPeerCertSha256 entry as bare lowercase hex (v3.6.0 hysteriaPinHex)."""
+    h = pin.strip().replace(":", "")
+    if len(h) == 64 and re.fullmatch(r"[0-9a-fA-F]+", h):
+        return h.lower()
+    try:
+        b = base64.b64decode(pin.strip() + "=" * (-len(pin.strip()) % 4))
+        if len(b) == 32:
+            return b.hex()
+    except ValueError:
+        pass
+    return pin
 
 
 def transport(inb):
@@ -85,6 +100,9 @@ class XuiDouble(PanelDouble):
         # Fixtures the compat suite must fail (tests/compat): not real-panel behaviour.
         p.add_argument("--placeholder-links", action="store_true",
                        help="links name 0.0.0.0:1, what a panel with no hosts returns")
+        p.add_argument("--hysteria-core", default="",
+                       help="tests/hysteria2-server: serve each enabled Hysteria 2 inbound with it (the "
+                            "inbound's certificate, its enabled clients' auth), count each client's traffic")
         p.add_argument("--bind-all", action="store_true",
                        help="inbounds bind 0.0.0.0 whatever their listen (use a private netns)")
         p.add_argument("--late-sub-seconds", type=float, default=0,
@@ -125,6 +143,7 @@ class XuiDouble(PanelDouble):
         for inb in st["inbounds"].values():
             if inb["enable"] and transport(inb) == "tcp":
                 self.core.open(inb)
+        self.hysteria = Cores(a.hysteria_core, st) if a.hysteria_core else None
         self.xray = None
         if getattr(a, "installed", False):
             tpl = st.setdefault("xray_template", {
@@ -187,6 +206,34 @@ class XuiDouble(PanelDouble):
           name="subscription", listener="sub")
 
     # ------------------------------------------------------------ sessions
+    def save_state(self):
+        self.sync_hysteria()
+        super().save_state()
+
+    def sync_hysteria(self):
+        """Every enabled Hysteria inbound served by a core with its enabled clients (--hysteria-core)."""
+        if getattr(self, "hysteria", None) is None:  # before setup() made it, or without --hysteria-core
+            return
+        spec = {}
+        for inb in self.state["inbounds"].values():
+            ss = inb["streamSettings"] or {}
+            certs = (ss.get("tlsSettings") or {}).get("certificates") or [{}]
+            if inb["protocol"] != "hysteria" or not inb["enable"] or not certs[0].get("certificateFile"):
+                continue
+            obfs = ""
+            for m in ((ss.get("finalmask") or {}).get("udp") or []):
+                if m.get("type") == "salamander":
+                    obfs = (m.get("settings") or {}).get("password", "")
+            users = {c["auth"]: c.get("email", "") for c in inb["settings"]["clients"]
+                     if c.get("enable", True) and c.get("auth")}
+            spec[inb["id"]] = (self.core.address(inb.get("listen") or ""), inb["port"], certs[0]["certificateFile"],
+                               certs[0].get("keyFile", ""), obfs, users)
+        self.hysteria.sync(spec)
+
+    def traffic_of(self, email):
+        """(up, down): what the double's Hysteria cores carried for the client; 0 without them."""
+        return self.hysteria.traffic_of(email) if self.hysteria else (0, 0)
+
     def on_session_lost(self):
         self.sessions.clear()
         self._save_sessions()
@@ -542,8 +589,9 @@ class XuiDouble(PanelDouble):
         email = urllib.parse.unquote(req.params["email"])
         for inb, c in self.all_clients():
             if c.get("email") == email:
+                up, down = self.traffic_of(email)
                 return env(True, "", {"id": 1, "inboundId": inb["id"], "enable": c.get("enable", True),
-                                      "email": email, "up": 0, "down": 0,
+                                      "email": email, "up": up, "down": down,
                                       "expiryTime": c.get("expiryTime", 0),
                                       "total": c.get("totalGB", 0), "reset": c.get("reset", 0)})
         return env(True, "", None)
@@ -677,14 +725,16 @@ class XuiDouble(PanelDouble):
 
     def clients_traffic(self, req):
         # v3.6.0 GetClientTrafficByEmail: xray.ClientTraffic, or a null obj for an unknown email.
-        # The double carries no traffic: up and down stay 0.
+        # Up and down: what the --hysteria-core cores carried for it (read live; the real
+        # panel collects Xray's counters every 5 s), else 0.
         email = urllib.parse.unquote(req.params["email"])
         found = self.find_client(email)
         if not found:
             return env(True, "", None)
         inb, c = found[0]
+        up, down = self.traffic_of(email)
         return env(True, "", {"id": 1, "inboundId": inb["id"], "enable": c.get("enable", True), "email": email,
-                              "uuid": c.get("id", ""), "subId": c.get("subId", ""), "up": 0, "down": 0,
+                              "uuid": c.get("id", ""), "subId": c.get("subId", ""), "up": up, "down": down,
                               "expiryTime": c.get("expiryTime", 0), "total": c.get("totalGB", 0),
                               "reset": c.get("reset", 0), "lastOnline": 0})
 
@@ -718,6 +768,9 @@ class XuiDouble(PanelDouble):
             q = [("security", "tls"), ("alpn", ",".join(tls.get("alpn", ["h3"])))]
             if tls.get("serverName"):
                 q.append(("sni", tls["serverName"]))
+            pins = (tls.get("settings") or {}).get("pinnedPeerCertSha256") or []
+            if pins:  # v3.6.0 hysteriaPinHex: bare lowercase hex
+                q.append(("pinSHA256", ",".join(pin_hex(p) for p in pins)))
             for m in ((ss.get("finalmask") or {}).get("udp") or []):
                 if m.get("type") == "salamander":
                     q += [("obfs", "salamander"),

@@ -208,10 +208,12 @@ void put_ratios(RepContext& ctx, const Step& s, const AccountingStep& a, const s
 
 void run_accounting(RepContext& ctx, const Step& s, RepClock::time_point) {
     const auto& a = s.action.get<AccountingStep>();
-    auto links = user_links(ctx, s, a.source, a.source.user, a.users);
-    if (!elsewhere_reason(ctx, s, a.source, links.front()).empty()) return;
+    const auto t0_links = RepClock::now();
+    auto links = links_here(ctx, s, a.source, a.source.user, a.users);
+    if (!links) return;
+    ctx.put(s.name + ".links_s", std::chrono::duration<double>(RepClock::now() - t0_links).count());
     const std::vector<Count> before = read_counts(ctx, s, a);
-    const tunnel::ManyClientsResult r = transfer(ctx, s, a, std::move(links));
+    const tunnel::ManyClientsResult r = transfer(ctx, s, a, std::move(*links));
     const auto& transfers = r.transfers;
     const auto failed = static_cast<std::uint64_t>(std::count_if(transfers.begin(), transfers.end(),
                                                                  [](const auto& t) { return !t.ok; }));

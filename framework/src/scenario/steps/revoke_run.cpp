@@ -218,11 +218,11 @@ void run_revoke(RepContext& ctx, const Step& s, RepClock::time_point) {
         throw StepFailure("step " + s.name + " revokes user " + std::to_string(a.source.user) + " beside " +
                           std::to_string(a.others) + " other(s) after it, but " + std::to_string(ctx.users.size()) +
                           " users exist: create more before it");
-    std::vector<hysteria::HysteriaLink> links;  // fetched before anything is revoked: a deleted user's link is gone
-    for (std::uint32_t i = 0; i < tunnels; ++i) links.push_back(tunnel_link(ctx, s, a.source, a.source.user + i));
-    if (!elsewhere_reason(ctx, s, a.source, links.front()).empty()) return;
+    // Fetched before anything is revoked: a deleted user's link is gone.
+    const auto links = links_here(ctx, s, a.source, a.source.user, tunnels);
+    if (!links) return;
     const RepUser revoked = ctx.users[a.source.user];
-    const auto specs = tunnel_specs(ctx, s, a, links);
+    const auto specs = tunnel_specs(ctx, s, a, *links);
     const Watched w = revoke_and_watch(ctx, s, a, revoked, specs);
     if (a.action == RevokeStep::Action::disable_user) {  // the user as it was, for the steps after this one
         const auto back = ctx.worker.call("panel.set_user_enabled", {{"id", revoked.id}, {"enabled", true}},

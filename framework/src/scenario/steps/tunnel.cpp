@@ -55,8 +55,9 @@ const StepKey kTunnelServer{"server", "a hysteria2:// or hy2:// link", "absent: 
 const StepKey kTunnelSink{"sink", "host:port", "the scenario's backend"};
 const StepKey kTunnelCc{"cc", "bbr, cubic, bbr2 or reno", "bbr"};
 const StepKey kTunnelIfElsewhere{"if_elsewhere",
-                           "fail or skip: a user's link naming a server not on this machine fails the step, or skips "
-                           "it (not measured, why recorded; a during step still runs)",
+                           "fail or skip: a user's link naming a server not on this machine, or a subscription with "
+                           "no Hysteria 2 link, fails the step, or skips it (not measured, why recorded; a during "
+                           "step still runs)",
                            "fail"};
 
 

@@ -17,6 +17,11 @@ namespace stand::scenario::steps {
 
 using Deadline = RepClock::time_point;
 
+namespace {
+
+// The link of created user `user` (its subscription's first hysteria2://
+// line) or the source's "server"; StepFailure naming the step, or
+// NoHysteriaLink with "if_elsewhere": "skip".
 hysteria::HysteriaLink tunnel_link(RepContext& ctx, const Step& s, const TunnelSource& source, std::uint32_t user) {
     try {
         if (!source.server.empty()) return hysteria::parse_hysteria_link(source.server);
@@ -28,10 +33,15 @@ hysteria::HysteriaLink tunnel_link(RepContext& ctx, const Step& s, const TunnelS
         return hysteria_link_of(ctx.http, u.subscription, "user " + std::to_string(user) + " (" + u.id + ")");
     } catch (const StepFailure&) {
         throw;
+    } catch (const NoHysteriaLink& e) {
+        if (source.skip_elsewhere) throw;
+        throw StepFailure("step " + s.name + ": " + e.what());
     } catch (const std::exception& e) {
         throw StepFailure("step " + s.name + ": " + e.what());
     }
 }
+
+}  // namespace
 
 // A server the tunnel may not reach without the scenario's allow_remote (a
 // subscription's link naming the panel's node by a name): the ways `stand
@@ -49,18 +59,45 @@ std::string remote_server_problem(const RepContext& ctx, const Step& s, const tu
            "file to look the name up and send load beyond this machine";
 }
 
-// With "if_elsewhere": "skip", a link naming a server not on this machine:
-// why the step is not measured ("" when it is to run, or to fail as a run
-// would). Recorded in the step's loads and as a finding.
-std::string elsewhere_reason(RepContext& ctx, const Step& s, const TunnelSource& source,
-                             const hysteria::HysteriaLink& link) {
-    if (!source.skip_elsewhere || ctx.env.scenario.allow_remote || host::http::is_local_host(link.host)) return {};
-    const std::string why = "the link names " + link.host + ":" + std::to_string(link.port) +
-                            ", not a server on this machine (the panel serves its users elsewhere, or not at all): "
-                            "not measured (\"if_elsewhere\": \"skip\")";
+namespace {
+
+std::vector<hysteria::HysteriaLink> user_links(RepContext& ctx, const Step& s, const TunnelSource& source,
+                                               std::uint32_t first, std::uint32_t count) {
+    std::vector<hysteria::HysteriaLink> links;
+    for (std::uint32_t i = first; i < first + count; ++i) {
+        if (source.server.empty() && i >= ctx.users.size())
+            throw StepFailure("step " + s.name + " wants users " + std::to_string(first) + ".." +
+                              std::to_string(first + count - 1) + ", each with a tunnel of its own, but " +
+                              std::to_string(ctx.users.size()) + " users exist");
+        links.push_back(tunnel_link(ctx, s, source, i));
+    }
+    return links;
+}
+
+// The step recorded as not measured, with why (loads, a finding).
+void not_measured_here(RepContext& ctx, const Step& s, const std::string& why) {
     ctx.record.loads[s.name] = boost::json::object{{"not_measured", why}};
     ctx.record.finding(detect::Finding{"tunnel-not-here", ctx.scope(s), why});
-    return why;
+}
+
+}  // namespace
+
+std::optional<std::vector<hysteria::HysteriaLink>> links_here(RepContext& ctx, const Step& s,
+                                                              const TunnelSource& source, std::uint32_t first,
+                                                              std::uint32_t count) {
+    std::vector<hysteria::HysteriaLink> links;
+    try {
+        links = user_links(ctx, s, source, first, count);
+    } catch (const NoHysteriaLink& e) {  // thrown on only with "if_elsewhere": "skip"
+        not_measured_here(ctx, s, std::string(e.what()) + ": not measured (\"if_elsewhere\": \"skip\")");
+        return std::nullopt;
+    }
+    const auto& link = links.front();
+    if (!source.skip_elsewhere || ctx.env.scenario.allow_remote || host::http::is_local_host(link.host)) return links;
+    not_measured_here(ctx, s, "the link names " + link.host + ":" + std::to_string(link.port) +
+                                  ", not a server on this machine (the panel serves its users elsewhere, or not at "
+                                  "all): not measured (\"if_elsewhere\": \"skip\")");
+    return std::nullopt;
 }
 
 std::string tunnel_sink(RepContext& ctx, const Step& s, const TunnelSource& source) {
@@ -97,9 +134,9 @@ std::optional<sampler::WindowStats> window_metrics(RepContext& ctx, const Step& 
     return w;
 }
 
-tunnel::TunnelSpec tunnel_spec(RepContext& ctx, const Step& s, const TunnelStep& a) {
+tunnel::TunnelSpec tunnel_spec(RepContext& ctx, const Step& s, const TunnelStep& a, hysteria::HysteriaLink link) {
     tunnel::TunnelSpec spec;
-    spec.link = tunnel_link(ctx, s, a.source, a.source.user);
+    spec.link = std::move(link);
     spec.sink = tunnel_sink(ctx, s, a.source);
     spec.streams = a.streams;
     spec.duration = std::chrono::duration_cast<std::chrono::nanoseconds>(a.duration);
@@ -148,8 +185,8 @@ std::function<void(const tunnel::TunnelProgress&)> live_status(RepContext& ctx, 
 // metrics kept.
 void run_tunnel(RepContext& ctx, const Step& s, Deadline) {
     const auto& a = s.action.get<TunnelStep>();
-    const tunnel::TunnelSpec spec = tunnel_spec(ctx, s, a);
-    if (!elsewhere_reason(ctx, s, a.source, spec.link).empty()) {
+    auto links = links_here(ctx, s, a.source, a.source.user, 1);
+    if (!links) {
         // The during step keeps its place in the window; the step lasts as planned.
         const auto t0 = RepClock::now();
         if (a.during) {
@@ -162,6 +199,7 @@ void run_tunnel(RepContext& ctx, const Step& s, Deadline) {
     }
     tunnel::TunnelHooks hooks;
     hooks.stop = &ctx.env.interrupted;
+    const tunnel::TunnelSpec spec = tunnel_spec(ctx, s, a, std::move(links->front()));
     hooks.on_progress = live_status(ctx, s, a, spec);
     const auto processes_before = ctx.measured_processes();
     std::optional<tunnel::TunnelResult> result;
@@ -195,26 +233,14 @@ void run_tunnel(RepContext& ctx, const Step& s, Deadline) {
     if (inner_failure) throw *inner_failure;
 }
 
-std::vector<hysteria::HysteriaLink> user_links(RepContext& ctx, const Step& s, const TunnelSource& source,
-                                               std::uint32_t first, std::uint32_t count) {
-    std::vector<hysteria::HysteriaLink> links;
-    const auto t0 = RepClock::now();
-    for (std::uint32_t i = first; i < first + count; ++i) {
-        if (source.server.empty() && i >= ctx.users.size())
-            throw StepFailure("step " + s.name + " wants users " + std::to_string(first) + ".." +
-                              std::to_string(first + count - 1) + ", each with a tunnel of its own, but " +
-                              std::to_string(ctx.users.size()) + " users exist");
-        links.push_back(tunnel_link(ctx, s, source, i));
-    }
-    ctx.put(s.name + ".links_s", std::chrono::duration<double>(RepClock::now() - t0).count());
-    return links;
-}
-
 void run_many_clients(RepContext& ctx, const Step& s, Deadline) {
     const auto& a = s.action.get<ManyClientsStep>();
     tunnel::ManyClientsSpec spec;
-    spec.links = user_links(ctx, s, a.source, 0, a.clients);
-    if (!elsewhere_reason(ctx, s, a.source, spec.links.front()).empty()) return;
+    const auto t0_links = RepClock::now();
+    auto links = links_here(ctx, s, a.source, 0, a.clients);
+    if (!links) return;
+    ctx.put(s.name + ".links_s", std::chrono::duration<double>(RepClock::now() - t0_links).count());
+    spec.links = std::move(*links);
     spec.sink = tunnel_sink(ctx, s, a.source);
     spec.duration = std::chrono::duration_cast<std::chrono::nanoseconds>(a.duration);
     spec.ramp = std::chrono::duration_cast<std::chrono::nanoseconds>(a.ramp);

@@ -8,28 +8,25 @@
 #include "scenario/steps/tunnel.hpp"
 #include "tunnel/tunnel_spec.hpp"
 
+#include <optional>
 #include <string>
 #include <vector>
 
 namespace stand::scenario::steps {
 
-// Shared by the tunnel steps (and revoke_under_traffic):
-// the link of created user `user` (its subscription's first hysteria2://
-// line) or the source's "server"; StepFailure naming the step otherwise.
-hysteria::HysteriaLink tunnel_link(RepContext& ctx, const Step& s, const TunnelSource& source, std::uint32_t user);
-// The links of users first..first+count-1, one each, fetched before a
-// window and timed apart from it (<step>.links_s): a second each at most on
-// a loaded panel, which the steps' timeouts allow for.
-std::vector<hysteria::HysteriaLink> user_links(RepContext& ctx, const Step& s, const TunnelSource& source,
-                                               std::uint32_t first, std::uint32_t count);
+// The links of users first..first+count-1 (or the source's "server" for
+// each), fetched before a window: a second each at most on a loaded panel,
+// which the steps' timeouts allow for. StepFailure naming the step; with
+// "if_elsewhere": "skip", nullopt when the first link names a server not on
+// this machine or a subscription holds no Hysteria 2 link: the step is then
+// recorded as not measured, with why (loads, a finding).
+std::optional<std::vector<hysteria::HysteriaLink>> links_here(RepContext& ctx, const Step& s,
+                                                              const TunnelSource& source, std::uint32_t first,
+                                                              std::uint32_t count);
 // What to do about a server the client may not reach: the --param or key
 // that points the step at one here, or allow_remote.
 std::string remote_server_problem(const RepContext& ctx, const Step& s, const tunnel::RemoteServerError& e,
                                   const hysteria::HysteriaLink& link);
-// With "if_elsewhere": "skip" and a link naming a server not on this
-// machine: why the step is not measured, recorded (loads, a finding); "".
-std::string elsewhere_reason(RepContext& ctx, const Step& s, const TunnelSource& source,
-                             const hysteria::HysteriaLink& link);
 // host:port of the /zero and /small server: "sink", or the scenario's backend.
 std::string tunnel_sink(RepContext& ctx, const Step& s, const TunnelSource& source);
 

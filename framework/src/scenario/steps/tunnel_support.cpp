@@ -41,7 +41,7 @@ hysteria::HysteriaLink hysteria_link_of(host::HttpService& http, const json::obj
             throw std::runtime_error("subscription of " + who + " (" + url + "): " + e.what());
         }
     }
-    throw std::runtime_error("subscription of " + who + " (" + url + ") has no hysteria2:// link (" +
+    throw NoHysteriaLink("subscription of " + who + " (" + url + ") has no hysteria2:// link (" +
                              std::to_string(links.links.size()) + " link(s))");
 }
 

@@ -11,13 +11,21 @@
 #include <boost/json/object.hpp>
 
 #include <functional>
+#include <stdexcept>
 #include <string>
 
 namespace stand::scenario {
 
+// A subscription that answered but holds no hysteria2:// link: the panel
+// serves this user no Hysteria 2 (a step with "if_elsewhere": "skip" records
+// it as not measured).
+struct NoHysteriaLink : std::runtime_error {
+    using std::runtime_error::runtime_error;
+};
+
 // The first hysteria2:// (or hy2://) link in the subscription {method, url,
-// headers} of `who`. Throws std::runtime_error naming the user, the URL and
-// what was wrong (status, body, no such link).
+// headers} of `who`. Throws NoHysteriaLink, or std::runtime_error naming the
+// user, the URL and what was wrong (status, body).
 hysteria::HysteriaLink hysteria_link_of(host::HttpService& http, const boost::json::object& subscription,
                                         const std::string& who);
 
