@@ -169,10 +169,27 @@ std::vector<std::string> step_names_in(const std::vector<RepView>& reps, std::st
     return steps;
 }
 
+namespace {
+
+// The steps whose loads are an HTTP load generator's (latency_us): tunnels,
+// revocations and accounting record loads of their own kinds.
+std::vector<std::string> http_load_steps(const std::vector<RepView>& reps) {
+    std::vector<std::string> steps;
+    for (const auto& s : step_names_in(reps, rundir::rep_key::kLoads))
+        for (const auto& r : reps)
+            if (const json::object* load = r.ok ? step_load(r, s) : nullptr; load && load->contains("latency_us")) {
+                steps.push_back(s);
+                break;
+            }
+    return steps;
+}
+
+}  // namespace
+
 std::string latency_section(const std::vector<RepView>& reps) {
-    const std::vector<std::string> steps = step_names_in(reps, rundir::rep_key::kLoads);
+    const std::vector<std::string> steps = http_load_steps(reps);
     std::string out = "<section id=\"latency\"><h2>Latency distribution per load step</h2>";
-    if (steps.empty()) return out + "<p class=\"note\">No finished repetition ran a load step.</p></section>";
+    if (steps.empty()) return out + "<p class=\"note\">No finished repetition ran an HTTP load step.</p></section>";
     out += "<p class=\"note\">Cumulative distribution of the latency of all responses (from the intended send time "
            "under an open model), one line per finished repetition. Points: min, p50, p75, p90, p99, p99.9, p99.99 "
            "and max of the load generator's histogram; the lines between them are interpolated.</p>";
