@@ -39,6 +39,7 @@ private:
     void on_closed(const quic::CloseInfo& info, bool authenticated);
     void arm_request();
     void send_request();
+    void fetch_when_all_connected();
     void send_fetch();
     void finish_fetch(SmallRequest& r, bool ok, const std::string& why);
 
@@ -82,6 +83,7 @@ public:
     }
     // A fetch-mode client is done (fetched, failed or never connected).
     void member_done() { ++done_; }
+    std::int64_t ramp_end_ns() const noexcept { return start_ + spec_.ramp.count(); }
 
 private:
     void arm_end(const std::atomic<bool>* stop) {
@@ -145,10 +147,25 @@ void Member::on_ready() {
         return;
     }
     if (transfer_ != nullptr) {
-        if (!request_) send_fetch();
+        if (!request_) fetch_when_all_connected();
         return;
     }
     send_request();
+}
+
+// Every client connects over the ramp; the downloads start together at its
+// end, so `clients` of them run at once.
+void Member::fetch_when_all_connected() {
+    const auto wait = std::chrono::nanoseconds(std::max<std::int64_t>(0, crowd_.ramp_end_ns() - load::now_ns()));
+    timer_.expires_after(wait);
+    timer_.async_wait([this](boost::system::error_code ec) {
+        if (ec || stopped_ || request_) return;
+        if (!crowd_.open()) {
+            stop();
+            return;
+        }
+        send_fetch();
+    });
 }
 
 void Member::on_closed(const quic::CloseInfo& info, bool authenticated) {

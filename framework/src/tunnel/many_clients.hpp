@@ -3,8 +3,9 @@
 // fetches the sink's /small on a new stream every `every` until the end.
 // Handshake (connect to status 233) and request latencies, failures.
 // With fetch_bytes, each client instead fetches that many bytes once
-// (traffic_accounting), counts what its stream carried and disconnects;
-// the run ends when every client is done.
+// (traffic_accounting), all of them together when the ramp is over, counts
+// what its stream carried and disconnects; the run ends when every client
+// is done.
 #pragma once
 
 #include "hysteria/hysteria_link.hpp"

@@ -40,7 +40,8 @@ milliseconds accounting_timeout(const StepAction& a, milliseconds) {
 const StepKind& traffic_accounting_kind() {
     static const StepKind k{
         .name = "traffic_accounting",
-        .summary = "users tunnels at once (users user.. each its own link) each download mib_per_user; then the "
+        .summary = "users tunnels (users user.. each its own link) connect over ramp_s, then all download mib_per_user "
+                   "at once; then the "
                    "panel's count of each user's traffic (user_traffic, ABI 1.3) is read every poll_every_s until "
                    "every count is within tolerance_pct of the bytes stand moved and stays so: the panel's count "
                    "against stand's, and the delay until it settles",
@@ -49,7 +50,7 @@ const StepKind& traffic_accounting_kind() {
                  {"users", "integer 1..4096 (users user..user+users-1, a tunnel each, all at once)", "1"},
                  kTunnelSink, kTunnelCc, kTunnelIfElsewhere,
                  {"mib_per_user", "number > 0, at most 1024 (one /zero?bytes=N download per tunnel)", "4"},
-                 {"ramp_s", "number < transfer_within_s (the tunnels connect spread over it)", "2"},
+                 {"ramp_s", "number < transfer_within_s (the tunnels connect spread over it, then download together)", "2"},
                  {"transfer_within_s", "number > 0 (every download done by then)", "300"},
                  {"settle_within_s", "number > 0 (the panel's counts are polled that long at most)", "60"},
                  {"poll_every_s", "number > 0, at most 600 (start to start; each poll reads every user once)", "1"},

@@ -15,7 +15,7 @@ struct AccountingStep {
     TunnelSource source;              // user: the first of the users counted
     std::uint32_t users = 1;          // users user..user+users-1, each one tunnel at once
     double mib_per_user = 4;          // the body each user's tunnel downloads
-    Seconds ramp{2};                  // the tunnels connect spread over it
+    Seconds ramp{2};                  // the tunnels connect spread over it, then download together
     Seconds transfer_within{300};     // every download done by then, or the step fails
     Seconds settle_within{60};        // how long the panel's counts are polled after it
     Seconds poll_every{1};            // start to start; a poll reads every user's count once
