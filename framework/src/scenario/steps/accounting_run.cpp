@@ -214,6 +214,7 @@ void run_accounting(RepContext& ctx, const Step& s, RepClock::time_point) {
     ctx.put(s.name + ".links_s", std::chrono::duration<double>(RepClock::now() - t0_links).count());
     const std::vector<Count> before = read_counts(ctx, s, a);
     const tunnel::ManyClientsResult r = transfer(ctx, s, a, std::move(*links));
+    ctx.throw_if_interrupted();  // a stopped transfer is not the panel's or the tunnels' failure
     const auto& transfers = r.transfers;
     const auto failed = static_cast<std::uint64_t>(std::count_if(transfers.begin(), transfers.end(),
                                                                  [](const auto& t) { return !t.ok; }));
