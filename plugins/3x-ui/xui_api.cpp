@@ -71,6 +71,22 @@ void XuiApi::fetch_csrf() {
     if (ec) throw stand_panel_kit::bad_response(kPanel, "csrf-token", "the body is not JSON", reply);
     csrf_ = true;
     api_.set_header("X-CSRF-Token", stand_panel_kit::string_member(v, kPanel, "csrf-token", {"obj"}));
+    remember_cookie(reply);
+}
+
+void XuiApi::remember_cookie(const stand_panel_kit::Reply& reply) {
+    const auto* headers = reply.response.if_contains("headers");
+    const auto* set = headers != nullptr && headers->is_object() ? headers->as_object().if_contains("set-cookie") : nullptr;
+    if (set == nullptr || !set->is_string()) return;
+    const std::string_view value = set->get_string();
+    cookie_ = std::string(value.substr(0, value.find(';')));
+}
+
+json::object XuiApi::browser_headers() const {
+    if (cookie_.empty()) throw Error(STAND_E_BAD_RESPONSE, std::string(kPanel) + ": login: no session cookie was set");
+    json::object h{{"Cookie", cookie_}};
+    if (csrf_) h["X-CSRF-Token"] = api_.header("X-CSRF-Token");
+    return h;
 }
 
 void XuiApi::login() {
@@ -85,6 +101,7 @@ void XuiApi::login() {
     if (!success_of(reply.json))
         throw Error(STAND_E_BAD_RESPONSE, std::string(kPanel) + ": login: wrong credentials for user '" + username_ +
                                               "': " + msg_of(reply.json));
+    remember_cookie(reply);
     if (csrf_) fetch_csrf();  // the token lives in the session, which login renewed
 }
 

@@ -39,6 +39,9 @@ public:
            int timeout_ms = 30000);
 
     void login();                       // csrf-token (when the panel has it), POST login, csrf again
+    // What this session's browser sends with each admin request after its
+    // login: the session cookie x-ui set and the CSRF token (when it has one).
+    boost::json::object browser_headers() const;
     ClientApi detect_client_api();      // GET panel/api/clients/list: 200 -> v3.1, 404 -> legacy
     // The id of the inbound with `remark`, or none.
     std::optional<long long> find_inbound(const std::string& remark);
@@ -81,6 +84,7 @@ private:
     long long add_inbound(const boost::json::object& body);
     boost::json::value envelope(const std::string& operation, boost::json::object request);
     void fetch_csrf();
+    void remember_cookie(const stand_panel_kit::Reply& reply);
     // Where the settings and Xray routes live: "/panel/api/" from v3.3.0,
     // "/panel/" before (v3.0.0-v3.2.8). Found once, with a route every v3 has
     // telling a missing route from a lost session (both answer 404).
@@ -90,6 +94,7 @@ private:
 
     stand_panel_kit::AdminApi api_;
     std::string username_, password_;
+    std::string cookie_;  // "name=value" of the last session cookie x-ui set
     bool csrf_ = false;
 };
 

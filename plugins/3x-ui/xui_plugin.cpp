@@ -131,6 +131,20 @@ private:
 
     json::object traffic_of(const std::string& id) override { return session_v31("user_traffic").client_traffic(id); }
 
+    // What x-ui v3.6.0's own pages poll while open (frontend/src): the overview's
+    // server status every 2 s (api/queries/useStatusQuery.ts), the clients
+    // page's first 25 clients every 5 s (hooks/useClients.ts); a browser's own login.
+    std::vector<stand_panel_kit::DashboardRequest> dashboard_of() override {
+        const std::string base = admin_url();
+        const auto headers = signed_in()->browser_headers();
+        std::vector<stand_panel_kit::DashboardRequest> polled{
+            {"overview", "server_status", 2, "GET", base + "/panel/api/server/status", headers, ""}};
+        if (done_->client_api == ClientApi::v31)
+            polled.push_back({"clients", "clients_page", 5, "GET", base + "/panel/api/clients/list/paged?page=1&pageSize=25",
+                              headers, ""});
+        return polled;
+    }
+
     json::object subscription_of(const std::string& id) override {
         if (auto it = users_.find(id); it != users_.end()) return subscription(it->second.sub_id);
         if (done_->client_api == ClientApi::v31) return subscription(session().client_sub_id(id));
@@ -154,13 +168,19 @@ private:
     }
 
     XuiApi& session() {
-        if (api_) return *api_;
-        const auto c = stand_panel_kit::load_or_create_credentials(host(), credentials_file(), o_.given);
-        api_ = std::make_unique<XuiApi>(host(), panel_url() + s_.base_path.substr(0, s_.base_path.size() - 1), c.username,
-                                        c.password, o_.http_timeout_ms);
-        api_->login();
+        if (!api_) api_ = signed_in();
         return *api_;
     }
+
+    // A session of its own, logged in.
+    std::unique_ptr<XuiApi> signed_in() {
+        const auto c = stand_panel_kit::load_or_create_credentials(host(), credentials_file(), o_.given);
+        auto api = std::make_unique<XuiApi>(host(), admin_url(), c.username, c.password, o_.http_timeout_ms);
+        api->login();
+        return api;
+    }
+
+    std::string admin_url() const { return panel_url() + s_.base_path.substr(0, s_.base_path.size() - 1); }
 
     json::object subscription(const std::string& sub_id) const {
         return stand_panel_kit::subscription_get(stand_panel_kit::resolve_url(panel_url() + "/", done_->sub_base + sub_id));

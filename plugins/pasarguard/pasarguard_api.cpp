@@ -42,7 +42,7 @@ bool user_missing(const std::string& op, const std::string& id, const Reply& r) 
 }  // namespace
 
 Api::Api(const stand::cpp::Host& host, std::string origin, std::function<stand_panel_kit::Credentials()> credentials)
-    : origin_(std::move(origin)), credentials_(std::move(credentials)),
+    : host_(host), origin_(std::move(origin)), credentials_(std::move(credentials)),
       api_(std::make_unique<stand_panel_kit::AdminApi>(host, kPanel, origin_, json::object{{"cookies", false}})) {
     api_->on_refused([this](stand_panel_kit::AdminApi& a) { sign_in(a); });
 }
@@ -57,6 +57,12 @@ void Api::set_up_owner(const std::string& temp_key) {
 }
 
 void Api::sign_in() { sign_in(*api_); }
+
+json::object Api::browser_headers() {
+    stand_panel_kit::AdminApi browser(host_, kPanel, origin_, json::object{{"cookies", false}});
+    sign_in(browser);
+    return {{"Authorization", browser.header("Authorization")}};
+}
 
 void Api::sign_in(stand_panel_kit::AdminApi& a) {
     const auto c = credentials_();

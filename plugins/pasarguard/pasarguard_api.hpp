@@ -40,6 +40,8 @@ public:
     // owner exists: a data dir of an earlier run) is fine.
     void set_up_owner(const std::string& temp_key);
     void sign_in();
+    // A sign-in of its own, as the dashboard's browser has: its bearer token header.
+    boost::json::object browser_headers();
 
     // The id of the group named `name`, nullopt when there is none.
     std::optional<long long> find_group(const std::string& name);
@@ -76,6 +78,7 @@ private:
     stand_panel_kit::Reply call(const std::string& op, const boost::json::object& request, std::vector<int> expect);
     std::string url(const std::string& path) const { return origin_ + path; }
 
+    stand::cpp::Host host_;
     std::string origin_;
     std::function<stand_panel_kit::Credentials()> credentials_;
     std::unique_ptr<stand_panel_kit::AdminApi> api_;

@@ -152,6 +152,15 @@ private:
         return {{"total_bytes", *used}};  // PasarGuard keeps one count, up and down together
     }
 
+    // What PasarGuard v5.2.1's statistics page polls while open, every 2 s
+    // (dashboard/src/pages/_dashboard.statistics.tsx): the master's resources
+    // and the users' counts; a browser's own sign-in.
+    std::vector<stand_panel_kit::DashboardRequest> dashboard_of() override {
+        const auto headers = api().browser_headers();
+        return {{"statistics", "system_resources", 2, "GET", api().origin() + "/api/system/resources", headers, ""},
+                {"statistics", "system_users", 2, "GET", api().origin() + "/api/system/users", headers, ""}};
+    }
+
     json::object subscription_of(const std::string& id) override {
         if (auto it = users_.find(id); it != users_.end()) return subscription(it->second);
         auto url = api().user_subscription_url(id);

@@ -17,7 +17,7 @@
 #define AT(type, member, n) \
     STAND_GOLDEN_ASSERT(offsetof(type, member) == (n), "offsetof(" #type ", " #member ") changed: ABI break")
 
-STAND_GOLDEN_ASSERT(STAND_ABI_MAJOR == 1 && STAND_ABI_MINOR == 3, "update the goldens with the ABI version");
+STAND_GOLDEN_ASSERT(STAND_ABI_MAJOR == 1 && STAND_ABI_MINOR == 4, "update the goldens with the ABI version");
 STAND_GOLDEN_ASSERT(sizeof(void *) == 8, "the goldens are for LP64 targets");
 
 SIZE(stand_abi_version, 4);
@@ -72,10 +72,11 @@ AT(stand_lifecycle, install, 8); AT(stand_lifecycle, start, 16); AT(stand_lifecy
 AT(stand_lifecycle, restart, 32); AT(stand_lifecycle, wipe, 40); AT(stand_lifecycle, readiness, 48);
 AT(stand_lifecycle, facts, 56);
 
-SIZE(stand_panel, 72);
+SIZE(stand_panel, 80);
 AT(stand_panel, bootstrap, 8); AT(stand_panel, create_user, 16); AT(stand_panel, delete_user, 24);
 AT(stand_panel, admin_call, 32); AT(stand_panel, subscription_request, 40);
 AT(stand_panel, set_user_enabled, 48); AT(stand_panel, set_user_quota, 56); AT(stand_panel, user_traffic, 64);
+AT(stand_panel, dashboard_requests, 72);
 
 SIZE(stand_proxy, 32);
 AT(stand_proxy, configure, 8); AT(stand_proxy, endpoint, 16); AT(stand_proxy, effective_defaults, 24);

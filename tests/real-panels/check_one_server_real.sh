@@ -50,6 +50,12 @@ for step in ("D_tunnel", "E_tunnel"):
           f"replaced {bp['replaced'] or 'none'}")
 print(f"D: storm {req['offered']} offered / {req['sent']} sent; churn {churn['adds']} adds {churn['deletes']} deletes; "
       f"E: admin API back after {m['E_restart.admin_api_seconds']:.2f} s")
+dash = loads["D2_storm"]["dashboard"]["requests"]
+for r in dash:
+    print(f"D2: dashboard {r['page']}/{r['name']} every {r['every_s']} s: {r['ok']} of {r['completed']} answered 2xx, "
+          f"p95 {r.get('p95_ms', -1):.1f} ms")
+    if r["completed"] == 0 or r["ok"] != r["completed"]: bad.append(f"D2: dashboard request {r['name']}: {r}")
+if not m.get("D2_tunnel.gbit_s", 0) > 0 or "D2_storm.dash_p95_ms" not in m: bad.append("D2 not measured")
 for step in ("F1", "F100", "F400"):
     if m.get(step + ".settled") != 1 or not 0.99 <= m.get(step + ".ratio", 0) <= 1.01:
         bad.append(f"{step}: ratio {m.get(step + '.ratio')}, settled {m.get(step + '.settled')}")

@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
 # scenarios/one-server.json, short, against the panel test doubles, with
-# the tunnel phases (B, C, and the tunnel halves of D and E) through the
+# the tunnel phases (B, C, and the tunnel halves of D, D2 and E) through the
 # Hysteria 2 test server (tests/hysteria2-server, the real server library)
 # given as tunnel_server: every repetition finishes, every row of the table
 # has a value for every panel, the churn made no admin errors, the storm
 # sent what it offered, the tunnels moved data next to the storm and the
-# restart, and every client connected. (The doubles do not carry the
+# restart, every client connected, and D2's open dashboards had every
+# request they polled answered. (The doubles do not carry the
 # tunnel, so their box spends nothing on it: "Mbit/s per CPU-second" may be
 # n/a here.) F and R need each user's own Hysteria 2 link, which these
 # doubles' configs do not serve: with tunnel_elsewhere=skip they are
@@ -65,6 +66,10 @@ for p in panels:
             bad = True
         elif why is not None:
             print(f"{p}: {step} not measured: {why}")
+    dash = rep["loads"]["D2_storm"]["dashboard"]["requests"]
+    print(f"{p}: D2 dashboard " + ", ".join(f"{r['name']} {r['ok']}/{r['completed']} 2xx" for r in dash))
+    if not dash or any(r["completed"] == 0 or r["ok"] != r["completed"] for r in dash) or m["D2_storm.dash_error_pct"]:
+        bad = True
     if min(m["B1.gbit_s"], m["B64.gbit_s"], m["D_tunnel.gbit_s"], m["E_tunnel.gbit_s"]) <= 0 or m["C.connected"] != 10:
         bad = True
     # The test server is not the panel's: neither the churn nor the restart touches it.

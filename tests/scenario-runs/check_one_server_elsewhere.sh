@@ -28,13 +28,13 @@ rep = json.load(open(f"{sys.argv[1]}/reps/pasarguard_r1.json"))
 m, loads = rep["metrics"], rep["loads"]
 bad = []
 steps = (("B1", "gbit_s"), ("B16", "gbit_s"), ("B64", "gbit_s"), ("C", "connected"), ("D_tunnel", "gbit_s"),
-         ("E_tunnel", "gbit_s"), ("F1", "ratio"), ("F100", "ratio"), ("F400", "ratio"), ("R_delete", "call_ms"),
+         ("D2_tunnel", "gbit_s"), ("E_tunnel", "gbit_s"), ("F1", "ratio"), ("F100", "ratio"), ("F400", "ratio"), ("R_delete", "call_ms"),
          ("R_disable", "call_ms"))
 for step, metric in steps:
     why = loads.get(step, {}).get("not_measured", "")
     if "node1.bench.test" not in why: bad.append(f"{step}: not_measured is {why!r}")
     if f"{step}.{metric}" in m: bad.append(f"{step}.{metric} recorded though the step was not measured")
-for k in ("D_storm.rps", "D_storm.admin_add_p95_ms", "E_restart.admin_api_seconds"):
+for k in ("D_storm.rps", "D_storm.admin_add_p95_ms", "D2_storm.dash_p95_ms", "E_restart.admin_api_seconds"):
     if k not in m: bad.append(f"no {k}")
 found = [f for f in rep.get("findings", []) if f["id"] == "tunnel-not-here"]
 if len(found) != len(steps): bad.append(f"{len(found)} tunnel-not-here findings, expected {len(steps)}")

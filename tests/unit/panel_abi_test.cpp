@@ -1,5 +1,5 @@
 // stand.panel/1's ABI 1.3 members (set_user_enabled, set_user_quota,
-// user_traffic) read by the host only when a plugin's table has them: a
+// user_traffic) and 1.4's dashboard_requests read by the host only when a plugin's table has them: a
 // plugin built against ABI 1.2 (tests/fixtures/panel12_plugin.c, poison
 // after its 48-byte table) answers STAND_E_UNSUPPORTED naming the member,
 // and its 1.2 calls work as before.
@@ -14,7 +14,7 @@
 using namespace stand;
 namespace json = boost::json;
 
-TEST_CASE("panel ABI: a 1.2 plugin's table is read up to its struct_size; the 1.3 calls answer unsupported") {
+TEST_CASE("panel ABI: a 1.2 plugin's table is read up to its struct_size; the 1.3 and 1.4 calls answer unsupported") {
     auto plugin = loader::load_plugin(test::fixture_plugin("fixture-panel12"));
     REQUIRE(plugin->entry.abi.minor == 2);
     stand_instance* instance = nullptr;
@@ -37,6 +37,9 @@ TEST_CASE("panel ABI: a 1.2 plugin's table is read up to its struct_size; the 1.
         CHECK(r.code == STAND_E_UNSUPPORTED);
         CHECK(r.error.find("the plugin has no " + method.substr(6) + " (its stand.panel/1 table predates ABI 1.3") == 0);
     }
+    const auto dashboard = call("panel.dashboard_requests", {});
+    CHECK(dashboard.code == STAND_E_UNSUPPORTED);
+    CHECK(dashboard.error.find("the plugin has no dashboard_requests (its stand.panel/1 table predates ABI 1.4") == 0);
     CHECK(call("panel.delete_user", {{"id", "1"}}).code == STAND_OK);
     CHECK(call("panel.delete_user", {{"id", "1"}}).code == STAND_E_NOT_FOUND);
     plugin->entry.destroy(instance);

@@ -61,8 +61,9 @@ TEST_CASE("scenario panel steps: keys, defaults and the metrics they produce") {
         {"step": "create_users", "name": "users", "count": 10, "prefix": "u"},
         {"step": "disk_usage", "name": "disk"},
         {"step": "load", "name": "storm", "links": "subscriptions", "rate": 300, "bind_prefix": "127.1",
-         "xff": true, "warmup_once": true, "churn_per_s": 1, "duration_s": 5},
-        {"step": "restart", "name": "back", "admin_api": true})"),
+         "xff": true, "warmup_once": true, "churn_per_s": 1, "duration_s": 5, "dashboards": 3},
+        {"step": "restart", "name": "back", "admin_api": true},
+        {"step": "load", "name": "plain", "links": "subscriptions", "rate": 10})"),
                                  "t.json");
     const auto& steps = s.phases[0].steps;
     CHECK(steps[0].name == "bootstrap1");
@@ -76,6 +77,8 @@ TEST_CASE("scenario panel steps: keys, defaults and the metrics they produce") {
     CHECK(load.warmup_once);
     CHECK(load.bind_prefix == "127.1");
     CHECK(load.churn_per_s == 1);
+    CHECK(load.dashboards == 3);
+    CHECK(steps[5].action.get<LoadStep>().dashboards == 0);
     CHECK(steps[4].action.get<RestartStep>().admin_api);
 
     CHECK(produces_metric(steps[1], "users.waits_429"));
@@ -84,6 +87,10 @@ TEST_CASE("scenario panel steps: keys, defaults and the metrics they produce") {
     CHECK(produces_metric(steps[3], "storm.ok_p95_ms"));
     CHECK(produces_metric(steps[3], "storm.admin_add_p95_ms"));
     CHECK(produces_metric(steps[3], "storm.late_pct"));
+    CHECK(produces_metric(steps[3], "storm.dash_p95_ms"));
+    CHECK(produces_metric(steps[3], "storm.dash_error_pct"));
+    CHECK_FALSE(produces_metric(steps[5], "plain.dash_p95_ms"));
+    CHECK_FALSE(produces_metric(steps[5], "plain.admin_add_p95_ms"));
     CHECK(produces_metric(steps[4], "back.admin_api_seconds"));
     CHECK_FALSE(produces_metric(steps[0], "bootstrap1.users"));
 }
@@ -97,6 +104,10 @@ TEST_CASE("scenario panel steps: bad values name the JSON path") {
           std::string::npos);
     CHECK(error_of(scenario_with(R"({"step": "load", "bind_prefix": "10.1"})")).find("$.phases[0].steps[0].bind_prefix") !=
           std::string::npos);
+    CHECK(error_of(scenario_with(R"({"step": "load", "dashboards": 0})")) ==
+          "t.json: $.phases[0].steps[0].dashboards: expected a positive integer up to 100, got 0");
+    CHECK(error_of(scenario_with(R"({"step": "load", "from": "controller", "dashboards": 1})"))
+              .find("$.phases[0].steps[0].dashboards: expected no dashboards from the controller") != std::string::npos);
     CHECK(error_of(scenario_with(R"({"step": "bootstrap", "count": 1})")).find("$.phases[0].steps[0]") != std::string::npos);
 }
 

@@ -33,9 +33,9 @@ struct Call {
         return v->to_number<std::uint64_t>();
     }
     // A member appended after the interface's first version that this plugin's table lacks (older ABI) or left NULL.
-    stand_result missing(const char* member) const {
+    stand_result missing(const char* member, const char* since = "1.3") const {
         cpp::write_error(err, (std::string("the plugin has no ") + member + " (its stand.panel/1 table predates "
-                               "ABI 1.3, or the panel has no such switch)").c_str());
+                               "ABI " + since + ", or the panel has no such switch)").c_str());
         return STAND_E_UNSUPPORTED;
     }
     std::string json(const char* key) const {
@@ -82,6 +82,10 @@ const std::map<std::string, MethodSpec>& methods() {
              const std::string id = c.text("id");
              if (!STAND_HAS(p, stand_panel, user_traffic)) return c.missing("user_traffic");
              return p->user_traffic(c.self, id.c_str(), c.out, c.err); }}},
+        {"panel.dashboard_requests", {STAND_PANEL_ID, [](const void* t, const Call& c) {
+             const auto* p = static_cast<const stand_panel*>(t);
+             if (!STAND_HAS(p, stand_panel, dashboard_requests)) return c.missing("dashboard_requests", "1.4");
+             return p->dashboard_requests(c.self, c.out, c.err); }}},
         {"proxy.configure", {STAND_PROXY_ID, [](const void* t, const Call& c) { return static_cast<const stand_proxy*>(t)->configure(c.self, c.json("knobs").c_str(), c.err); }}},
         {"proxy.endpoint", {STAND_PROXY_ID, [](const void* t, const Call& c) { return static_cast<const stand_proxy*>(t)->endpoint(c.self, c.out, c.err); }}},
         {"proxy.effective_defaults", {STAND_PROXY_ID, [](const void* t, const Call& c) { return static_cast<const stand_proxy*>(t)->effective_defaults(c.self, c.out, c.err); }}},

@@ -10,8 +10,8 @@
 #include <stdint.h>
 
 #define STAND_ABI_MAJOR 1
-#define STAND_ABI_MINOR 3
-#define STAND_SDK_VERSION_STRING "1.5.0"
+#define STAND_ABI_MINOR 4
+#define STAND_SDK_VERSION_STRING "1.6.0"
 
 typedef struct stand_abi_version {
     uint16_t major;

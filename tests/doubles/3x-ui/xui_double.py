@@ -195,6 +195,7 @@ class XuiDouble(PanelDouble):
             a_("POST", "clients/add", self.clients_add, "clients/add")
             a_("GET", r"clients/get/(?P<email>[^/]+)", self.clients_get, "clients/get")
             a_("GET", "clients/list", self.clients_list, "clients/list")
+            a_("GET", "clients/list/paged", self.clients_list_paged, "clients/list/paged")
             a_("POST", r"clients/del/(?P<email>[^/]+)", self.clients_del, "clients/del")
             a_("GET", r"clients/links/(?P<email>[^/]+)", self.clients_links, "clients/links")
             a_("POST", "clients/bulkEnable", lambda req: self.clients_bulk_enable(req, True), "clients/bulkEnable")
@@ -670,7 +671,27 @@ class XuiDouble(PanelDouble):
         rec.update(externalLinks=[], usedTraffic=0)
         return env(True, "", rec)
 
+    def clients_list_paged(self, req):
+        # v3.6.0's ClientPageResponse (internal/web/service/client_paging.go), what
+        # the clients page polls every 5 s; no search, filter or sort here.
+        try:
+            page = max(1, int(req.query.get("page", 1)))
+            size = max(1, int(req.query.get("pageSize", 25)))
+        except ValueError:
+            return env(False, "Obtain (bad page)")
+        items = self.client_rows()
+        off = [c.get("email") for c in items if not c.get("enable", True)]
+        summary = {"total": len(items), "active": len(items) - len(off), "onlineCount": 0,
+                   "depletedCount": 0, "expiringCount": 0, "deactiveCount": len(off),
+                   "online": [], "depleted": [], "expiring": [], "deactive": off}
+        return env(True, "", {"items": items[(page - 1) * size:page * size], "total": len(items),
+                              "filtered": len(items), "page": page, "pageSize": size,
+                              "summary": summary, "groups": []})
+
     def clients_list(self, req):
+        return env(True, "", self.client_rows())
+
+    def client_rows(self):
         seen, out = {}, []
         for inb, c in self.all_clients():
             seen.setdefault(c.get("email"), []).append((inb, c))
@@ -679,7 +700,7 @@ class XuiDouble(PanelDouble):
             r = dict(rec["client"])
             r["inboundIds"] = rec["inboundIds"]
             out.append(r)
-        return env(True, "", out)
+        return out
 
     def clients_del(self, req):
         email = urllib.parse.unquote(req.params["email"])

@@ -85,6 +85,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 from common.panel_double import (  # noqa: E402
     PanelDouble, Response, empty_response, json_response, run_double, text_response)
 from pasarguard_nodes import NodesMixin  # noqa: E402
+from pasarguard_system import SystemMixin  # noqa: E402
 
 TEMP_KEY_TTL = 300
 SS_METHOD = "chacha20-ietf-poly1305"
@@ -242,7 +243,7 @@ def consume_temp_key(keys, key, action):
     return "invalid key"
 
 
-class PasarGuardDouble(NodesMixin, PanelDouble):
+class PasarGuardDouble(NodesMixin, SystemMixin, PanelDouble):
     name = "pasarguard"
 
     @classmethod
@@ -305,6 +306,7 @@ class PasarGuardDouble(NodesMixin, PanelDouble):
           name="sub_forced")
         R("GET", r"/sub/(?P<token>[^/]+)/?", self.h_sub, name="sub")
         self.setup_nodes()
+        self.setup_system()
 
     # ----- plumbing -------------------------------------------------------------
     def _control(self, req):

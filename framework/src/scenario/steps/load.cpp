@@ -22,6 +22,7 @@ using std::chrono::milliseconds;
 
 constexpr std::uint64_t kMaxThreads = 1024;
 constexpr double kMaxRate = 10'000'000;
+constexpr std::uint64_t kMaxDashboards = 100;
 
 std::string read_load_url(const json::value& v, const JsonPlace& place, bool allow_remote) {
     const std::string text = expect_string(v, place, true);
@@ -72,6 +73,7 @@ void refuse_what_stays_here(const ObjectReader& r, const LoadStep& step, const s
     if (step.subscription_links) refuse("links", "\"endpoint\" " + from + " (the links and their headers are this machine's)");
     if (step.bind_prefix) refuse("bind_prefix", "no bind_prefix " + from + " (loopback sources are this machine's)");
     if (step.churn_per_s > 0) refuse("churn_per_s", "no churn_per_s " + from);
+    if (step.dashboards > 0) refuse("dashboards", "no dashboards " + from);
     if (step.xff_per_link) refuse("xff", "no xff " + from);
 }
 
@@ -139,6 +141,7 @@ LoadStep read_load_step(const ObjectReader& r, const StepParseContext& ctx) {
     }
     if (auto v = r.boolean("warmup_once")) step.warmup_once = *v;
     if (auto v = r.positive("churn_per_s", 100)) step.churn_per_s = *v;
+    if (auto v = r.uint("dashboards", 1, kMaxDashboards)) step.dashboards = static_cast<std::uint32_t>(*v);
     read_generators(r, step);
     return step;
 }
@@ -151,6 +154,7 @@ bool load_emits(const StepAction& a, std::string_view m) {
     const auto& load = a.get<LoadStep>();
     if (m == "late_pct") return load.rate.has_value();
     if (m.starts_with("admin_")) return load.churn_per_s > 0;
+    if (m.starts_with("dash_")) return load.dashboards > 0;
     return true;
 }
 
@@ -175,6 +179,9 @@ const StepKind& load_kind() {
                  {"bind_prefix", "\"127.N\" or \"127\"", "absent"},
                  {"warmup_once", "bool", "false"},
                  {"churn_per_s", "number > 0, at most 100", "0"},
+                 {"dashboards", "integer 1..100: open admin dashboards, each polling the requests the panel's UI "
+                                "polls (panel.dashboard_requests) at the UI's own periods",
+                  "0"},
                  {"generators", "non-empty array of names of the scenario's generators (needs one URL in urls)",
                   "absent: from this machine"},
                  {"link", "\"rtt=50ms,jitter=5ms,loss=0.5%,rate=100mbit\" (any part; with generators)", "absent"},
@@ -192,7 +199,9 @@ const StepKind& load_kind() {
                     // with churn_per_s
                     "admin_add_p50_ms", "admin_add_p95_ms", "admin_add_max_ms", "admin_del_p50_ms",
                     "admin_del_p95_ms", "admin_del_max_ms", "admin_call_p50_ms", "admin_call_p95_ms",
-                    "admin_call_max_ms", "admin_errors"},
+                    "admin_call_max_ms", "admin_errors",
+                    // with dashboards: over every dashboard request
+                    "dash_rps", "dash_p50_ms", "dash_p95_ms", "dash_max_ms", "dash_error_pct"},
         .parse = read_load,
         .emits = load_emits,
         .duration = step_keys::duration_of<LoadStep>,

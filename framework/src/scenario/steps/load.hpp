@@ -32,6 +32,9 @@ struct LoadStep {
     // Control-plane churn while the load runs: this many times a second one
     // user added, the previous one deleted and one admin call, each timed.
     double churn_per_s = 0;
+    // Open admin dashboards while the load runs: each repeats every request
+    // the panel's own UI polls (panel.dashboard_requests), at its period.
+    std::uint32_t dashboards = 0;
     // Names of the scenario's "generators": the load is sent from those
     // hosts at once (fleetrun/generator_load.hpp), its rate split between
     // them and their histograms merged; empty: from this machine.

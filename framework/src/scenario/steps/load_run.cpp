@@ -5,6 +5,7 @@
 #include "load/load_engine.hpp"
 #include "scenario/proxy_load_metrics.hpp"
 #include "scenario/steps/admin_churn.hpp"
+#include "scenario/steps/dashboard_poll.hpp"
 #include "scenario/steps/load.hpp"
 #include "scenario/steps/load_generators.hpp"
 #include "tls/peer_certificate.hpp"
@@ -63,36 +64,39 @@ std::function<void(const load::LoadProgress&)> live_status(RepContext& ctx, cons
     };
 }
 
-// The load, with the admin churn alongside when the step asks for it
-// (loads.<step>.churn).
+// The load, with the admin churn and the open dashboards alongside when the
+// step asks for them (loads.<step>.churn, loads.<step>.dashboard).
 load::LoadResult drive(RepContext& ctx, const Step& s, const LoadStep& l, const load::LoadSpec& spec,
                        const std::string& label) {
     load::LoadHooks hooks;
     hooks.stop = &ctx.env.interrupted;
     hooks.on_progress = live_status(ctx, label, l);
+    const auto dashboards = l.dashboards > 0 ? plan_dashboards(ctx, s, l.dashboards, spec.duration)
+                                             : std::vector<DashboardLoad>{};
     load::LoadResult r;
     std::string load_error;
     std::atomic<bool> load_done{false};
-    auto run = [&] {
-        try {
-            r = load::run_load(spec, hooks);
-        } catch (const std::exception& e) {
-            load_error = e.what();
-        }
-        load_done = true;
-    };
     json::object churned;
-    if (l.churn_per_s > 0) {
-        std::thread loader(run);
-        churned = run_admin_churn(ctx, s, l.churn_per_s, load_done);  // never throws: the loader must be joined
-        loader.join();
-    } else {
-        run();
+    DashboardOutcome polled;
+    {
+        std::jthread dashboard_thread;
+        if (!dashboards.empty()) dashboard_thread = std::jthread([&] { polled = run_dashboards(ctx, dashboards); });
+        std::jthread loader([&] {
+            try {
+                r = load::run_load(spec, hooks);
+            } catch (const std::exception& e) {
+                load_error = e.what();
+            }
+            load_done = true;
+        });
+        if (l.churn_per_s > 0) churned = run_admin_churn(ctx, s, l.churn_per_s, load_done);  // never throws
     }
+    for (const auto& [metric, value] : polled.metrics) ctx.put(s.name + "." + metric, value);
     if (!load_error.empty()) throw StepFailure("load: " + load_error);
     if (label == s.name) {  // the step's own load, not one level of a search
         ctx.record.loads[s.name] = r.to_json();
         if (!churned.empty()) ctx.record.loads[s.name].as_object()["churn"] = churned;
+        if (!polled.record.empty()) ctx.record.loads[s.name].as_object()["dashboard"] = polled.record;
     }
     return r;
 }

@@ -49,6 +49,8 @@ public:
     virtual void set_user_enabled(const std::string& user_id, bool enabled);
     virtual void set_user_quota(const std::string& user_id, std::uint64_t quota_bytes);
     virtual boost::json::object user_traffic(const std::string& user_id);
+    // ABI 1.4, unsupported unless overridden: {"requests":[...]} (ext/panel.h).
+    virtual boost::json::object dashboard_requests();
 };
 
 inline void Panel::set_user_enabled(const std::string&, bool) {
@@ -59,6 +61,9 @@ inline void Panel::set_user_quota(const std::string&, std::uint64_t) {
 }
 inline boost::json::object Panel::user_traffic(const std::string&) {
     throw Error(STAND_E_UNSUPPORTED, "user_traffic: this panel adapter reads no traffic counts");
+}
+inline boost::json::object Panel::dashboard_requests() {
+    throw Error(STAND_E_UNSUPPORTED, "dashboard_requests: this panel adapter describes no dashboard requests");
 }
 
 class Proxy {

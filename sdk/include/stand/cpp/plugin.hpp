@@ -99,6 +99,9 @@ struct PanelTable {
         [](stand_instance* s, const char* id, const stand_sink* o, stand_error* e) noexcept {
             return guarded(e, [&] { return emit(o, self_of<T>(s).user_traffic(id ? id : "")); });
         },
+        [](stand_instance* s, const stand_sink* o, stand_error* e) noexcept {
+            return guarded(e, [&] { return emit(o, self_of<T>(s).dashboard_requests()); });
+        },
     };
 };
 

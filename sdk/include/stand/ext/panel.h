@@ -84,6 +84,24 @@ typedef struct stand_panel {
      * Returns STAND_OK, STAND_E_NOT_FOUND, STAND_E_BAD_RESPONSE. */
     stand_result(STAND_ABI *user_traffic)(stand_instance *self, const char *user_id, const stand_sink *out,
                                           stand_error *err);
+
+    /* --- ABI 1.4: the admin's own pages as load. Read with STAND_HAS like
+     * the 1.3 members; NULL or absent: the call answers STAND_E_UNSUPPORTED.
+     *
+     * Describes the requests the panel's own admin web UI repeats while its
+     * pages are open (server status, statistics, the first page of the user
+     * list), each with the period the UI polls it at, to `out`:
+     *   {"requests":[{"page":"overview","name":"server_status","every_s":2,
+     *                 "method":"GET","url":"http://127.0.0.1:2053/panel/api/server/status",
+     *                 "headers":{"Cookie":"3x-ui=..."},"body":""}, ...]}
+     * Like subscription_request, the host's load generator fires them, never
+     * the plugin. `name` is unique, [a-z0-9_]; `url` absolute; `every_s` > 0
+     * is the UI's own period (from the panel's source), not a load level;
+     * `headers` carry a signed-in session of its own (as a browser's login
+     * gets one), which the host treats as a secret; `body` may be absent.
+     * Returns STAND_OK, STAND_E_BAD_STATE (no bootstrap), STAND_E_BAD_RESPONSE
+     * (signing in failed). */
+    stand_result(STAND_ABI *dashboard_requests)(stand_instance *self, const stand_sink *out, stand_error *err);
 } stand_panel;
 
 #endif

@@ -91,6 +91,19 @@ json::object PanelPlugin::user_traffic(const std::string& user_id) {
     return guarded("user_traffic", [&] { return traffic_of(user_id); });
 }
 
+json::object PanelPlugin::dashboard_requests() {
+    return guarded("dashboard_requests", [&] {
+        json::array requests;
+        for (const auto& d : dashboard_of()) {
+            json::object r{{"page", d.page}, {"name", d.name}, {"every_s", d.every_s}, {"method", d.method},
+                           {"url", d.url}, {"headers", d.headers}};
+            if (!d.body.empty()) r["body"] = d.body;
+            requests.push_back(std::move(r));
+        }
+        return json::object{{"requests", std::move(requests)}};
+    });
+}
+
 void PanelPlugin::switch_user(const std::string&, bool) {
     throw Error(STAND_E_UNSUPPORTED, panel_name() + ": set_user_enabled: this adapter has no user switch");
 }
@@ -101,6 +114,10 @@ void PanelPlugin::limit_user(const std::string&, std::uint64_t) {
 
 json::object PanelPlugin::traffic_of(const std::string&) {
     throw Error(STAND_E_UNSUPPORTED, panel_name() + ": user_traffic: this adapter reads no traffic counts");
+}
+
+std::vector<DashboardRequest> PanelPlugin::dashboard_of() {
+    throw Error(STAND_E_UNSUPPORTED, panel_name() + ": dashboard_requests: this adapter describes no dashboard requests");
 }
 
 }  // namespace stand_panel_kit

@@ -54,6 +54,11 @@ public:
     // Headers added to every request (e.g. a bearer token or a CSRF token).
     void set_header(const std::string& name, const std::string& value) { headers_[name] = value; }
     void remove_header(const std::string& name) { headers_.erase(name); }
+    // The value set_header gave `name`, or "" when none.
+    std::string header(const std::string& name) const {
+        const auto* v = headers_.if_contains(name);
+        return v != nullptr && v->is_string() ? std::string(v->get_string()) : std::string();
+    }
     // A fresh session: a new cookie jar and new connections (after a restart).
     void reset_session();
 

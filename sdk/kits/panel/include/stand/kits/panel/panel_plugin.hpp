@@ -22,6 +22,7 @@
 #include <boost/json.hpp>
 
 #include <functional>
+#include <vector>
 #include <string>
 
 namespace stand_panel_kit {
@@ -30,6 +31,20 @@ namespace stand_panel_kit {
 // returns it: GET with a client's User-Agent (v2rayN's: panels answer it with
 // share links), `headers` added.
 boost::json::object subscription_get(const std::string& url, const boost::json::object& headers = {});
+
+// One request a panel's own admin web UI repeats while one of its pages is
+// open (dashboard_requests, ext/panel.h): the page, a unique name
+// ([a-z0-9_]), the UI's own period (from the panel's source), and the
+// request with the signed-in session a browser would send.
+struct DashboardRequest {
+    std::string page;
+    std::string name;
+    double every_s = 0;
+    std::string method = "GET";
+    std::string url;  // absolute
+    boost::json::object headers;
+    std::string body;
+};
 
 class PanelPlugin : public stand::cpp::Instance, public PanelLifecycle, public stand::cpp::Panel {
 public:
@@ -42,6 +57,7 @@ public:
     void set_user_enabled(const std::string& user_id, bool enabled) final;
     void set_user_quota(const std::string& user_id, std::uint64_t quota_bytes) final;
     boost::json::object user_traffic(const std::string& user_id) final;
+    boost::json::object dashboard_requests() final;
     stand_result wipe() override;
 
 protected:
@@ -68,6 +84,9 @@ protected:
     virtual void limit_user(const std::string& user_id, std::uint64_t quota_bytes);
     // user_traffic: {"total_bytes", ["up_bytes", "down_bytes"]} as the admin API counts them now.
     virtual boost::json::object traffic_of(const std::string& user_id);
+    // ABI 1.4, unsupported unless overridden. dashboard_requests: what the
+    // admin UI's pages poll, each with a session of its own (log in afresh).
+    virtual std::vector<DashboardRequest> dashboard_of();
 
 private:
     boost::json::object guarded(const char* operation, const std::function<boost::json::object()>& call,
