@@ -685,6 +685,7 @@ TEST_CASE("scenario parser: tunnel steps, a step alongside, and what they refuse
         with_steps(R"({"step": "tunnel_throughput", "name": "E", "server": ")" + link +
                    R"(", "streams": 64, "duration_s": 60, "probe_interval_ms": 97, "below_mbit": 1,
                       "during_after_s": 20, "during": {"step": "restart", "name": "E_restart", "admin_api": true}},
+                   {"step": "create_users", "count": 400},
                    {"step": "many_clients", "name": "C", "clients": 400, "duration_s": 60, "ramp_s": 20, "every_s": 2})"),
         "t.json");
     const auto& tunnel = s.phases[0].steps[0].action.get<TunnelStep>();
@@ -700,7 +701,7 @@ TEST_CASE("scenario parser: tunnel steps, a step alongside, and what they refuse
     CHECK(produces_metric(s.phases[0].steps[0], "E.streams_dropped"));
     CHECK(produces_metric(s.phases[0].steps[0], "E_restart.admin_api_seconds"));
     CHECK_FALSE(produces_metric(s.phases[0].steps[0], "E.nonsense"));
-    const auto& many = s.phases[0].steps[1].action.get<ManyClientsStep>();
+    const auto& many = s.phases[0].steps[2].action.get<ManyClientsStep>();
     CHECK(many.clients == 400);
     CHECK(many.every.count() == 2);
 

@@ -10,6 +10,7 @@
 #include "scenario/spread_ratio_parser.hpp"
 #include "scenario/step_parser.hpp"
 #include "scenario/steps/load.hpp"
+#include "scenario/steps/step_kind.hpp"
 #include "scenario/table_parser.hpp"
 #include "scenario/value_syntax.hpp"
 #include "text/text_file.hpp"
@@ -253,6 +254,26 @@ void check_step_generators(const Scenario& s) {
         }
 }
 
+// A step that uses created users (a tunnel's, the accounting's, the
+// revoked one's) names only users the create_users steps before it create:
+// user i is the i-th created, counted over every plugin's steps.
+void check_created_users(const Scenario& s) {
+    std::uint64_t created = 0;
+    for (const auto& phase : s.phases)
+        for (const auto& step : phase.steps) {
+            const StepKind* kind = find_step_kind(step.kind);
+            if (kind == nullptr) continue;
+            if (kind->users_created) created += kind->users_created(step.action);
+            const std::uint32_t needed = kind->users_needed ? kind->users_needed(step.action) : 0;
+            if (needed > created)
+                throw ScenarioError(s.file, step.json_path,
+                                    step.kind + " " + json_quote(step.name) + " uses users up to index " +
+                                        std::to_string(needed - 1) + ", but the create_users steps before it create " +
+                                        std::to_string(created) + (created == 1 ? " user" : " users") +
+                                        " (indices from 0): create more, or name fewer");
+        }
+}
+
 Scenario parse_root(const json::value& root, const std::filesystem::path& file) {
     const JsonPlace place(file);
     const json::object& object = expect_object(root, place);
@@ -290,6 +311,7 @@ Scenario parse_root(const json::value& root, const std::filesystem::path& file) 
         s.generators = parse_hosts(*generators, r.at("generators"));
     s.phases = parse_phases(r.require("phases", "a non-empty array"), r.at("phases"), s.allow_remote);
     check_step_generators(s);
+    check_created_users(s);
     // After the phases: an adaptive rule names one of their metrics.
     if (const json::value* reps = r.find("repetitions")) parse_repetitions(*reps, r.at("repetitions"), s);
     if (const json::value* tables = r.find("tables")) s.tables = parse_tables(*tables, r.at("tables"), s.phases);

@@ -60,6 +60,10 @@ const StepKind& traffic_accounting_kind() {
                     "transfer_failures", "transfer_s", "poll_ms", "links_s"},
         .parse = read_accounting,
         .timeout_of = accounting_timeout,
+        .users_needed = [](const StepAction& a) {
+            const auto& acc = a.get<AccountingStep>();
+            return acc.source.server.empty() ? acc.source.user + acc.users : 0u;
+        },
         .run = run_accounting};
     return k;
 }

@@ -143,6 +143,7 @@ const StepKind& create_users_kind() {
             }
             return step;
         },
+        .users_created = [](const StepAction& a) { return a.get<CreateUsersStep>().count; },
         .run = run_create_users};
     return k;
 }

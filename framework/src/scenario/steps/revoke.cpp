@@ -57,6 +57,10 @@ const StepKind& revoke_under_traffic_kind() {
                     "revoked_mbit_after", "others_streams_dropped", "others_connection_losses", "others_mbit_after"},
         .parse = read_revoke,
         .timeout_of = revoke_timeout,
+        .users_needed = [](const StepAction& a) {
+            const auto& revoke = a.get<RevokeStep>();
+            return revoke.source.server.empty() ? revoke.source.user + revoke.others + 1 : 0u;
+        },
         .run = run_revoke};
     return k;
 }

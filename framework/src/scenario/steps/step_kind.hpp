@@ -56,6 +56,12 @@ struct StepKind {
     std::chrono::milliseconds (*timeout_of)(const StepAction& action, std::chrono::milliseconds base) = nullptr;
     // A step this one runs inside it, whose metrics it also emits; nullptr: none.
     const Step* (*nested)(const StepAction& action) = nullptr;
+    // Created users: how many this configuration creates (create_users), and
+    // how many it needs created before it (its highest user index + 1), so a
+    // scenario asking for user 402 of 20 is refused when it is read, not
+    // when that step runs. nullptr: none.
+    std::uint32_t (*users_created)(const StepAction& action) = nullptr;
+    std::uint32_t (*users_needed)(const StepAction& action) = nullptr;
     // Runs the step on the repetition (on the repetition's thread); throws
     // StepFailure (steps/rep_context.hpp) to end the repetition. `deadline`
     // is the step's start + its timeout.

@@ -135,6 +135,10 @@ const StepKind& tunnel_throughput_kind() {
         .duration = step_keys::duration_of<TunnelStep>,
         .timeout_of = tunnel_timeout,
         .nested = [](const StepAction& a) { return a.get<TunnelStep>().during.get(); },
+        .users_needed = [](const StepAction& a) {
+            const auto& source = a.get<TunnelStep>().source;
+            return source.server.empty() ? source.user + 1 : 0u;  // a given link names no user
+        },
         .run = run_tunnel};
     return k;
 }
@@ -154,6 +158,10 @@ const StepKind& many_clients_kind() {
         .parse = read_many_clients,
         .duration = step_keys::duration_of<ManyClientsStep>,
         .timeout_of = many_clients_timeout,
+        .users_needed = [](const StepAction& a) {
+            const auto& c = a.get<ManyClientsStep>();
+            return c.source.server.empty() ? c.clients : 0u;
+        },
         .run = run_many_clients};
     return k;
 }
