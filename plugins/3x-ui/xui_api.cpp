@@ -339,13 +339,8 @@ json::object XuiApi::client_traffic(const std::string& email) {
     auto v = envelope("read traffic", {{"method", "GET"}, {"url", api_.url("/panel/api/clients/traffic/" + email)}});
     const auto& obj = stand_panel_kit::member(v, kPanel, "read traffic", {"obj"});
     if (obj.is_null()) no_such_client("read traffic", email);  // x-ui answers a null obj for an unknown email
-    const auto bytes = [&](const char* key) {
-        const auto& n = stand_panel_kit::member(obj, kPanel, "read traffic", {key});
-        if (!n.is_number() || n.to_number<double>() < 0)
-            throw Error(STAND_E_BAD_RESPONSE, std::string(kPanel) + ": read traffic: " + key + " is not a count");
-        return n.to_number<std::uint64_t>();
-    };
-    const std::uint64_t up = bytes("up"), down = bytes("down");
+    const std::uint64_t up = stand_panel_kit::count_member(obj, kPanel, "read traffic", {"up"});
+    const std::uint64_t down = stand_panel_kit::count_member(obj, kPanel, "read traffic", {"down"});
     return {{"total_bytes", up + down}, {"up_bytes", up}, {"down_bytes", down}};
 }
 

@@ -116,6 +116,13 @@ json::value Client::call(const std::string& procedure, json::object body) {
     return std::move(r.reply.json);
 }
 
+std::optional<json::value> Client::call_for_user(const std::string& procedure, json::object body) {
+    auto r = call_reply(procedure, std::move(body));
+    if (r.status() == 404 && r.code == "not_found") return std::nullopt;
+    if (!r.ok()) fail(procedure, r);
+    return std::move(r.reply.json);
+}
+
 void Client::password_login() {
     logged_in_ = false;
     api_.reset_session();

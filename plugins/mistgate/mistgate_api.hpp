@@ -14,6 +14,7 @@
 #include <stand/kits/panel/admin_api.hpp>
 
 #include <functional>
+#include <optional>
 #include <string>
 
 namespace stand_mistgate {
@@ -55,6 +56,9 @@ public:
     RpcReply call_reply(const std::string& procedure, boost::json::object body);
     // call_reply that fails on anything but 200.
     boost::json::value call(const std::string& procedure, boost::json::object body);
+    // call() of a procedure about one user: nullopt when the panel answers
+    // not_found (404; user_rpc.go's notFound("user")).
+    std::optional<boost::json::value> call_for_user(const std::string& procedure, boost::json::object body);
 
     void password_login();  // AuthService/PasswordLogin with a fresh code
     // AuthService/FinishStepUp with a fresh code. "step-up failed" and the lock

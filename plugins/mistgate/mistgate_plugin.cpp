@@ -10,12 +10,15 @@
 // (mistgate_provision.hpp). Later instances, and the same one when its session
 // is gone, sign in again with PasswordLogin (password + a fresh TOTP code:
 // mistgate_codes.hpp); a step-up is done only when the panel asks for one.
-// Users get their subscription URL from CreateUser.
+// Users get their subscription URL from CreateUser; they are switched off and
+// on, given a quota and read for their traffic through UserService too
+// (mistgate_users.hpp, ABI 1.3).
 #include "mistgate_api.hpp"
 #include "mistgate_codes.hpp"
 #include "mistgate_config.hpp"
 #include "mistgate_deployment.hpp"
 #include "mistgate_provision.hpp"
+#include "mistgate_users.hpp"
 
 #include <stand/kits/panel/panel_plugin.hpp>
 #include <stand/kits/panel/url.hpp>
@@ -104,6 +107,22 @@ private:
     }
 
     void admin_ping() override { client_->call("UserService/ListUsers", {{"pageSize", 1}}); }
+
+    void switch_user(const std::string& id, bool enabled) override {
+        if (!stand_mistgate::switch_user(*client_, id, enabled))
+            throw Error(STAND_E_NOT_FOUND, "mistgate: set_user_enabled: no user " + id);
+    }
+
+    void limit_user(const std::string& id, std::uint64_t quota_bytes) override {
+        if (!stand_mistgate::limit_user(*client_, id, quota_bytes))
+            throw Error(STAND_E_NOT_FOUND, "mistgate: set_user_quota: no user " + id);
+    }
+
+    json::object traffic_of(const std::string& id) override {
+        const auto used = stand_mistgate::used_bytes(*client_, id);
+        if (!used) throw Error(STAND_E_NOT_FOUND, "mistgate: user_traffic: no user " + id);
+        return {{"total_bytes", *used}};  // Mistgate's usedBytes is one count, up and down together
+    }
 
     json::object subscription_of(const std::string& id) override {
         auto& c = *client_;

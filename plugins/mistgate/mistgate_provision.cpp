@@ -200,10 +200,9 @@ std::string Provisioning::hysteria2_settings(Client& c) {
 
 std::string Provisioning::link_of(Client& c, const std::string& user_id) {
     const std::string op = "UserService/GetSubscriptionLink";
-    auto r = c.call_reply(op, {{"userId", user_id}, {"rotate", false}});
-    if (r.status() == 404) throw Error(STAND_E_NOT_FOUND, "mistgate: no user with id '" + user_id + "'");
-    if (!r.ok()) fail(op, r);
-    return absolute(stand_panel_kit::string_member(r.json(), kPanel, op, {"url"}));
+    const auto link = c.call_for_user(op, {{"userId", user_id}, {"rotate", false}});
+    if (!link) throw Error(STAND_E_NOT_FOUND, "mistgate: no user with id '" + user_id + "'");
+    return absolute(stand_panel_kit::string_member(*link, kPanel, op, {"url"}));
 }
 
 // The probe user's subscription URL (created once, kept in the state file).

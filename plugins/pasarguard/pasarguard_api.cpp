@@ -191,10 +191,7 @@ bool Api::modify_user(const std::string& id, const json::object& changes, const 
 std::optional<std::uint64_t> Api::user_used_traffic(const std::string& id) {
     auto r = call("read traffic", {{"method", "GET"}, {"url", url("/api/user/by-id/" + id)}}, {200, 404});
     if (user_missing("read traffic", id, r)) return std::nullopt;
-    const auto& used = stand_panel_kit::member(r.json, kPanel, "read traffic", {"used_traffic"});
-    if (!used.is_number() || used.to_number<double>() < 0)
-        throw stand_panel_kit::bad_response(kPanel, "read traffic", "used_traffic is not a count of bytes", r);
-    return used.to_number<std::uint64_t>();
+    return stand_panel_kit::count_member(r.json, kPanel, "read traffic", {"used_traffic"});
 }
 
 }  // namespace stand_pasarguard

@@ -3,6 +3,8 @@
 #include <stand/kits/panel/panel_plugin.hpp>
 #include <stand/kits/panel/url.hpp>
 
+#include <charconv>
+
 namespace stand_remnawave {
 
 namespace json = boost::json;
@@ -26,6 +28,31 @@ bool token_refused(const Reply& r) {
     }
     const auto* m = o->if_contains("message");
     return m && m->is_string() && m->as_string() == "Forbidden resource";
+}
+
+// The backend's error code ("A025"), "" for another body (a guard's, nestjs-zod's).
+std::string error_code(const Reply& r) {
+    const auto* o = r.json.if_object();
+    const auto* code = o ? o->if_contains("errorCode") : nullptr;
+    return code && code->is_string() ? std::string(code->as_string()) : std::string();
+}
+
+// 404 with `code`: no such user (users.service.ts: A025 USER_NOT_FOUND for a
+// change, A063 GET_USER_BY_UNIQUE_FIELDS_NOT_FOUND for a read); another 404
+// is a route this backend lacks.
+bool user_missing(const std::string& op, const Reply& r, const char* code = "A025") {
+    if (r.status != 404) return false;
+    if (error_code(r) != code) throw stand_panel_kit::bad_response(kPanel, op, "no such route on this backend", r);
+    return true;
+}
+
+// A user's id (users.schema.ts: a number; the path's numberParamSchema: positive).
+// Any other text names no user.
+std::optional<std::uint64_t> numeric_id(const std::string& id) {
+    std::uint64_t n = 0;
+    const auto [end, ec] = std::from_chars(id.data(), id.data() + id.size(), n);
+    if (id.empty() || ec != std::errc() || end != id.data() + id.size() || n == 0) return std::nullopt;
+    return n;
 }
 
 const json::array& array_at(const json::value& v, const std::string& op, std::initializer_list<const char*> path) {
@@ -152,9 +179,7 @@ json::array Api::nodes() {
 bool Api::create_node(const json::object& node) {
     auto r = call("create node", {{"method", "POST"}, {"url", url("/api/nodes")}, {"json", node}}, {201, 400});
     if (r.status == 201) return true;
-    const auto* o = r.json.if_object();
-    const auto* code = o ? o->if_contains("errorCode") : nullptr;
-    if (code && *code == "A033") return false;
+    if (error_code(r) == "A033") return false;
     // A034: another node has this address.
     throw stand_panel_kit::bad_response(kPanel, "create node", "refused", r);
 }
@@ -165,10 +190,8 @@ CreatedUser Api::create_user(const std::string& name, const std::string& squad) 
                             {"activeInternalSquads", json::array{squad.c_str()}}};
     auto r = call("create user", {{"method", "POST"}, {"url", url("/api/users")}, {"json", body}}, {201, 400});
     if (r.status != 201) {
-        const auto* o = r.json.if_object();
-        const auto* code = o ? o->if_contains("errorCode") : nullptr;
         // users.service.ts maps a unique-username violation to A019 (HTTP 400).
-        const bool duplicate = code && *code == "A019";
+        const bool duplicate = error_code(r) == "A019";
         throw stand_panel_kit::bad_response(kPanel, "create user", duplicate ? "duplicate user '" + name + "'" : "refused", r);
     }
     const auto& user = stand_panel_kit::member(r.json, kPanel, "create user", {"response"});
@@ -188,6 +211,33 @@ std::optional<std::string> Api::user_subscription_url(const std::string& id) {
     auto r = call("read user", {{"method", "GET"}, {"url", url("/api/users/" + id)}}, {200, 404});
     if (r.status == 404) return std::nullopt;
     return stand_panel_kit::string_member(r.json, kPanel, "read user", {"response", "subscriptionUrl"});
+}
+
+bool Api::switch_user(const std::string& id, bool enabled) {
+    if (!numeric_id(id)) return false;
+    const std::string op = enabled ? "enable user" : "disable user";
+    auto r = call(op, {{"method", "POST"}, {"url", url("/api/users/" + id + "/actions/" + (enabled ? "enable" : "disable"))}},
+                  {200, 400, 404});
+    if (user_missing(op, r)) return false;
+    // users.service.ts: A029 "User already disabled", A030 "User already enabled".
+    if (r.status == 400 && error_code(r) != (enabled ? "A030" : "A029"))
+        throw stand_panel_kit::bad_response(kPanel, op, "refused", r);
+    return true;
+}
+
+bool Api::update_user(const std::string& id, const json::object& changes, const std::string& op) {
+    const auto n = numeric_id(id);
+    if (!n) return false;
+    json::object body = changes;
+    body["id"] = *n;
+    return !user_missing(op, call(op, {{"method", "PATCH"}, {"url", url("/api/users")}, {"json", body}}, {200, 404}));
+}
+
+std::optional<std::uint64_t> Api::user_used_traffic(const std::string& id) {
+    if (!numeric_id(id)) return std::nullopt;
+    auto r = call("read traffic", {{"method", "GET"}, {"url", url("/api/users/" + id)}}, {200, 404});
+    if (user_missing("read traffic", r, "A063")) return std::nullopt;
+    return stand_panel_kit::count_member(r.json, kPanel, "read traffic", {"response", "userTraffic", "usedTrafficBytes"});
 }
 
 json::object Api::subscription(const std::string& sub_url) const {

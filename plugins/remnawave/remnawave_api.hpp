@@ -14,6 +14,7 @@
 
 #include <boost/json.hpp>
 
+#include <cstdint>
 #include <filesystem>
 #include <functional>
 #include <memory>
@@ -62,6 +63,17 @@ public:
     void list_users(int size);
     // The user's subscriptionUrl; nullopt: no such user.
     std::optional<std::string> user_subscription_url(const std::string& id);
+    // POST /api/users/{id}/actions/enable|disable (its status ACTIVE or
+    // DISABLED; 200 with the user). A user already so (400 A030, A029) is
+    // done. false: no such user (404 A025, or an id that is not a user id).
+    bool switch_user(const std::string& id, bool enabled);
+    // PATCH /api/users with the numeric id and `changes` (update-user.command.ts:
+    // trafficLimitBytes in bytes, 0 unlimited; fields left out unchanged). false: no such user.
+    bool update_user(const std::string& id, const boost::json::object& changes, const std::string& op);
+    // userTraffic.usedTrafficBytes of GET /api/users/{id}: bytes, up and down
+    // together, as the backend last recorded them from its nodes; nullopt: no
+    // such user (404 A063, "User with specified params not found").
+    std::optional<std::uint64_t> user_used_traffic(const std::string& id);
     // A client's request for a subscriptionUrl as returned (https://
     // SUB_PUBLIC_DOMAIN/<shortUuid>, resolved when relative). When it names
     // the backend's own address, it goes there over plain HTTP with the

@@ -6,7 +6,8 @@
 // run_node, a node beside it (remnawave_node.hpp) that bootstrap registers
 // and waits for (remnawave_enrol.hpp). Admin calls carry an API token
 // (remnawave_api.hpp); users join the default squad, or a Hysteria 2 squad
-// (remnawave_provision.hpp).
+// (remnawave_provision.hpp), and are switched off and on, given a quota and
+// read for their traffic through the same API (ABI 1.3).
 #include "remnawave_api.hpp"
 #include "remnawave_config.hpp"
 #include "remnawave_deployment.hpp"
@@ -151,6 +152,21 @@ private:
 
     void admin_ping() override {
         api().list_users(1);
+    }
+
+    void switch_user(const std::string& id, bool enabled) override {
+        if (!api().switch_user(id, enabled)) throw Error(STAND_E_NOT_FOUND, "remnawave: set_user_enabled: no user " + id);
+    }
+
+    void limit_user(const std::string& id, std::uint64_t quota_bytes) override {
+        if (!api().update_user(id, {{"trafficLimitBytes", quota_bytes}}, "limit user"))
+            throw Error(STAND_E_NOT_FOUND, "remnawave: set_user_quota: no user " + id);
+    }
+
+    json::object traffic_of(const std::string& id) override {
+        const auto used = api().user_used_traffic(id);
+        if (!used) throw Error(STAND_E_NOT_FOUND, "remnawave: user_traffic: no user " + id);
+        return {{"total_bytes", *used}};  // Remnawave keeps one count, up and down together
     }
 
     json::object subscription_of(const std::string& id) override {

@@ -316,6 +316,42 @@ class MistgateTest(unittest.TestCase):
             cap = [json.loads(x) for x in f]
         self.assertTrue(any(x["path"].endswith("UserService/CreateUser") and '"user1"' in x["body"] for x in cap))
 
+    def test_user_switch_quota_traffic(self):
+        """user_rpc.go at 695c839: SetUsersEnabled {userIds, enabled} answers the known users (unknown ids are no
+        error), DISABLED empties the subscription (sub.go) until enabled again; UpdateUser's quotaBytes as protojson
+        writes a uint64 (digits) or a number, 0 unlimited, in Subscription-Userinfo's total; GetUser's user.usedBytes
+        left out (0: the double carries no traffic); not_found for no such user."""
+        d = self.start("--sub-cache-seconds", "0")
+        c, gid = self.bootstrap(d)
+        self.enroll_and_run()
+        s, r = self.rpc(c, "UserService/CreateUser", {"name": "switch1", "groupId": gid})
+        uid, path = r["user"]["id"], urllib.parse.urlsplit(r["subscriptionUrl"]).path
+        self.assertEqual(len(self.wait_lines(d.port, path)), 1)
+        s, r = self.rpc(c, "UserService/SetUsersEnabled", {"userIds": [uid, "usr_unknown"], "enabled": False})
+        self.assertEqual((s, [(u["id"], u["status"]) for u in r["users"]]), (200, [(uid, "USER_STATUS_DISABLED")]))
+        self.assertEqual(self.fetch(d.port, path)[::2], (200, b""))
+        s, r = self.rpc(c, "UserService/SetUsersEnabled", {"userIds": [uid], "enabled": True})
+        self.assertEqual(r["users"][0]["status"], "USER_STATUS_ACTIVE")
+        self.assertEqual(len(self.wait_lines(d.port, path)), 1)
+        self.assertEqual(self.rpc(c, "UserService/SetUsersEnabled", {"userIds": ["usr_unknown"], "enabled": True}),
+                         (200, {}))
+        self.assertEqual(self.rpc(c, "UserService/SetUsersEnabled", {"enabled": True})[1]["message"], "no users given")
+        s, r = self.rpc(c, "UserService/UpdateUser", {"userId": uid, "quotaBytes": "1073741824"})
+        self.assertEqual((s, r["user"]["quotaBytes"], r["user"]["status"]), (200, "1073741824", "USER_STATUS_ACTIVE"))
+        self.assertIn("total=1073741824;", self.fetch(d.port, path)[1]["Subscription-Userinfo"])
+        s, r = self.rpc(c, "UserService/UpdateUser", {"userId": uid, "quotaBytes": 0})
+        self.assertEqual((s, "quotaBytes" in r["user"]), (200, False))
+        for bad in ({"userId": uid, "quotaBytes": "-1"}, {"userId": uid, "quotaBytes": 1.5},
+                    {"userId": uid, "name": "renamed"}):
+            self.assertEqual(self.rpc(c, "UserService/UpdateUser", bad)[1]["code"], "invalid_argument", bad)
+        s, r = self.rpc(c, "UserService/GetUser", {"userId": uid})
+        self.assertEqual((s, r["user"]["id"], "usedBytes" in r["user"], len(r["dailyTraffic"])), (200, uid, False, 14))
+        self.assertEqual([p["protocol"] for p in r["profiles"]], ["hysteria2"])
+        for method in ("GetUser", "UpdateUser"):
+            s, r = self.rpc(c, "UserService/" + method, {"userId": "usr_unknown", "quotaBytes": "1"}
+                            if method == "UpdateUser" else {"userId": "usr_unknown"})
+            self.assertEqual((s, r["code"], r["message"]), (404, "not_found", "user not found"))
+
     def test_step_up(self):
         d = self.start("--stepup-seconds", "1")
         c = self.owner(d)

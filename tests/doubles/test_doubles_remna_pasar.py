@@ -153,15 +153,19 @@ class RemnawaveDoubleTest(unittest.TestCase):
         h.update(extra or {})
         return self.d.req(method, path, h, body)
 
-    def test_client_flow(self):
-        """Only what a correct plugin sends (tests/data/seed-harness/HARNESS.md §1.4, Remnawave)."""
-        self.assertEqual(self.api("GET", "/api/auth/status")[0], 200)
-        password = "Bn-0123456789abcdef0123Aa1"
+    def admin_token(self, password="Bn-0123456789abcdef0123Aa1"):
+        """Registers the admin on the fresh double and mints an API token (browser session)."""
         js = self.api("POST", "/api/auth/register",
                       body={"username": "benchadmin", "password": password})[3]
         js = self.api("POST", "/api/tokens", js["response"]["accessToken"],
                       {"name": "bench", "expiresInDays": 7}, browser=True)[3]
-        tok = js["response"]["token"]
+        return js["response"]["token"]
+
+    def test_client_flow(self):
+        """Only what a correct plugin sends (tests/data/seed-harness/HARNESS.md §1.4, Remnawave)."""
+        self.assertEqual(self.api("GET", "/api/auth/status")[0], 200)
+        password = "Bn-0123456789abcdef0123Aa1"
+        tok = self.admin_token(password)
         squad = self.api("GET", "/api/internal-squads", tok)[3]["response"]["internalSquads"][0]
         inb = squad["inbounds"][0]
         self.assertEqual(self.api("POST", "/api/hosts", tok, {
@@ -187,11 +191,7 @@ class RemnawaveDoubleTest(unittest.TestCase):
     def test_hysteria2_profile(self):
         """A config profile with a hysteria inbound, its squad, a host pinning the
         certificate: the links carry the vlessUuid, sni and pinSHA256 (never insecure)."""
-        password = "Bn-0123456789abcdef0123Aa1"
-        js = self.api("POST", "/api/auth/register",
-                      body={"username": "benchadmin", "password": password})[3]
-        tok = self.api("POST", "/api/tokens", js["response"]["accessToken"],
-                       {"name": "bench", "expiresInDays": 7}, browser=True)[3]["response"]["token"]
+        tok = self.admin_token()
         mask = {"quicParams": {"congestion": "bbr"}}
         config = {"inbounds": [hysteria_inbound("hy2", 4443, "/tls/p256.crt", "/tls/p256.key", mask)],
                   "outbounds": [{"tag": "DIRECT", "protocol": "freedom"}]}
@@ -231,6 +231,44 @@ class RemnawaveDoubleTest(unittest.TestCase):
         self.assertEqual(json.loads(q["fm"]), mask)
         self.assertNotIn("insecure", q)
         self.assertTrue(links[0].endswith("#hy2%20host"))
+
+    def test_user_switch_quota_traffic(self):
+        """3.3.2's switch (POST /api/users/{id}/actions/disable|enable: DISABLED, ACTIVE; the same again
+        400 A029/A030), PATCH /api/users by the numeric id or the username (trafficLimitBytes, 0 unlimited,
+        lifts LIMITED; fields left out stay) and userTraffic.usedTrafficBytes (0: the double moves nothing)."""
+        tok = self.admin_token()
+        squad = self.api("GET", "/api/internal-squads", tok)[3]["response"]["internalSquads"][0]["uuid"]
+        u = self.api("POST", "/api/users", tok, {"username": "switch1", "expireAt": "2099-01-01T00:00:00.000Z",
+                                                 "activeInternalSquads": [squad]})[3]["response"]
+        at = "/api/users/%d" % u["id"]
+        st, _, _, js = self.api("POST", at + "/actions/disable", tok)
+        self.assertEqual((st, js["response"]["status"], js["response"]["id"]), (200, "DISABLED", u["id"]))
+        link = decode_sub(self.api("GET", "/api/sub/" + u["shortUuid"], extra=UA)[2])[0]
+        self.assertEqual(urllib.parse.unquote(link.partition("#")[2]), "🚫 Subscription disabled")
+        st, _, _, js = self.api("POST", at + "/actions/disable", tok)
+        self.assertEqual((st, js["errorCode"], js["message"]), (400, "A029", "User already disabled"))
+        self.assertEqual(self.api("POST", at + "/actions/enable", tok)[3]["response"]["status"], "ACTIVE")
+        self.assertEqual(self.api("POST", at + "/actions/enable", tok)[3]["errorCode"], "A030")
+        st, _, _, js = self.api("PATCH", "/api/users", tok, {"id": u["id"], "trafficLimitBytes": 1 << 30})
+        self.assertEqual((st, js["response"]["trafficLimitBytes"], js["response"]["status"]), (200, 1 << 30, "ACTIVE"))
+        headers = self.api("GET", "/api/sub/" + u["shortUuid"], extra=UA)[1]
+        self.assertIn("total=%d;" % (1 << 30), headers["subscription-userinfo"])
+        js = self.api("PATCH", "/api/users", tok, {"username": "switch1", "status": "DISABLED"})[3]["response"]
+        self.assertEqual((js["status"], js["trafficLimitBytes"]), ("DISABLED", 1 << 30))
+        st, _, _, js = self.api("GET", at, tok)
+        self.assertEqual((st, js["response"]["userTraffic"]["usedTrafficBytes"]), (200, 0))
+        limited = self.api("POST", "/api/users", tok, {"username": "over1", "status": "LIMITED", "trafficLimitBytes": 5,
+                                                       "expireAt": "2099-01-01T00:00:00.000Z"})[3]["response"]
+        js = self.api("PATCH", "/api/users", tok, {"id": limited["id"], "trafficLimitBytes": 0})[3]["response"]
+        self.assertEqual((js["status"], js["trafficLimitBytes"]), ("ACTIVE", 0))
+        for body in ({"id": u["id"], "trafficLimitBytes": -1}, {"trafficLimitBytes": 1},
+                     {"id": u["id"], "status": "LIMITED"}, {"id": u["id"], "description": "not modelled"}):
+            self.assertEqual(self.api("PATCH", "/api/users", tok, body)[0], 400, body)
+        self.assertEqual(self.api("PATCH", "/api/users", tok, {"id": 999, "status": "ACTIVE"})[3]["errorCode"], "A025")
+        self.assertEqual(self.api("POST", "/api/users/999/actions/enable", tok)[3]["errorCode"], "A025")
+        self.assertEqual(self.api("POST", "/api/users/abc/actions/disable", tok)[0], 400)
+        st, _, _, js = self.api("GET", "/api/users/999", tok)
+        self.assertEqual((st, js["errorCode"], js["message"]), (404, "A063", "User with specified params not found"))
 
     def test_full_flow(self):
         d = self.d

@@ -1,7 +1,8 @@
 // The panel adapters' shared code (sdk/kits/panel): TOTP against the RFC
 // 6238 test vectors, base32, URL resolution, stored credentials and keys,
-// compose files as data, env files. (Its declared processes are run by the
+// compose files as data, env files, counts in replies. (Its declared processes are run by the
 // ctests compat.fixture.companions*.)
+#include <stand/kits/panel/admin_api.hpp>
 #include <stand/kits/panel/compose_file.hpp>
 #include <stand/kits/panel/credentials.hpp>
 #include <stand/kits/panel/file_text.hpp>
@@ -29,6 +30,23 @@ TEST_CASE("panel kit: TOTP matches the RFC 6238 SHA-1 test vectors") {
     CHECK_THROWS_AS(stand_panel_kit::base32_decode("GEZ1"), std::invalid_argument);
     CHECK(stand_panel_kit::otpauth_secret("otpauth://totp/M:o?secret=ABC234&issuer=M") == "ABC234");
     CHECK(stand_panel_kit::otpauth_secret("otpauth://totp/M:o?issuer=M").empty());
+}
+
+TEST_CASE("panel kit: a count in a reply is an integer >= 0 or its digits as a string (protojson's 64-bit form)") {
+    const auto reply = boost::json::parse(
+        R"({"n": 7, "big": 18446744073709551615, "text": "12345678901234567890", "whole": 3.0, "neg": -1,
+            "frac": 1.5, "sign": "-4", "spaced": " 4", "empty": "", "no": true})");
+    const auto count = [&](const char* key) { return stand_panel_kit::count_member(reply, "p", "read", {key}); };
+    CHECK(count("n") == 7);
+    CHECK(count("big") == 18446744073709551615ULL);
+    CHECK(count("text") == 12345678901234567890ULL);
+    CHECK(count("whole") == 3);
+    for (const char* bad : {"neg", "frac", "sign", "spaced", "empty", "no"}) {
+        CAPTURE(bad);
+        const std::string expected = std::string("p: read: expected a count at ") + bad;
+        CHECK_THROWS_WITH(count(bad), doctest::Contains(expected.c_str()));
+    }
+    CHECK_THROWS_WITH(count("absent"), doctest::Contains("p: read: the reply has no absent"));
 }
 
 TEST_CASE("panel kit: subscription URLs are made absolute") {

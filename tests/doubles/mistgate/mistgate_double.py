@@ -17,7 +17,7 @@ Checked against Mistgate's source (Mistgate/mistgate, read through the stored in
   * cmd/mistgate/setup.go  `mistgate setup` may be re-run: it keeps the settings and issues a fresh setup link
     while no admin exists ("An admin already exists; no setup link issued." afterwards).
   * internal/panel/access/user_rpc.go  a taken user name is already_exists "name_taken"; DeleteUsers with
-    unknown ids answers 200 {}.
+    unknown ids answers 200 {}. The switch, UpdateUser and GetUser: see user_changes.py.
   * the node agent side: see agent_side.py.
 Not modelled: passkeys, Turnstile, the auth rate bucket (10 calls, one more every 3 s) and the per-address
 sign-in lock.
@@ -50,6 +50,7 @@ from common.panel_double import (  # noqa: E402
 from connect_wire import (  # noqa: E402
     ConnectError, connect_error, request_message, sign_in_failure, step_up_required, totp)
 from agent_side import AgentSide  # noqa: E402
+from user_changes import UserChanges, user_status  # noqa: E402
 
 API = "api/mistgate.admin.v1."
 ALNUM = "abcdefghijklmnopqrstuvwxyz0123456789"
@@ -157,7 +158,7 @@ class Failures:
         self.table.pop(key, None)
 
 
-class MistgateDouble(AgentSide, PanelDouble):
+class MistgateDouble(UserChanges, AgentSide, PanelDouble):
     name = "mistgate"
 
     @classmethod
@@ -216,6 +217,7 @@ class MistgateDouble(AgentSide, PanelDouble):
             ("UserService", "ListUsers"): (self.list_users, True, False),
             ("UserService", "DeleteUsers"): (self.delete_users, True, False),
             ("UserService", "GetSubscriptionLink"): (self.get_sub_link, True, False),
+            **self.user_change_rpcs(),
         }
         for (svc, meth), (fn, auth, _) in self.rpcs.items():
             self.route("POST", "/%s/%s%s/%s" % (ap, re.escape(API), svc, meth),
@@ -504,7 +506,7 @@ class MistgateDouble(AgentSide, PanelDouble):
         """adminv1.User as protojson writes it: zero values are left out, 64-bit integers are strings."""
         g = self.state["groups"].get(u["groupId"]) or {}
         out = {"id": u["id"], "name": u["name"], "groupId": u["groupId"], "groupName": g.get("name", ""),
-               "status": "USER_STATUS_ACTIVE", "apps": {"happ": True, "amnezia": True},
+               "status": user_status(u), "apps": {"happ": True, "amnezia": True},
                "deviceLimit": u["deviceLimit"], "quotaReset": "QUOTA_RESET_MONTH",
                "nextResetUnix": str(u["created"] + 30 * 86400), "nodes": {"all": True},
                "createdUnix": str(u["created"])}
@@ -619,7 +621,8 @@ class MistgateDouble(AgentSide, PanelDouble):
         if cached and now - cached[0] < self.args.sub_cache_seconds:
             view = cached[1]
         else:
-            view = {"name": user["name"], "lines": self.user_lines(user), "quota": user["quotaBytes"]}
+            lines = self.user_lines(user) if user_status(user) == "USER_STATUS_ACTIVE" else []  # sub.go
+            view = {"name": user["name"], "lines": lines, "quota": user["quotaBytes"]}
             if self.args.sub_cache_seconds > 0:
                 self.sub_cache[token] = (now, view)
         body = base64.b64encode("\n".join(view["lines"]).encode()).decode()

@@ -46,7 +46,11 @@ What it models (reference section in brackets):
   * users [1.5]: POST /api/users 201 (username ^[a-zA-Z0-9_-]+$ 3..36, expireAt
     required); duplicate username -> 400 A019 "User username already exists"
     (backend users.service.ts maps Prisma P2002 to USER_USERNAME_ALREADY_EXISTS,
-    httpCode 400); DELETE /api/users/{id} (numeric) -> 204 empty; unknown -> 404 A025.
+    httpCode 400); DELETE /api/users/{id} (numeric) -> 204 empty; unknown -> 404 A025;
+    GET /api/users/{id}, by-username, by-short-uuid of an unknown user -> 404 A063 "User with
+    specified params not found" (getUserByUniqueFields, as the real 3.3.2 answered here).
+    The switch (POST /api/users/{id}/actions/enable|disable) and PATCH /api/users
+    (status, trafficLimitBytes): remnawave_user_changes.py.
   * subscription [1.6]: GET /api/sub/{shortUuid} (proxy headers needed, User-Agent
     mandatory else 403); default rule -> XRAY_BASE64 text/plain, standard base64 of
     links joined by "\n"; one ss://base64(method:password)@address:port#remark per
@@ -78,8 +82,10 @@ import urllib.parse
 import uuid
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from common.panel_double import (  # noqa: E402
     PanelDouble, Response, empty_response, json_response, run_double, text_response)
+from remnawave_user_changes import UserChangesMixin  # noqa: E402
 
 NIL_UUID = "00000000-0000-0000-0000-000000000000"
 USERNAME_RE = re.compile(r"^[a-zA-Z0-9_-]+$")
@@ -104,6 +110,10 @@ ERRORS = {
     "FORBIDDEN": ("A068", "Forbidden", 403),
     "USER_USERNAME_ALREADY_EXISTS": ("A019", "User username already exists", 400),
     "USER_NOT_FOUND": ("A025", "User not found", 404),
+    # users.service.ts getUserByUniqueFields: the GETs by id, username and short UUID
+    "GET_USER_BY_UNIQUE_FIELDS_NOT_FOUND": ("A063", "User with specified params not found", 404),
+    "USER_ALREADY_DISABLED": ("A029", "User already disabled", 400),
+    "USER_ALREADY_ENABLED": ("A030", "User already enabled", 400),
     "HOST_NOT_FOUND": ("A046", "Host not found", 404),
     "CONFIG_PROFILE_NOT_FOUND": ("A111", "Config profile not found", 404),
     "INTERNAL_SQUAD_NOT_FOUND": ("A118", "Internal squad not found", 404),
@@ -189,7 +199,7 @@ class ZodFail(Exception):
         self.issues = issues
 
 
-class RemnawaveDouble(PanelDouble):
+class RemnawaveDouble(UserChangesMixin, PanelDouble):
     name = "remnawave"
 
     @classmethod
@@ -252,6 +262,7 @@ class RemnawaveDouble(PanelDouble):
         R("GET", r"/api/users/(?P<userId>[^/]+)/?", self.h_user_get, name="users_get", **A)
         R("DELETE", r"/api/users/(?P<userId>[^/]+)/?", self.h_user_delete,
           name="users_delete", **A)
+        self.user_change_routes(R, **A)
         R("GET", r"/api/sub/(?P<short>[^/]+)/info/?", self.h_sub_info, name="sub_info")
         R("GET", r"/api/sub/(?P<short>[^/]+)/?", self.h_sub, name="sub")
         # every main-listener route goes through the reverse-proxy check
@@ -1028,42 +1039,43 @@ class RemnawaveDouble(PanelDouble):
                             if n != n else "Too small: expected number to be >0"}])
         return int(n) if n == int(n) else n
 
+    def _user_at(self, req, missing="USER_NOT_FOUND"):
+        """(the user the path's userId names, None), or (None, the answer: 400 zod or 404 `missing`)."""
+        try:
+            uid = self._user_id_param(req)
+        except ZodFail as z:
+            return None, self.zod_error(z.issues)
+        u = self._find_user(id=uid)
+        return (u, None) if u else (None, self.err(req, missing))
+
     def h_user_get(self, req):
         _, e = self._auth(req)
         if e:
             return e
-        try:
-            uid = self._user_id_param(req)
-        except ZodFail as z:
-            return self.zod_error(z.issues)
-        u = self._find_user(id=uid)
-        return self.ok(self._user_view(u)) if u else self.err(req, "USER_NOT_FOUND")
+        u, e = self._user_at(req, "GET_USER_BY_UNIQUE_FIELDS_NOT_FOUND")
+        return e or self.ok(self._user_view(u))
 
     def h_user_by_username(self, req):
         _, e = self._auth(req)
         if e:
             return e
         u = self._find_user(username=urllib.parse.unquote(req.params["username"]))
-        return self.ok(self._user_view(u)) if u else self.err(req, "USER_NOT_FOUND")
+        return self.ok(self._user_view(u)) if u else self.err(req, "GET_USER_BY_UNIQUE_FIELDS_NOT_FOUND")
 
     def h_user_by_short(self, req):
         _, e = self._auth(req)
         if e:
             return e
         u = self._find_user(shortUuid=req.params["short"])
-        return self.ok(self._user_view(u)) if u else self.err(req, "USER_NOT_FOUND")
+        return self.ok(self._user_view(u)) if u else self.err(req, "GET_USER_BY_UNIQUE_FIELDS_NOT_FOUND")
 
     def h_user_delete(self, req):
         _, e = self._auth(req)
         if e:
             return e
-        try:
-            uid = self._user_id_param(req)
-        except ZodFail as z:
-            return self.zod_error(z.issues)
-        u = self._find_user(id=uid)
-        if u is None:
-            return self.err(req, "USER_NOT_FOUND")
+        u, e = self._user_at(req)
+        if e:
+            return e
         self.state["users"].remove(u)
         self.save_state()
         return empty_response(204)
@@ -1071,9 +1083,11 @@ class RemnawaveDouble(PanelDouble):
     # ----- subscription ---------------------------------------------------------------
     def _links(self, u):
         if u["status"] != "ACTIVE" or parse_iso(u["expireAt"]).timestamp() < self._now():
-            remarks = {"DISABLED": ["→ Subscription disabled", "→ Contact support"],
-                       "LIMITED": ["→ Traffic limit reached", "→ Contact support"]}.get(
-                u["status"], ["→ Subscription expired", "→ Contact support"])
+            # the seeded custom remarks (prisma/seed/seeders/8_seed-subscription-settings.ts; the
+            # disabled ones as the real 3.3.2 served them here)
+            remarks = {"DISABLED": ["🚫 Subscription disabled", "Contact support"],
+                       "LIMITED": ["🚧 Subscription limited", "Contact support"]}.get(
+                u["status"], ["⌛ Subscription expired", "Contact support"])
             return [self._placeholder(r) for r in remarks]
         inbound_ids = set()
         for s in self.state["squads"]:

@@ -1,6 +1,8 @@
 #include <stand/kits/panel/admin_api.hpp>
 
 #include <algorithm>
+#include <charconv>
+#include <cmath>
 
 namespace stand_panel_kit {
 
@@ -116,6 +118,24 @@ std::string id_member(const json::value& v, const std::string& panel, const std:
     if (m.is_int64()) return std::to_string(m.as_int64());
     if (m.is_uint64()) return std::to_string(m.as_uint64());
     throw Error(STAND_E_BAD_RESPONSE, panel + ": " + operation + ": expected an id at " + std::string(*(path.end() - 1)) +
+                                          ", got " + json::serialize(m));
+}
+
+std::uint64_t count_member(const json::value& v, const std::string& panel, const std::string& operation,
+                           std::initializer_list<const char*> path) {
+    const auto& m = member(v, panel, operation, path);
+    if (m.is_uint64()) return m.as_uint64();
+    if (m.is_int64() && m.as_int64() >= 0) return static_cast<std::uint64_t>(m.as_int64());
+    // 2^64 as a double: a whole number below it fits.
+    if (m.is_double() && m.as_double() >= 0 && m.as_double() < 18446744073709551616.0 && std::floor(m.as_double()) == m.as_double())
+        return static_cast<std::uint64_t>(m.as_double());
+    if (m.is_string()) {
+        const std::string_view s = m.as_string();
+        std::uint64_t n = 0;
+        const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), n);
+        if (!s.empty() && ec == std::errc() && end == s.data() + s.size()) return n;
+    }
+    throw Error(STAND_E_BAD_RESPONSE, panel + ": " + operation + ": expected a count at " + std::string(*(path.end() - 1)) +
                                           ", got " + json::serialize(m));
 }
 

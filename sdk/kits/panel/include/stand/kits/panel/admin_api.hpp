@@ -12,6 +12,7 @@
 
 #include <boost/json.hpp>
 
+#include <cstdint>
 #include <functional>
 #include <initializer_list>
 #include <memory>
@@ -90,5 +91,9 @@ std::string string_member(const boost::json::value& v, const std::string& panel,
 // A string or an integer id as text.
 std::string id_member(const boost::json::value& v, const std::string& panel, const std::string& operation,
                       std::initializer_list<const char*> path);
+// A count (of bytes, say): an integer >= 0, or its decimal digits as a string
+// (protojson writes 64-bit integers so).
+std::uint64_t count_member(const boost::json::value& v, const std::string& panel, const std::string& operation,
+                           std::initializer_list<const char*> path);
 
 }  // namespace stand_panel_kit
