@@ -75,11 +75,7 @@ void XuiApi::fetch_csrf() {
 }
 
 void XuiApi::remember_cookie(const stand_panel_kit::Reply& reply) {
-    const auto* headers = reply.response.if_contains("headers");
-    const auto* set = headers != nullptr && headers->is_object() ? headers->as_object().if_contains("set-cookie") : nullptr;
-    if (set == nullptr || !set->is_string()) return;
-    const std::string_view value = set->get_string();
-    cookie_ = std::string(value.substr(0, value.find(';')));
+    if (auto cookie = stand_panel_kit::set_cookie(reply); !cookie.empty()) cookie_ = std::move(cookie);
 }
 
 json::object XuiApi::browser_headers() const {

@@ -49,6 +49,19 @@ TEST_CASE("panel kit: a count in a reply is an integer >= 0 or its digits as a s
     CHECK_THROWS_WITH(count("absent"), doctest::Contains("p: read: the reply has no absent"));
 }
 
+TEST_CASE("panel kit: the cookie a reply set, without its attributes, for a Cookie header") {
+    const auto reply_with = [](const char* headers) {
+        stand_panel_kit::Reply r;
+        r.response = boost::json::parse(headers).as_object();
+        return r;
+    };
+    CHECK(stand_panel_kit::set_cookie(reply_with(R"({"headers": {"set-cookie": "__Host-sid=abc; Path=/; HttpOnly"}})")) ==
+          "__Host-sid=abc");
+    CHECK(stand_panel_kit::set_cookie(reply_with(R"({"headers": {"set-cookie": "3x-ui=x"}})")) == "3x-ui=x");
+    CHECK(stand_panel_kit::set_cookie(reply_with(R"({"headers": {"content-type": "text/plain"}})")).empty());
+    CHECK(stand_panel_kit::set_cookie(reply_with(R"({"status": 200})")).empty());
+}
+
 TEST_CASE("panel kit: subscription URLs are made absolute") {
     using stand_panel_kit::resolve_url;
     CHECK(resolve_url("http://127.0.0.1:8000/api/", "/sub/abc") == "http://127.0.0.1:8000/sub/abc");

@@ -25,6 +25,14 @@ std::string excerpt(const std::string& body) {
     return out.empty() ? "(empty body)" : out;
 }
 
+std::string set_cookie(const Reply& reply) {
+    const auto* headers = reply.response.if_contains("headers");
+    const auto* set = headers != nullptr && headers->is_object() ? headers->as_object().if_contains("set-cookie") : nullptr;
+    if (set == nullptr || !set->is_string()) return {};
+    const std::string_view value = set->get_string();
+    return std::string(value.substr(0, value.find(';')));
+}
+
 Error bad_response(const std::string& panel, const std::string& operation, const std::string& what, const Reply& reply) {
     return Error(STAND_E_BAD_RESPONSE, panel + ": " + operation + ": " + what + " (HTTP " + std::to_string(reply.status) +
                                            ", body: " + excerpt(reply.body) + ")");

@@ -82,6 +82,9 @@ stand::cpp::Error bad_response(const std::string& panel, const std::string& oper
                                const Reply& reply);
 // The first 200 bytes of a body, on one line.
 std::string excerpt(const std::string& body);
+// The "name=value" of the cookie a reply set (its last Set-Cookie, attributes
+// left off), "" when it set none: a session to hand on as a Cookie header.
+std::string set_cookie(const Reply& reply);
 
 // Members of a JSON reply, each an error naming panel/operation/path when absent or of the wrong type.
 const boost::json::value& member(const boost::json::value& v, const std::string& panel, const std::string& operation,
