@@ -14,30 +14,16 @@ app/models/system.py at v5.2.1):
 import os
 import time
 
+from common.host_stats import cpu_times, meminfo
 from common.panel_double import json_response
 
 VERSION = "5.2.1"
 
 
-def _meminfo():
-    fields = {}
-    with open("/proc/meminfo") as f:
-        for line in f:
-            name, _, rest = line.partition(":")
-            fields[name] = int(rest.split()[0]) * 1024
-    return fields
-
-
-def _cpu_times():
-    with open("/proc/stat") as f:
-        values = [int(v) for v in f.readline().split()[1:]]
-    return sum(values), values[3] + values[4]  # total, idle + iowait
-
-
 class SystemMixin:
     def setup_system(self):
         self.started_at = time.monotonic()
-        self.last_cpu = _cpu_times()
+        self.last_cpu = cpu_times()
         self.route("GET", r"/api/system/resources", self.h_system_resources, name="system_resources",
                    admin=True)
         self.route("GET", r"/api/system/users", self.h_system_users, name="system_users", admin=True)
@@ -46,9 +32,9 @@ class SystemMixin:
         _, e = self._auth(req)
         if e:
             return e
-        mem = _meminfo()
+        mem = meminfo()
         disk = os.statvfs("/")
-        total, idle = _cpu_times()
+        total, idle = cpu_times()
         dt, di = total - self.last_cpu[0], idle - self.last_cpu[1]
         self.last_cpu = (total, idle)
         return json_response({
