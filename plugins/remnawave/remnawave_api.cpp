@@ -71,7 +71,7 @@ const json::object& Api::forwarding() {
 
 Api::Api(const stand::cpp::Host& host, std::string origin, std::filesystem::path token_file,
          std::function<stand_panel_kit::Credentials()> credentials)
-    : origin_(std::move(origin)), token_file_(std::move(token_file)), credentials_(std::move(credentials)),
+    : host_(host), origin_(std::move(origin)), token_file_(std::move(token_file)), credentials_(std::move(credentials)),
       api_(std::make_unique<stand_panel_kit::AdminApi>(host, kPanel, origin_)) {
     for (const auto& [k, v] : forwarding()) api_->set_header(std::string(k), std::string(v.as_string()));
     api_->on_refused([this](stand_panel_kit::AdminApi& a) { sign_in(a); }, token_refused);
@@ -104,6 +104,16 @@ std::string Api::dashboard_session(stand_panel_kit::AdminApi& a, const stand_pan
             throw stand_panel_kit::bad_response(kPanel, "login", "wrong credentials for admin '" + c.username + "'", r);
     }
     return stand_panel_kit::string_member(r.json, kPanel, "login", {"response", "accessToken"});
+}
+
+json::object Api::browser_headers() {
+    stand_panel_kit::AdminApi browser(host_, kPanel, origin_, json::object{{"cookies", false}});
+    json::object h = forwarding();
+    for (const auto& [k, v] : h) browser.set_header(std::string(k), std::string(v.as_string()));
+    h["Authorization"] = "Bearer " + dashboard_session(browser, credentials_());
+    h["X-Remnawave-Client-Type"] = "browser";
+    h["Accept"] = "application/json";
+    return h;
 }
 
 // Mints an API token from a dashboard session (X-Remnawave-Client-Type:

@@ -42,6 +42,11 @@ public:
     void drop_session() { bearer_ = false; }
     // Headers a direct request to the backend needs (the subscription fetch).
     static const boost::json::object& forwarding();
+    // What the admin dashboard's browser sends with each request (the
+    // frontend's src/shared/api/axios.ts): the access token of a login of its
+    // own as a bearer, X-Remnawave-Client-Type: browser, Accept: application/json,
+    // and the forwarding headers its reverse proxy adds.
+    boost::json::object browser_headers();
 
     boost::json::array internal_squads();
     void create_internal_squad(const std::string& name, const std::string& inbound_uuid);
@@ -87,6 +92,7 @@ private:
     std::string dashboard_session(stand_panel_kit::AdminApi& a, const stand_panel_kit::Credentials& c);
     std::string url(const std::string& path) const { return origin_ + path; }
 
+    stand::cpp::Host host_;
     std::string origin_;
     std::filesystem::path token_file_;
     std::function<stand_panel_kit::Credentials()> credentials_;

@@ -7,7 +7,8 @@
 // and waits for (remnawave_enrol.hpp). Admin calls carry an API token
 // (remnawave_api.hpp); users join the default squad, or a Hysteria 2 squad
 // (remnawave_provision.hpp), and are switched off and on, given a quota and
-// read for their traffic through the same API (ABI 1.3).
+// read for their traffic through the same API (ABI 1.3); the dashboard's home
+// page polls are described with a login of their own (ABI 1.4).
 #include "remnawave_api.hpp"
 #include "remnawave_config.hpp"
 #include "remnawave_deployment.hpp"
@@ -167,6 +168,19 @@ private:
         const auto used = api().user_used_traffic(id);
         if (!used) throw Error(STAND_E_NOT_FOUND, "remnawave: user_traffic: no user " + id);
         return {{"total_bytes", *used}};  // Remnawave keeps one count, up and down together
+    }
+
+    // What the Remnawave frontend's home page (src/pages/dashboard/home, the
+    // dashboard's landing page; frontend 3.2.1) polls while it is visible
+    // (src/shared/api/hooks/system/system.query.hooks.ts): the system stats
+    // and the bandwidth stats every 5.1 s, each with the browser's time zone,
+    // and the runtime health every 10 s; a login of its own, as a browser has.
+    std::vector<stand_panel_kit::DashboardRequest> dashboard_of() override {
+        const auto headers = api().browser_headers();
+        const std::string system = api().origin() + "/api/system/";
+        return {{"home", "system_stats", 5.1, "GET", system + "stats?tz=UTC", headers, ""},
+                {"home", "bandwidth_stats", 5.1, "GET", system + "stats/bandwidth?tz=UTC", headers, ""},
+                {"home", "remnawave_health", 10, "GET", system + "health", headers, ""}};
     }
 
     json::object subscription_of(const std::string& id) override {

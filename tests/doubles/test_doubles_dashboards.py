@@ -2,12 +2,14 @@
 a page is open (the adapters' dashboard_requests): 3x-ui v3.6.0's server
 status and clients page (internal/web/controller/server.go, client.go;
 internal/web/service/client_paging.go), PasarGuard v5.2.1's statistics page
-(app/routers/system.py, app/models/system.py). Signed in, as a browser is;
-refused without a session."""
+(app/routers/system.py, app/models/system.py), Remnawave 3.3.2's home page
+(src/modules/system/system.service.ts; contract commands/system/). Signed in,
+as a browser is; refused without a session."""
 
 import os
 import shutil
 import sys
+import time
 import unittest
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -74,6 +76,48 @@ class PasarGuardDashboardTest(unittest.TestCase):
                                  "incoming_bandwidth": 0, "outgoing_bandwidth": 0})
         self.assertEqual(self.api("GET", "/api/system/users")[0], 401)
 
+
+class RemnawaveDashboardTest(unittest.TestCase):
+    setUp, tearDown = pasar_tests.RemnawaveDoubleTest.setUp, pasar_tests.RemnawaveDoubleTest.tearDown
+    api = pasar_tests.RemnawaveDoubleTest.api
+    RUNTIME_KEYS = {"rss", "heapUsed", "heapTotal", "external", "arrayBuffers", "eventLoopDelayMs", "eventLoopP99Ms",
+                    "activeHandles", "uptime", "pid", "timestamp", "instanceId", "instanceType"}
+
+    def test_the_home_pages_polls(self):
+        password = "Bn-0123456789abcdef0123Aa1"
+        jwt = self.api("POST", "/api/auth/register", body={"username": "benchadmin", "password": password})[3][
+            "response"]["accessToken"]
+        squad = self.api("GET", "/api/internal-squads", jwt, browser=True)[3]["response"]["internalSquads"][0]
+        ids = [self.api("POST", "/api/users", jwt, {"username": "user%d" % i, "expireAt": "2099-01-01T00:00:00.000Z",
+                                                    "activeInternalSquads": [squad["uuid"]]}, browser=True)[3][
+                   "response"]["id"] for i in range(3)]
+        self.assertEqual(self.api("POST", "/api/users/%d/actions/disable" % ids[0], jwt, browser=True)[0], 200)
+        st, _, _, js = self.api("GET", "/api/system/stats?tz=UTC", jwt, browser=True)
+        stats = js["response"]
+        self.assertEqual(st, 200)
+        self.assertEqual(stats["users"], {"statusCounts": {"ACTIVE": 2, "DISABLED": 1, "LIMITED": 0, "EXPIRED": 0},
+                                          "totalUsers": 3})
+        self.assertEqual(stats["onlineStats"], {"lastDay": 0, "lastWeek": 0, "neverOnline": 3, "onlineNow": 0})
+        self.assertEqual(stats["nodes"], {"totalOnline": 0, "totalBytesLifetime": "0"})
+        self.assertEqual(stats["cpu"], {"cores": os.cpu_count()})
+        mem = stats["memory"]
+        self.assertEqual(mem["used"], mem["total"] - mem["free"])
+        self.assertGreater(mem["free"], 0)
+        self.assertLess(abs(stats["timestamp"] / 1000 - time.time()), 60)
+        st, _, _, js = self.api("GET", "/api/system/stats/bandwidth?tz=UTC", jwt, browser=True)
+        self.assertEqual(st, 200)
+        self.assertEqual(set(js["response"]), {"bandwidthLastTwoDays", "bandwidthLastSevenDays", "bandwidthLast30Days",
+                                               "bandwidthCalendarMonth", "bandwidthCurrentYear"})
+        for period in js["response"].values():
+            self.assertEqual(period, {"current": "0", "previous": "0", "difference": "0"})
+        st, _, _, js = self.api("GET", "/api/system/health", jwt, browser=True)
+        [metric] = js["response"]["runtimeMetrics"]
+        self.assertEqual((st, set(metric)), (200, self.RUNTIME_KEYS))
+        self.assertEqual((metric["pid"], metric["instanceType"], metric["instanceId"]), (self.d.proc.pid, "api", "0"))
+        self.assertGreater(metric["rss"], 0)
+        for path in ("/api/system/stats", "/api/system/stats/bandwidth", "/api/system/health"):
+            self.assertEqual(self.api("GET", path)[0], 401)
+            self.assertEqual(self.api("GET", path, jwt)[0], 403)  # the admin's JWT needs the browser's header
 
 if __name__ == "__main__":
     unittest.main()

@@ -61,6 +61,8 @@ What it models (reference section in brackets):
     no host -> vless://0000...@0.0.0.0:1 placeholder remarks; unknown or
     deleted user -> 404 {"isFound":false,"statusCode":404,"message":"Resource not found"}.
     subscriptionUrl = https://<SUB_PUBLIC_DOMAIN>/<shortUuid> (absolute, https).
+  * the home page's polls (GET /api/system/stats, /api/system/stats/bandwidth, /api/system/health):
+    remnawave_system.py.
   * restart [1.8]: with --state-dir, admin, API tokens, squads, hosts, users and
     APP_SECRET persist. Fault 401-after-restart rotates APP_SECRET (all JWTs ->
     401), like a restart with a changed secret; with --session-lost revoke-tokens it
@@ -85,6 +87,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from common.panel_double import (  # noqa: E402
     PanelDouble, Response, empty_response, json_response, run_double, text_response)
+from remnawave_system import SystemStatsMixin  # noqa: E402
 from remnawave_user_changes import UserChangesMixin  # noqa: E402
 
 NIL_UUID = "00000000-0000-0000-0000-000000000000"
@@ -199,7 +202,7 @@ class ZodFail(Exception):
         self.issues = issues
 
 
-class RemnawaveDouble(UserChangesMixin, PanelDouble):
+class RemnawaveDouble(UserChangesMixin, SystemStatsMixin, PanelDouble):
     name = "remnawave"
 
     @classmethod
@@ -263,6 +266,7 @@ class RemnawaveDouble(UserChangesMixin, PanelDouble):
         R("DELETE", r"/api/users/(?P<userId>[^/]+)/?", self.h_user_delete,
           name="users_delete", **A)
         self.user_change_routes(R, **A)
+        self.system_routes(R, **A)
         R("GET", r"/api/sub/(?P<short>[^/]+)/info/?", self.h_sub_info, name="sub_info")
         R("GET", r"/api/sub/(?P<short>[^/]+)/?", self.h_sub, name="sub")
         # every main-listener route goes through the reverse-proxy check
