@@ -56,6 +56,28 @@ std::string sign_in_failure(const json::value& v) {
     return {};
 }
 
+// One request of `procedure` on `api`: 200 with a JSON object, or a Connect error.
+RpcReply rpc_on(stand_panel_kit::AdminApi& api, const std::string& procedure, json::object body) {
+    static const std::vector<int> statuses = any_http_status();
+    RpcReply r;
+    r.reply = api.call(procedure,
+                       {{"method", "POST"}, {"url", api.url(kApiPrefix + procedure)}, {"json", std::move(body)}},
+                       statuses, false);
+    boost::system::error_code ec;
+    auto v = json::parse(r.reply.body, ec);
+    if (r.ok()) {
+        if (ec || !v.is_object()) throw stand_panel_kit::bad_response(kPanel, procedure, "the body is not a JSON object", r.reply);
+        r.reply.json = std::move(v);
+        return r;
+    }
+    if (!ec) {
+        r.code = text_member(v, "code");
+        r.message = text_member(v, "message");
+        r.reply.json = std::move(v);
+    }
+    return r;
+}
+
 }  // namespace
 
 void fail(const std::string& procedure, const RpcReply& r, const std::string& what) {
@@ -74,25 +96,10 @@ Client::Client(const stand::cpp::Host& host, const std::string& admin_url, std::
     : host_(host), api_(host, kPanel, admin_url), login_(std::move(login)), password_(std::move(password)),
       next_code_(std::move(next_code)) {}
 
+std::string Client::procedure_url(const std::string& procedure) const { return api_.url(kApiPrefix + procedure); }
+
 RpcReply Client::rpc(const std::string& procedure, json::object body) const {
-    static const std::vector<int> statuses = any_http_status();
-    RpcReply r;
-    r.reply = api_.call(procedure,
-                        {{"method", "POST"}, {"url", api_.url(kApiPrefix + procedure)}, {"json", std::move(body)}},
-                        statuses, false);
-    boost::system::error_code ec;
-    auto v = json::parse(r.reply.body, ec);
-    if (r.ok()) {
-        if (ec || !v.is_object()) throw stand_panel_kit::bad_response(kPanel, procedure, "the body is not a JSON object", r.reply);
-        r.reply.json = std::move(v);
-        return r;
-    }
-    if (!ec) {
-        r.code = text_member(v, "code");
-        r.message = text_member(v, "message");
-        r.reply.json = std::move(v);
-    }
-    return r;
+    return rpc_on(api_, procedure, std::move(body));
 }
 
 RpcReply Client::call_reply(const std::string& procedure, json::object body) {
@@ -123,18 +130,31 @@ std::optional<json::value> Client::call_for_user(const std::string& procedure, j
     return std::move(r.reply.json);
 }
 
-void Client::password_login() {
-    logged_in_ = false;
-    api_.reset_session();
+RpcReply Client::sign_in_on(stand_panel_kit::AdminApi& api) {
     const std::string op = "AuthService/PasswordLogin";
-    auto r = rpc(op, {{"login", login_}, {"password", password_}, {"totpCode", next_code_()}});
+    auto r = rpc_on(api, op, {{"login", login_}, {"password", password_}, {"totpCode", next_code_()}});
     if (r.status() == 401) {
         std::string detail = sign_in_failure(r.json());
         fail(op, r, "sign-in refused for login '" + login_ + "' (wrong password or TOTP code" +
                         (detail.empty() ? "" : "; " + detail) + ")");
     }
     if (!r.ok()) fail(op, r, "sign-in failed for login '" + login_ + "'");
+    return r;
+}
+
+void Client::password_login() {
+    logged_in_ = false;
+    api_.reset_session();
+    sign_in_on(api_);
     logged_in_ = true;
+}
+
+std::string Client::browser_cookie() {
+    stand_panel_kit::AdminApi browser(host_, kPanel, api_.base_url(), json::object{{"cookies", false}});
+    const auto r = sign_in_on(browser);
+    auto cookie = stand_panel_kit::set_cookie(r.reply);
+    if (cookie.empty()) fail("AuthService/PasswordLogin", r, "signed in, but the panel set no session cookie");
+    return cookie;
 }
 
 void Client::step_up() {

@@ -61,6 +61,12 @@ public:
     std::optional<boost::json::value> call_for_user(const std::string& procedure, boost::json::object body);
 
     void password_login();  // AuthService/PasswordLogin with a fresh code
+    // A sign-in of its own, as the admin UI's browser has: PasswordLogin with a
+    // fresh code on a session apart from this client's; the `__Host-sid` cookie
+    // it set, as "name=value". This client's session is left as it is.
+    std::string browser_cookie();
+    // The absolute URL of `procedure` ("FleetService/Overview").
+    std::string procedure_url(const std::string& procedure) const;
     // AuthService/FinishStepUp with a fresh code. "step-up failed" and the lock
     // (429) are errors that say so; "not signed in" signs in, which counts as one.
     void step_up();
@@ -69,6 +75,9 @@ public:
     bool logged_in() const noexcept { return logged_in_; }
 
 private:
+    // PasswordLogin with a fresh code on `api`; an error unless the panel signed in.
+    RpcReply sign_in_on(stand_panel_kit::AdminApi& api);
+
     stand::cpp::Host host_;
     mutable stand_panel_kit::AdminApi api_;  // rpc() is one request: no state of the client changes
     std::string login_, password_;

@@ -12,10 +12,12 @@
 // mistgate_codes.hpp); a step-up is done only when the panel asks for one.
 // Users get their subscription URL from CreateUser; they are switched off and
 // on, given a quota and read for their traffic through UserService too
-// (mistgate_users.hpp, ABI 1.3).
+// (mistgate_users.hpp, ABI 1.3). What the admin UI's Overview polls is
+// described with a sign-in of its own (mistgate_dashboard.hpp, ABI 1.4).
 #include "mistgate_api.hpp"
 #include "mistgate_codes.hpp"
 #include "mistgate_config.hpp"
+#include "mistgate_dashboard.hpp"
 #include "mistgate_deployment.hpp"
 #include "mistgate_provision.hpp"
 #include "mistgate_users.hpp"
@@ -123,6 +125,9 @@ private:
         if (!used) throw Error(STAND_E_NOT_FOUND, "mistgate: user_traffic: no user " + id);
         return {{"total_bytes", *used}};  // Mistgate's usedBytes is one count, up and down together
     }
+
+    // The Overview's polls (mistgate_dashboard.hpp), with a sign-in of their own.
+    std::vector<stand_panel_kit::DashboardRequest> dashboard_of() override { return overview_polls(*client_); }
 
     json::object subscription_of(const std::string& id) override {
         auto& c = *client_;

@@ -3,8 +3,10 @@ a page is open (the adapters' dashboard_requests): 3x-ui v3.6.0's server
 status and clients page (internal/web/controller/server.go, client.go;
 internal/web/service/client_paging.go), PasarGuard v5.2.1's statistics page
 (app/routers/system.py, app/models/system.py), Remnawave 3.3.2's home page
-(src/modules/system/system.service.ts; contract commands/system/). Signed in,
-as a browser is; refused without a session."""
+(src/modules/system/system.service.ts; contract commands/system/), Mistgate's
+Overview at 695c839 (internal/panel/fleet/admin_fleet.go, admin_node.go;
+proto/mistgate/admin/v1/). Signed in, as a browser is; refused without a
+session."""
 
 import os
 import shutil
@@ -118,6 +120,60 @@ class RemnawaveDashboardTest(unittest.TestCase):
         for path in ("/api/system/stats", "/api/system/stats/bandwidth", "/api/system/health"):
             self.assertEqual(self.api("GET", path)[0], 401)
             self.assertEqual(self.api("GET", path, jwt)[0], 403)  # the admin's JWT needs the browser's header
+
+
+class MistgateDashboardTest(unittest.TestCase):
+    STEP = xui_tests.MistgateTest.STEP
+    setUp, tearDown = xui_tests.MistgateTest.setUp, xui_tests.MistgateTest.tearDown
+    start, rpc, owner = xui_tests.MistgateTest.start, xui_tests.MistgateTest.rpc, xui_tests.MistgateTest.owner
+    begin_setup = xui_tests.MistgateTest.begin_setup
+    bootstrap, node, login = xui_tests.MistgateTest.bootstrap, xui_tests.MistgateTest.node, xui_tests.MistgateTest.login
+    enroll_and_run = xui_tests.MistgateTest.enroll_and_run
+
+    def online_nodes(self, c):
+        for _ in range(100):
+            s, r = self.rpc(c, "NodeService/ListNodes", {})
+            if r["nodes"][0]["status"] == "NODE_STATUS_ONLINE":
+                return s, r
+            time.sleep(0.1)
+        self.fail("the node never came online: %r" % r)
+
+    def test_the_overviews_polls(self):
+        d = self.start()
+        c, gid = self.bootstrap(d)
+        for i in range(3):
+            self.assertEqual(self.rpc(c, "UserService/CreateUser", {"name": "user%d" % i, "groupId": gid})[0], 200)
+        self.enroll_and_run()
+        browser = self.login(d.port)  # a sign-in of its own
+        s, r = self.online_nodes(browser)
+        self.assertEqual(s, 200)
+        self.assertEqual((r["nodes"][0]["id"], r["nodes"][0]["protocols"]), (self.node_id, ["hysteria2"]))
+        self.assertLess(abs(int(r["nodes"][0]["lastSeenUnix"]) - time.time()), 30)
+        s, r = self.rpc(browser, "FleetService/Overview", {"range": "OVERVIEW_RANGE_24H", "eventLimit": 6})
+        self.assertEqual((s, r["nodesTotal"], len(r["traffic"]), len(r["online"])), (200, 1, 24, 24))
+        hour = int(time.time()) // 3600 * 3600
+        self.assertEqual([int(p["startUnix"]) for p in r["traffic"]], [hour - (23 - i) * 3600 for i in range(24)])
+        self.assertEqual(r["nodes"], [{"id": self.node_id, "name": "bench1", "countryCode": "DE",
+                                       "status": "NODE_STATUS_ONLINE", "sparkBytes": ["0"] * 24}])
+        self.assertNotIn("nodesProblem", r)
+        s, r = self.rpc(browser, "FleetService/Overview", {"range": "OVERVIEW_RANGE_7D"})
+        self.assertEqual((s, len(r["traffic"])), (200, 168))
+        s, r = self.rpc(browser, "UserService/ListUsers", {"pageSize": 1})
+        self.assertEqual((s, r["counts"], len(r["users"])), (200, {"all": 3}, 1))
+        s, r = self.rpc(browser, "ProfileService/ListProfiles", {})
+        [profile] = r["profiles"]
+        self.assertEqual(s, 200)
+        self.assertEqual({k: v for k, v in profile.items() if k != "id"},
+                         {"name": "main", "protocol": "hysteria2", "summary": "UDP 443 · self_signed", "nodeCount": 1,
+                          "userCount": 3, "version": 1})
+        s, r = self.rpc(browser, "ApprovalService/ListApprovals", {"awaitingOnly": True})
+        self.assertEqual((s, set(r)), (200, {"nowUnix"}))
+        anonymous = xui_tests.Client(d.port)
+        for method, body in (("FleetService/Overview", {}), ("NodeService/ListNodes", {}),
+                             ("ProfileService/ListProfiles", {}), ("ApprovalService/ListApprovals", {})):
+            s, r = self.rpc(anonymous, method, body)
+            self.assertEqual((s, r["code"]), (401, "unauthenticated"), method)
+
 
 if __name__ == "__main__":
     unittest.main()

@@ -19,6 +19,8 @@ Checked against Mistgate's source (Mistgate/mistgate, read through the stored in
   * internal/panel/access/user_rpc.go  a taken user name is already_exists "name_taken"; DeleteUsers with
     unknown ids answers 200 {}. The switch, UpdateUser and GetUser: see user_changes.py.
   * the node agent side: see agent_side.py.
+  * what the admin UI polls while its Overview is open (FleetService/Overview, NodeService/ListNodes,
+    ProfileService/ListProfiles, ApprovalService/ListApprovals): see overview_side.py.
 Not modelled: passkeys, Turnstile, the auth rate bucket (10 calls, one more every 3 s) and the per-address
 sign-in lock.
 
@@ -50,6 +52,7 @@ from common.panel_double import (  # noqa: E402
 from connect_wire import (  # noqa: E402
     ConnectError, connect_error, request_message, sign_in_failure, step_up_required, totp)
 from agent_side import AgentSide  # noqa: E402
+from overview_side import OverviewSide  # noqa: E402
 from user_changes import UserChanges, user_status  # noqa: E402
 
 API = "api/mistgate.admin.v1."
@@ -158,7 +161,7 @@ class Failures:
         self.table.pop(key, None)
 
 
-class MistgateDouble(UserChanges, AgentSide, PanelDouble):
+class MistgateDouble(UserChanges, AgentSide, OverviewSide, PanelDouble):
     name = "mistgate"
 
     @classmethod
@@ -218,6 +221,7 @@ class MistgateDouble(UserChanges, AgentSide, PanelDouble):
             ("UserService", "DeleteUsers"): (self.delete_users, True, False),
             ("UserService", "GetSubscriptionLink"): (self.get_sub_link, True, False),
             **self.user_change_rpcs(),
+            **self.overview_rpcs(),
         }
         for (svc, meth), (fn, auth, _) in self.rpcs.items():
             self.route("POST", "/%s/%s%s/%s" % (ap, re.escape(API), svc, meth),
@@ -458,10 +462,8 @@ class MistgateDouble(UserChanges, AgentSide, PanelDouble):
         p = {"id": rid("prf_"), "protocol": "hysteria2", "name": name, "settingsJson": json.dumps(merged)}
         self.state["profiles"][p["id"]] = p
         self.save_state()
-        summary = "UDP %d · %s" % (merged.get("port", 443), merged.get("tls_mode", ""))
         # CreateProfileResponse carries a ProfileSummary (profile.proto): no settings
-        return json_response({"profile": {"id": p["id"], "name": name, "protocol": "hysteria2", "summary": summary,
-                                          "version": 1}})
+        return json_response({"profile": self.profile_view(p)})
 
     def create_inbound(self, req, b, sess):
         p = self.state["profiles"].get(b.get("profileId"))
