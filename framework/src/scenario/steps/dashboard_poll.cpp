@@ -85,7 +85,8 @@ json::object summary_of(const DashboardLoad& d, const load::LoadResult& r) {
         if (status >= 200 && status < 300) ok += count;
     const auto attempts = r.completed + r.errors;
     json::object o{{"page", d.page}, {"name", d.name}, {"every_s", d.every_s}, {"rate", d.spec.rate},
-                   {"connections", d.spec.connections}, {"completed", r.completed}, {"ok", ok},
+                   {"connections", d.spec.connections}, {"offered", r.offered}, {"late", r.late},
+                   {"completed", r.completed}, {"ok", ok},
                    {"errors", r.errors}, {"error_pct", attempts ? 100.0 * double(attempts - ok) / double(attempts) : 0.0}};
     if (auto it = r.latency.find("all"); it != r.latency.end() && it->second.count() > 0) {
         o["p50_ms"] = double(it->second.value_at_percentile(50)) / 1000.0;
