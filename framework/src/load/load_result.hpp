@@ -172,6 +172,18 @@ struct LoadResult {
 
     double requests_per_s() const noexcept { return elapsed_s > 0 ? static_cast<double>(completed) / elapsed_s : 0; }
     double sent_per_s() const noexcept { return window_s > 0 ? static_cast<double>(sent) / window_s : 0; }
+    // Answers with a 2xx status.
+    std::uint64_t ok_count() const noexcept {
+        std::uint64_t ok = 0;
+        for (const auto& [status, count] : status_counts)
+            if (status >= 200 && status < 300) ok += count;
+        return ok;
+    }
+    // Of the requests that got an answer or a transport error, those without a 2xx answer, in %.
+    double error_pct() const noexcept {
+        const double attempts = static_cast<double>(completed + errors);
+        return attempts > 0 ? 100.0 * (attempts - static_cast<double>(ok_count())) / attempts : 0;
+    }
     std::uint64_t error_count(ErrorKind k) const noexcept { return error_counts[k]; }
     // Schema "stand.load/1": the fields above, histograms summarised by
     // summarize_us (count, min, mean, stdev, p50 .. p99_99, max in µs).

@@ -80,14 +80,9 @@ DashboardLoad plan_one(const json::object& o, std::size_t i, const DashboardPlan
 }
 
 json::object summary_of(const DashboardLoad& d, const load::LoadResult& r) {
-    std::uint64_t ok = 0;
-    for (const auto& [status, count] : r.status_counts)
-        if (status >= 200 && status < 300) ok += count;
-    const auto attempts = r.completed + r.errors;
     json::object o{{"page", d.page}, {"name", d.name}, {"every_s", d.every_s}, {"rate", d.spec.rate},
                    {"connections", d.spec.connections}, {"offered", r.offered}, {"late", r.late},
-                   {"completed", r.completed}, {"ok", ok},
-                   {"errors", r.errors}, {"error_pct", attempts ? 100.0 * double(attempts - ok) / double(attempts) : 0.0}};
+                   {"completed", r.completed}, {"ok", r.ok_count()}, {"errors", r.errors}, {"error_pct", r.error_pct()}};
     if (auto it = r.latency.find("all"); it != r.latency.end() && it->second.count() > 0) {
         o["p50_ms"] = double(it->second.value_at_percentile(50)) / 1000.0;
         o["p95_ms"] = double(it->second.value_at_percentile(95)) / 1000.0;
@@ -158,7 +153,7 @@ DashboardOutcome run_dashboards(const RepContext& ctx, const std::vector<Dashboa
     for (std::size_t i = 0; i < loads.size(); ++i) {
         auto entry = summary_of(loads[i], results[i]);
         if (!errors[i].empty()) entry["error"] = errors[i];
-        ok += entry.at("ok").to_number<std::uint64_t>();
+        ok += results[i].ok_count();
         requests.push_back(std::move(entry));
         const auto& r = results[i];
         completed += r.completed;

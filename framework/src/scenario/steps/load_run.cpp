@@ -111,16 +111,13 @@ void put_latency(const MetricSink& put, const std::string& prefix, const load::L
 
 void put_client_metrics(const MetricSink& put, const load::LoadResult& r) {
     const double elapsed = r.elapsed_s > 0 ? r.elapsed_s : 1;
-    std::uint64_t ok = 0;
-    for (const auto& [status, count] : r.status_counts)
-        if (status >= 200 && status < 300) ok += count;
+    const std::uint64_t ok = r.ok_count();
     put("rps", static_cast<double>(r.completed) / elapsed);
     put("ok_rps", static_cast<double>(ok) / elapsed);
     put_latency(put, "", r, "all", {50, 90, 95, 99});
     // Latency of the successful answers alone: a fast 429 must not flatter the service.
     put_latency(put, "ok_", r, "2xx", {50, 95, 99});
-    const double attempts = static_cast<double>(r.completed + r.errors);
-    put("error_pct", attempts > 0 ? 100.0 * (attempts - static_cast<double>(ok)) / attempts : 0);
+    put("error_pct", r.error_pct());
     put("client_cpu_pct", r.cpu.cores_used * 100.0);
     if (r.completed > 0) put("client_cpu_us_per_req", r.cpu.us_per_request);
     if (r.model == load::Model::open)
