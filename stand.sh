@@ -24,7 +24,7 @@ PACKAGES=(
   nginx-light haproxy caddy wrk time
   liburing-dev libaio-dev fio
   p7zip-full
-  chromium python3 python3-venv python3-pip nodejs npm
+  chromium python3 python3-venv python3-pip python3-junitparser nodejs npm
   podman runc docker-compose debootstrap
   openssh-client openssh-server iproute2
 )

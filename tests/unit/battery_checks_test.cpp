@@ -217,7 +217,7 @@ TEST_CASE("scenario: steps for one plugin, box io, checks, wide tables with rati
     CHECK(parse_error(battery(R"(, {"step": "run_probe", "plugin": "fio", "job": "x"})", "")) ==
           R"(b.json: $.phases[0].steps[3].plugin: expected the label of a plugin of this run ("disk", "sysprobe"), got "fio")");
     CHECK(parse_error(battery("", R"(, "checks": [{"check": "cache", "metric": "rr.iops", "control": "nope.iops"}])")) ==
-          R"(b.json: $.checks[0].control: expected a metric a step of this scenario produces, got "nope.iops")");
+          R"(b.json: $.checks[0].control: expected a metric produced by a step (no step is named "nope"; steps with metrics: rr, rw, cpu), got "nope.iops")");
     CHECK(parse_error(battery("", R"(, "checks": [{"check": "limiter"}])")) ==
           R"(b.json: $.checks[0].check: expected one of cache, plateau_spread, plateau_equal, write_back, anomalies, got "limiter")");
     CHECK(parse_error(battery("", R"(, "checks": [{"check": "plateau_equal", "metrics": ["rr.iops"]}])")) ==

@@ -22,12 +22,17 @@ json::object finding(const char* id, const char* scope) { return {{"id", id}, {"
 
 }  // namespace
 
-TEST_CASE("cell verdicts: a step's findings mark that step's cells of that plugin only; whole-rep ones go under the table") {
+TEST_CASE("cell verdicts: a step's findings flag that step's cells of that plugin only; whole-rep ones flag every cell of the plugin") {
     const std::vector<json::object> reps{
         rep("a", {finding("tunnel-not-here", "a rep 1, step B1"), finding("machine-busy", "a rep 1"),
                   finding("open-model-behind", "a rep 1, step D_storm"), finding("tunnel-not-here", "a rep 1, step B1")}),
         rep("b", {finding("tunnel-disrupted", "b rep 1, step E_tunnel")})};
-    const auto findings = rp::rep_findings(reps);
+    auto failed = rep("b", {finding("machine-busy", "b rep 2")});
+    failed["rep"] = 2;
+    failed["status"] = "failed";  // fed no cell
+    auto all = reps;
+    all.push_back(failed);
+    const auto findings = rp::rep_findings(all);
     const auto spec = rp::parse_table_spec_text(
         R"({"rows": [{"label": "B1", "metric": "B1.gbit_s", "format": "%.1f", "optional": true},
                      {"label": "D", "metric": "D_storm.rps", "format": "%.0f"},
@@ -40,12 +45,17 @@ TEST_CASE("cell verdicts: a step's findings mark that step's cells of that plugi
     rp::mark_cells(table, spec, findings);
     REQUIRE(table.columns.size() == 2);
     CHECK(table.columns[0].plugin == "a");
-    CHECK(table.rows[0].cells[0].text == "n/a \u26a0 tunnel-not-here");  // one id, however often it fired
-    CHECK(table.rows[0].cells[1].text == "1.5 (1.5-1.5)");
-    CHECK(table.rows[1].cells[0].text == "300 (300-300) \u26a0 open-model-behind");
-    CHECK(table.rows[1].cells[1].text == "299 (299-299)");
-    CHECK(table.rows[2].cells[0].text == "0 (0-0)");
-    CHECK(table.rows[2].cells[1].text == "64 (64-64) \u26a0 tunnel-disrupted");
-    CHECK(rp::whole_rep_line(table, findings) ==
-          "Detectors on whole repetitions (every row of that column): a: machine-busy.\n");
+    using V = std::vector<std::string>;
+    CHECK(table.rows[0].cells[0].flags == V{"machine-busy in a rep 1", "tunnel-not-here in a rep 1, step B1"});  // once
+    CHECK(table.rows[0].cells[1].flags.empty());
+    CHECK(table.rows[1].cells[0].flags == V{"machine-busy in a rep 1", "open-model-behind in a rep 1, step D_storm"});
+    CHECK(table.rows[1].cells[1].flags.empty());
+    CHECK(table.rows[2].cells[0].flags == V{"machine-busy in a rep 1"});
+    CHECK(table.rows[2].cells[1].flags == V{"tunnel-disrupted in b rep 1, step E_tunnel"});
+    CHECK(table.rows[1].cells[0].text == "300 (300-300)");  // the number itself untouched
+
+    const std::string md = rp::render_markdown(table, spec);
+    CHECK(md.find("| D | 300 (300-300) \u26a01,3 | 299 (299-299) |") != std::string::npos);
+    CHECK(md.find("\u26a01 machine-busy in a rep 1  \n\u26a02 tunnel-not-here in a rep 1, step B1") != std::string::npos);
+    CHECK(md.find("\u26a04 tunnel-disrupted in b rep 1, step E_tunnel\n") != std::string::npos);
 }

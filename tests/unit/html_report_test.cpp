@@ -130,7 +130,7 @@ TEST_CASE("html report: tables, whisker bars, a CDF per load step, a time series
         REQUIRE(x != std::string::npos);
         REQUIRE(beta != std::string::npos);
         CHECK(x < beta);
-        CHECK(html.find("<td class=\"num\">2000 (2000-2000)</td>") != std::string::npos);
+        CHECK(html.find("<td class=\"num\"><span>2000</span> <span class=\"range\">(2000-2000)</span></td>") != std::string::npos);
     }
     SUBCASE("bars with min-max whiskers for every table row") {
         auto bars = svgs_labelled(html, "requests/s: median per plugin");

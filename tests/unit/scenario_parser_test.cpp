@@ -296,7 +296,7 @@ TEST_CASE("scenario parser: wrong types") {
 TEST_CASE("scenario parser: unknown keys name the keys that are allowed") {
     CHECK(error_of(with_top(R"("repetition": 3)")) ==
           R"(t.json: $.repetition: expected a key of a scenario (schema_version, name, description, plugins, box, client, )"
-          R"(repetitions, order, sample_interval_ms, allow_remote, backend, placement, phases, tables, checks, spread_ratios, hosts, generators), got "repetition")");
+          R"(repetitions, order, sample_interval_ms, allow_remote, backend, placement, phases, tables, checks, thresholds, spread_ratios, hosts, generators), got "repetition")");
     CHECK(error_of(with_top(R"("box": {"cpus": 1})")) ==
           R"(t.json: $.box.cpus: expected a key of a box (vcpu, memory_mib, swap_mib, pin, io), got "cpus")");
     CHECK(error_of(with_steps(R"({"step": "idle", "duration": 3})")) ==
@@ -305,7 +305,7 @@ TEST_CASE("scenario parser: unknown keys name the keys that are allowed") {
           R"(t.json: $.phases[0].steps[0].duration_s: expected a key of a start step (step, name, timeout_s, plugin), got "duration_s")");
     CHECK(error_of(with_top(R"("x y": 1)")) ==
           R"(t.json: $["x y"]: expected a key of a scenario (schema_version, name, description, plugins, box, client, )"
-          R"(repetitions, order, sample_interval_ms, allow_remote, backend, placement, phases, tables, checks, spread_ratios, hosts, generators), got "x y")");
+          R"(repetitions, order, sample_interval_ms, allow_remote, backend, placement, phases, tables, checks, thresholds, spread_ratios, hosts, generators), got "x y")");
 }
 
 TEST_CASE("scenario parser: values out of range") {

@@ -1,5 +1,6 @@
 #include "cli/commands.hpp"
 #include "cli/exit_codes.hpp"
+#include "cli/threshold_exit.hpp"
 #include "report/per_rep_csv.hpp"
 #include "report/report_error.hpp"
 #include "report/run_report.hpp"
@@ -14,12 +15,15 @@
 namespace stand::cli {
 namespace {
 
-const char* kHelp = R"(usage: stand report RUN_DIR
+const char* kHelp = R"(usage: stand report RUN_DIR [--junit FILE]
        stand report --import-per-rep FILE --table-spec SPEC [--output FILE]
 
 With RUN_DIR: regenerates results.json, per_rep.csv, summary.md and
 report.html of a run directory from its raw files (run.json, reps/*.json,
-samples/*.csv), e.g. after a newer stand or an interrupted run.
+samples/*.csv), e.g. after a newer stand or an interrupted run. The
+scenario's thresholds are evaluated again: --junit FILE writes them as JUnit
+XML, and the exit is 99 when one is crossed or could not be evaluated, as
+`stand run`'s.
 
 With --import-per-rep: renders a Markdown table (median (min-max) per plugin
 and metric) from per-repetition results.
@@ -33,7 +37,7 @@ and metric) from per-repetition results.
                          scenarios/README.md, "Table specs"
   --output FILE          write the Markdown to FILE instead of standard output
 
-Exit: 0 ok; 2 not a run directory, bad command line, unreadable file, bad CSV (the message names
+Exit: 0 ok; 99 (RUN_DIR) a threshold crossed or not evaluated; 2 not a run directory, bad command line, unreadable file, bad CSV (the message names
 FILE:LINE) or bad spec (the message names SPEC and the JSON path, e.g.
 $.rows[3].format, also when a row's metric has no values in FILE).
 )";
@@ -41,7 +45,7 @@ $.rows[3].format, also when a row's metric has no values in FILE).
 }  // namespace
 
 int run_report(const std::vector<std::string>& argv) {
-    Args args("report", argv, {{"help"}, {"import-per-rep", true}, {"table-spec", true}, {"output", true}});
+    Args args("report", argv, {{"help"}, {"import-per-rep", true}, {"table-spec", true}, {"output", true}, {"junit", true}});
     if (args.flag("help")) {
         std::cout << kHelp;
         return kExitOk;
@@ -55,10 +59,12 @@ int run_report(const std::vector<std::string>& argv) {
         auto files = report::write_run_report(dir);
         for (const auto& f : {files.results_json, files.per_rep_csv, files.summary_md, files.report_html})
             std::cout << f.string() << "\n";
-        return kExitOk;
+        if (const auto junit = args.value("junit")) check_junit_file(*junit, files.thresholds.size());
+        return threshold_code(files.thresholds, args.value("junit"), "stand run " + dir.string());
     }
     const auto csv = args.value("import-per-rep");
     const auto spec_file = args.value("table-spec");
+    if (args.value("junit")) throw UsageError("--junit goes with 'report RUN_DIR'");
     if (!csv) throw UsageError("'report' needs --import-per-rep FILE (see stand report --help)");
     if (!spec_file) throw UsageError("'report' needs --table-spec SPEC (see stand report --help)");
     try {

@@ -2,6 +2,7 @@
 #include "cli/exit_codes.hpp"
 #include "cli/run_on_hosts.hpp"
 #include "cli/scenario_run.hpp"
+#include "cli/threshold_exit.hpp"
 #include "fleetrun/controller_load.hpp"
 #include "text/text_file.hpp"
 #include "loader/schema_check.hpp"
@@ -53,6 +54,9 @@ finishes an interrupted run, skipping the repetitions that finished.
                         machine, and with hosts each host's stand) and exit 0 or 2
                         without measuring, as `nginx -t` does
   --allow-drift         measure although the box's effective settings differ from the plan
+  --junit FILE          write the scenario's thresholds as JUnit XML to FILE when the run
+                        ends: one test case per threshold and plugin (failure: crossed,
+                        error: not evaluated), so a CI system shows them as tests
   --plugin-path DIR     extra plugin directory (repeatable)
   --host NAME=ssh://USER@ADDRESS[:PORT]
                         run the whole scenario on this host (repeatable; adds to or
@@ -73,8 +77,10 @@ finishes an interrupted run, skipping the repetitions that finished.
   --list-steps          the step kinds: keys, defaults, metrics, timeouts (--json: as JSON;
                         --markdown: as docs/steps.md)
 
-Exit: 0 all repetitions ok, 1 some failed, 2 bad scenario or arguments,
-3 a plugin was refused, 130 interrupted (resume with --resume).
+Exit: 0 all repetitions ok and every threshold passed, 1 some repetition failed
+(or the run stopped), 2 bad scenario or arguments, 3 a plugin was refused,
+99 a threshold was crossed or could not be evaluated (scenarios/README.md,
+"Thresholds"), 130 interrupted (resume with --resume).
 )";
 
 // The scenario of an earlier run as it started: its text, params and plugin
@@ -168,7 +174,8 @@ int checked_scenario(const Args& args, const scenario::Scenario& scen, const loa
 int run_run(const std::vector<std::string>& argv) {
     std::vector<OptionSpec> specs{{"help"},       {"plugin", true, true}, {"param", true, true}, {"run-dir", true},
                                   {"resume", true}, {"allow-drift"},        {"list-steps"},          {"json"},
-                                  {"markdown"},   {"check"},                {"param-file", true},    plugin_path_option()};
+                                  {"markdown"},   {"check"},                {"param-file", true},    {"junit", true},
+                                  plugin_path_option()};
     for (auto& o : host_options()) specs.push_back(std::move(o));
     const Args args("run", argv, specs);
     if (args.flag("help")) {
@@ -198,6 +205,7 @@ int run_run(const std::vector<std::string>& argv) {
                                                                   : rundir::RunDirectory::fresh_path("runs", scen.name);
     if (scen.plugins.empty()) throw UsageError("the scenario names no plugin; pass --plugin ID");
     scenario::check_step_plugins(scen);
+    if (const auto junit = args.value("junit")) check_junit_file(*junit, scen.thresholds.size());
     const auto hosts = hosts_of_run(args, scen);
     if (resume && !hosts.empty()) throw UsageError(no_fleet_resume);
     const auto generator_targets = generators_of_run(args, scen, hosts);
@@ -231,7 +239,7 @@ int run_run(const std::vector<std::string>& argv) {
     if (args.value("fleet-host")) options.controller = &controller.emplace();
     std::cerr << "stand run " << scen.name << " -> " << run_dir.string() << "\n";
     const auto outcome = run_with_progress(scen, options);
-    return reported_outcome(run_dir, outcome, std::cout);
+    return reported_outcome(run_dir, outcome, std::cout, args.value("junit"));
 }
 
 }  // namespace stand::cli

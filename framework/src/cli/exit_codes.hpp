@@ -9,6 +9,7 @@ enum ExitCode : int {
     kExitUsage = 2,          // bad command line, scenario or config
     kExitPluginRefused = 3,  // the loader refused a plugin
     kExitInternal = 4,       // a bug in stand
+    kExitThresholds = 99,    // a scenario's threshold or a compare gate crossed or undecided (k6 uses 99 alike)
     kExitInterrupted = 130   // SIGINT
 };
 

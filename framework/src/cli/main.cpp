@@ -54,7 +54,8 @@ options:
 
 exit codes:
   0 ok, 1 a check or measurement failed, 2 usage error,
-  3 a plugin was refused, 4 internal error, 130 interrupted
+  3 a plugin was refused, 4 internal error, 99 a scenario's threshold or a
+  compare gate crossed or undecided (stand run, report, compare), 130 interrupted
 )";
 
 }  // namespace

@@ -1,4 +1,5 @@
 #include "cli/run_on_hosts.hpp"
+#include "cli/threshold_exit.hpp"
 
 #include "cli/exit_codes.hpp"
 #include "cli/ssh_args.hpp"
@@ -35,10 +36,11 @@ int outcome_code(const fleetrun::FleetRunResult& result, const std::filesystem::
             std::cerr << "stand: " << (h.outcome.problem.starts_with(named + " ") || h.outcome.problem.starts_with(named + ":") ? ""
                                                                                                   : named + ": ")
                       << text::secrets().scrub(h.outcome.problem) << "\n";
-        else if (h.outcome.exit_code != 0)
+        else if (h.outcome.exit_code != 0 && h.outcome.exit_code != kExitThresholds)
             std::cerr << "stand: host " << h.name << ": its run ended with exit " << h.outcome.exit_code
                       << " (its log: " << fleetrun::host_dir(run_dir, h.name).string() << ")\n";
-        all_ok = all_ok && h.outcome.problem.empty() && h.outcome.exit_code == 0;
+        // A host whose thresholds failed ran fine: the merged report's thresholds decide.
+        all_ok = all_ok && h.outcome.problem.empty() && (h.outcome.exit_code == 0 || h.outcome.exit_code == kExitThresholds);
         lost = lost || !h.outcome.fetched;
     }
     if (lost)
@@ -149,16 +151,19 @@ int run_on_hosts(const Args& args, const scenario::Scenario& scen, const std::ve
         std::cerr << "stand: refused before anything ran:\n" << text::secrets().scrub(e.what()) << "\n";
         return kExitUsage;
     }
+    int thresholds = kExitOk;
     if (result.merged) {
         const auto files = report::write_run_report(run_dir);
         std::cout << "summary: " << files.summary_md.string() << "\n"
                   << "results: " << files.results_json.string() << "\n"
                   << "report:  " << files.report_html.string() << "\n";
+        thresholds = threshold_code(files.thresholds, args.value("junit"), "stand run " + run_dir.string());
     } else {
         std::cerr << "stand: no host's run came back; what happened is in " << (run_dir / "fleet.json").string()
                   << "\n";
     }
-    return outcome_code(result, run_dir, interrupted.load());
+    const int code = outcome_code(result, run_dir, interrupted.load());
+    return code == kExitOk ? thresholds : code;
 }
 
 }  // namespace stand::cli

@@ -1,4 +1,5 @@
 #include "cli/scenario_run.hpp"
+#include "cli/threshold_exit.hpp"
 #include "cli/sigint_stop.hpp"
 
 #include "cli/exit_codes.hpp"
@@ -119,13 +120,15 @@ scenario::EngineOutcome run_with_progress(const scenario::Scenario& scen, const 
     return outcome;
 }
 
-int reported_outcome(const std::filesystem::path& run_dir, const scenario::EngineOutcome& outcome, std::ostream& paths) {
+int reported_outcome(const std::filesystem::path& run_dir, const scenario::EngineOutcome& outcome, std::ostream& paths,
+                     const std::optional<std::string>& junit) {
     auto files = report::write_run_report(run_dir);
     paths << "summary: " << files.summary_md.string() << "\n"
               << "results: " << files.results_json.string() << "\n"
               << "report:  " << files.report_html.string() << "\n";
     std::cerr << outcome.reps_ok << " repetitions ok, " << outcome.reps_failed << " failed, " << outcome.reps_skipped
               << " already done\n";
+    const int thresholds = threshold_code(files.thresholds, junit, "stand run " + run_dir.string());
     if (!outcome.stopped_because.empty()) {
         std::cerr << "stand: run stopped: " << outcome.stopped_because << "\n";
         return kExitFailed;
@@ -134,7 +137,9 @@ int reported_outcome(const std::filesystem::path& run_dir, const scenario::Engin
         std::cerr << "stand: interrupted; finish with: stand run --resume " << run_dir.string() << "\n";
         return kExitInterrupted;
     }
-    return outcome.reps_failed == 0 ? kExitOk : kExitFailed;
+    if (outcome.reps_failed != 0) return kExitFailed;
+    if (!outcome.threshold_stop.empty()) std::cerr << "stand: run stopped: " << outcome.threshold_stop << "\n";
+    return thresholds;
 }
 
 }  // namespace stand::cli

@@ -12,6 +12,7 @@
 
 #include <atomic>
 #include <filesystem>
+#include <optional>
 #include <ostream>
 
 namespace stand::cli {
@@ -55,7 +56,10 @@ scenario::EngineOptions engine_options(const std::filesystem::path& run_dir, con
 scenario::EngineOutcome run_with_progress(const scenario::Scenario& scen, const scenario::EngineOptions& options);
 
 // Writes the report, prints where its files are on `paths` and the
-// repetition counts on stderr; the exit code of the run.
-int reported_outcome(const std::filesystem::path& run_dir, const scenario::EngineOutcome& outcome, std::ostream& paths);
+// repetition counts on stderr, writes the thresholds' JUnit to `junit`;
+// the exit code of the run: 1 when it stopped or a repetition failed, 130
+// interrupted, else kExitThresholds when a threshold failed.
+int reported_outcome(const std::filesystem::path& run_dir, const scenario::EngineOutcome& outcome, std::ostream& paths,
+                     const std::optional<std::string>& junit = std::nullopt);
 
 }  // namespace stand::cli

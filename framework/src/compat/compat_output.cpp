@@ -1,5 +1,7 @@
 #include "compat/compat_output.hpp"
 
+#include "text/junit_xml.hpp"
+
 #include <cstdio>
 #include <sstream>
 
@@ -7,30 +9,6 @@ namespace stand::compat {
 namespace {
 
 const char* verdict(const ChildResult& r) { return r.skipped ? "skip" : r.passed ? "pass" : "FAIL"; }
-
-std::string xml_escape(const std::string& text) {
-    std::string out;
-    for (char c : text) {
-        switch (c) {
-        case '&': out += "&amp;"; break;
-        case '<': out += "&lt;"; break;
-        case '>': out += "&gt;"; break;
-        case '"': out += "&quot;"; break;
-        case '\'': out += "&apos;"; break;
-        default:
-            // XML 1.0 forbids most control characters even when escaped.
-            if (static_cast<unsigned char>(c) < 0x20 && c != '\n' && c != '\t' && c != '\r') out += '?';
-            else out += c;
-        }
-    }
-    return out;
-}
-
-std::string seconds(double ms) {
-    char buf[32];
-    std::snprintf(buf, sizeof(buf), "%.3f", ms / 1000.0);
-    return buf;
-}
 
 }  // namespace
 
@@ -66,28 +44,14 @@ boost::json::object to_json(const CompatReport& report) {
 }
 
 std::string to_junit_xml(const CompatReport& report) {
-    double total_ms = 0;
-    for (const auto& c : report.checks) total_ms += c.result.elapsed_ms;
-    std::ostringstream xml;
-    xml << "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
-    xml << "<testsuites>\n";
-    xml << "  <testsuite name=\"stand compat " << xml_escape(report.plugin_label) << "\" tests=\""
-        << report.checks.size() << "\" failures=\"" << report.failed() << "\" skipped=\"" << report.skipped()
-        << "\" errors=\"0\" time=\"" << seconds(total_ms) << "\">\n";
-    xml << "    <properties><property name=\"file\" value=\"" << xml_escape(report.file.string())
-        << "\"/></properties>\n";
+    text::JunitSuite suite{"stand compat " + report.plugin_label, {{"file", report.file.string()}}, {}};
     for (const auto& c : report.checks) {
-        xml << "    <testcase classname=\"" << xml_escape(report.plugin_label) << "\" name=\"" << xml_escape(c.id)
-            << "\" time=\"" << seconds(c.result.elapsed_ms) << "\">";
-        if (c.result.skipped) xml << "<skipped message=\"" << xml_escape(c.result.message) << "\"/>";
-        else if (!c.result.passed)
-            xml << "<failure message=\"" << xml_escape(c.result.message) << "\">" << xml_escape(c.description)
-                << "</failure>";
-        else xml << "<system-out>" << xml_escape(c.result.message) << "</system-out>";
-        xml << "</testcase>\n";
+        using O = text::JunitCase::Outcome;
+        const O outcome = c.result.skipped ? O::skipped : c.result.passed ? O::passed : O::failed;
+        suite.cases.push_back({report.plugin_label, c.id, c.result.elapsed_ms / 1000.0, outcome, c.result.message,
+                               c.description});
     }
-    xml << "  </testsuite>\n</testsuites>\n";
-    return xml.str();
+    return text::junit_xml(suite);
 }
 
 }  // namespace stand::compat

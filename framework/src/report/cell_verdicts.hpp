@@ -1,9 +1,12 @@
-// The detectors' verdict next to each number: a table cell whose plugin's
-// repetitions had a finding scoped to the row's step (the metric's part
-// before its first '.', "B64" of "B64.gbit_s") ends in " ⚠ <id>, <id>";
-// findings of whole repetitions (no step: a busy machine before it began)
-// are named once under the table, per plugin. The findings themselves are
-// listed in full under "What these numbers do not tell you".
+// The detectors' verdict next to each number: a table cell fed by a
+// repetition with a finding is flagged with it. A finding scoped to a step
+// ("<plugin> rep <n>, step <name>") flags the cells of that plugin's rows
+// whose metric belongs to the step (the part before its first '.', "B64" of
+// "B64.gbit_s"); one of a whole repetition ("<plugin> rep <n>": a busy
+// machine before it began) flags every cell of that plugin. The flag names
+// the finding, the plugin and the repetitions ("machine-busy in nginx reps
+// 1, 3"); the findings themselves are listed in full under "What these
+// numbers do not tell you".
 #pragma once
 
 #include "report/table.hpp"
@@ -19,19 +22,14 @@
 namespace stand::report {
 
 struct RepFindings {
-    std::map<std::string, std::map<std::string, std::set<std::string>>> by_step;  // plugin -> step -> ids
-    std::map<std::string, std::set<std::string>> whole_rep;                       // plugin -> ids
+    // plugin -> step ("" for the whole repetition) -> finding id -> repetitions
+    std::map<std::string, std::map<std::string, std::map<std::string, std::set<long long>>>> by_plugin;
 };
 
-// From reps/<key>.json documents (their "plugin" and "findings"; a finding's
-// scope is "<plugin> rep <n>[, step <name>]").
+// From reps/<key>.json documents (their "plugin", "rep" and "findings").
 RepFindings rep_findings(const std::vector<boost::json::object>& reps);
 
-// Appends the markers to the cells of `table` (built from `spec`).
+// Sets the flags of the cells of `table` (built from `spec`).
 void mark_cells(Table& table, const TableSpec& spec, const RepFindings& findings);
-
-// "Detectors on whole repetitions: 3x-ui: machine-busy; ..." for the
-// table's columns, "" when none fired.
-std::string whole_rep_line(const Table& table, const RepFindings& findings);
 
 }  // namespace stand::report

@@ -14,6 +14,8 @@
 #include "report/run_report.hpp"
 #include "report/table.hpp"
 #include "report/table_spec.hpp"
+#include "report/threshold_section.hpp"
+#include "report/verdict.hpp"
 
 #include <boost/json.hpp>
 
@@ -43,14 +45,20 @@ std::string stylesheet() {
                ":root{color-scheme:light}"
                "body{margin:0;background:#fff;color:#222;font:14px/1.45 system-ui,-apple-system,\"Segoe UI\",Roboto,"
                "\"Helvetica Neue\",Arial,sans-serif}"
-               "main{max-width:920px;margin:0 auto;padding:12px 20px 40px}"
+               // Tables may use a 1400-pixel window's width; prose and charts keep a readable measure.
+               "main{max-width:1360px;margin:0 auto;padding:12px 20px 40px}"
+               "p,nav,figure,ul.findings{max-width:920px}"
                "h1{font-size:24px;margin:8px 0 4px}"
                "h2{font-size:19px;margin:36px 0 8px;padding-bottom:4px;border-bottom:1px solid #dde1e6}"
                "h3{font-size:16px;margin:24px 0 6px}"
                "p{margin:6px 0}.note{color:#555}"
                "table{border-collapse:collapse;margin:8px 0 12px;font-variant-numeric:tabular-nums}"
                "th,td{border:1px solid #dde1e6;padding:4px 8px;text-align:left;vertical-align:top}"
-               "th{background:#f4f6f8;font-weight:600}td.num{text-align:right;white-space:nowrap}"
+               "th{background:#f4f6f8;font-weight:600}td.num{text-align:right}td.num span{white-space:nowrap}"
+               ".range{color:#555}.flag{color:#a04000;cursor:help}td.flagged{background:#fff6e8}"
+               ".verdict{padding:6px 10px;border-left:4px solid}.verdict.clean{border-color:#009e73;background:#eef8f3}"
+               ".verdict.unclean{border-color:#d55e00;background:#fff6e8}"
+               "table.thresholds tr.fail td{background:#fdecea}"
                "table.facts th{white-space:nowrap}"
                ".swatch{display:inline-block;width:10px;height:10px;margin-right:6px;border-radius:2px}"
                "code{font:12px ui-monospace,SFMono-Regular,Menlo,Consolas,\"Liberation Mono\",monospace;"
@@ -227,16 +235,40 @@ std::string bars_figure(const Run& r, const Table& t, std::size_t row, const Row
            "</figure>";
 }
 
+// A cell "612 (580-650)" breaks before its range when the column is narrow;
+// a flag is a mark whose title names the finding (hover), numbered as the
+// notes under the table.
+std::string cell_html(const TableCell& cell, const std::vector<std::string>& flags) {
+    const auto open = cell.text.find(" (");
+    std::string out = open == std::string::npos
+                          ? "<span>" + html_escape(cell.text) + "</span>"
+                          : "<span>" + html_escape(cell.text.substr(0, open)) + "</span> <span class=\"range\">" +
+                                html_escape(cell.text.substr(open + 1)) + "</span>";
+    for (const auto& f : cell.flags) {
+        const auto n = std::find(flags.begin(), flags.end(), f) - flags.begin() + 1;
+        out += " <span class=\"flag\" title=\"" + html_escape(f) + "\">\u26a0" + std::to_string(n) + "</span>";
+    }
+    return out;
+}
+
 std::string table_html(const Run& r, const Table& t) {
+    const auto flags = table_flags(t);
     std::string out = "<div class=\"scroll\"><table class=\"summary\"><thead><tr><th>Metric</th>";
     for (const auto& c : t.columns) out += "<th>" + swatch(r.color(c.plugin)) + html_escape(c.header) + "</th>";
     out += "</tr></thead><tbody>";
     for (const auto& row : t.rows) {
         out += "<tr><td>" + html_escape(row.label) + "</td>";
-        for (const auto& cell : row.cells) out += "<td class=\"num\">" + html_escape(cell.text) + "</td>";
+        for (const auto& cell : row.cells)
+            out += std::string("<td class=\"num") + (cell.flags.empty() ? "" : " flagged") + "\">" + cell_html(cell, flags) +
+                   "</td>";
         out += "</tr>";
     }
-    return out + "</tbody></table></div>";
+    out += "</tbody></table></div>";
+    if (flags.empty()) return out;
+    out += "<p class=\"note flags\">";
+    for (std::size_t i = 0; i < flags.size(); ++i)
+        out += (i ? "<br>" : "") + std::string("\u26a0") + std::to_string(i + 1) + " " + html_escape(flags[i]);
+    return out + "</p>";
 }
 
 std::string tables_section(const Run& r) {
@@ -265,8 +297,6 @@ std::string tables_section(const Run& r) {
             Table t = build_table(rows, spec, "results.json");
             mark_cells(t, spec, findings);
             out += table_html(r, t);
-            if (const auto line = whole_rep_line(t, findings); !line.empty())
-                out += "<p class=\"note\">" + html_escape(line) + "</p>";
             for (std::size_t i = 0; i < t.rows.size(); ++i) out += bars_figure(r, t, i, spec.rows[i]);
         } catch (const std::exception& e) {
             out += "<p class=\"note\">This table cannot be drawn: " + html_escape(e.what()) + "</p>";
@@ -337,6 +367,9 @@ std::string render_html_report(const json::object& results, const std::filesyste
                       "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">"
                       "<title>" + html_escape(name) + ": stand report</title><style>" + stylesheet() +
                       "</style></head>\n<body><main>\n<h1>" + html_escape(name) + "</h1>\n";
+    out += verdict_html(run_verdict(results)) + "\n";
+    const auto thresholds = threshold_outcomes(results);
+    out += thresholds_html(thresholds) + "\n";
     out += info_section(r, run_dir) + "\n";
     const std::string capacity = capacity_section(r.views);
     out += "<nav><strong>Contents</strong><ul><li><a href=\"#tables\">Results</a></li>"

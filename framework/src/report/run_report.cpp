@@ -2,6 +2,10 @@
 #include "report/standing_caveat.hpp"
 #include "detect/shared_machine.hpp"
 #include "report/cell_verdicts.hpp"
+#include "report/markdown_text.hpp"
+#include "report/threshold_section.hpp"
+#include "report/verdict.hpp"
+#include "detect/thresholds.hpp"
 #include "rundir/run_files.hpp"
 
 #include "report/adaptive_section.hpp"
@@ -18,6 +22,7 @@
 #include "rundir/run_directory.hpp"
 #include "stats/summary.hpp"
 
+#include <algorithm>
 #include <cstdio>
 #include <fstream>
 #include <map>
@@ -76,7 +81,6 @@ std::string tables_markdown(const json::object& run, const std::vector<PerRepRow
         auto built = build_table(rows, spec, source);
         mark_cells(built, spec, findings);
         md += render_markdown(built, spec);
-        if (const auto line = whole_rep_line(built, findings); !line.empty()) md += "\n" + line;
         md += "\n";
     }
     return md;
@@ -150,6 +154,18 @@ std::string reps_markdown(const std::vector<json::object>& reps) {
 
 }  // namespace
 
+std::vector<std::string> plugin_labels(const json::object& run, const std::vector<json::object>& reps) {
+    std::vector<std::string> labels;
+    auto add = [&](const std::string& l) {
+        if (std::find(labels.begin(), labels.end(), l) == labels.end()) labels.push_back(l);
+    };
+    if (auto* p = run.if_contains("plugins"); p && p->is_array())
+        for (const auto& x : p->as_array())
+            if (x.is_object() && x.as_object().contains("label")) add(std::string(x.as_object().at("label").as_string()));
+    for (const auto& rep : reps) add(std::string(rep.at(rundir::rep_key::kPlugin).as_string()));
+    return labels;
+}
+
 std::vector<PerRepRow> rows_of_reps(const std::vector<json::object>& reps) {
     std::vector<PerRepRow> rows;
     for (const auto& rep : reps) {
@@ -170,7 +186,7 @@ RunReportFiles write_run_report(const std::filesystem::path& run_dir) {
     auto rows = rows_of_reps(reps);
 
     RunReportFiles files{run_dir / "results.json", run_dir / "per_rep.csv", run_dir / "summary.md",
-                         run_dir / "report.html"};
+                         run_dir / "report.html", {}};
     json::array rep_array;
     json::array findings;
     for (const auto& r : reps) {
@@ -191,6 +207,9 @@ RunReportFiles write_run_report(const std::filesystem::path& run_dir) {
     if (auto* f = run->if_contains("fleet_hosts"); f && f->is_array())
         for (auto& x : detect::check_shared_machine(f->as_array())) run_findings.push_back(std::move(x));
     for (const auto& f : run_findings) findings.push_back(f.to_json());
+    std::vector<detect::ThresholdOutcome> thresholds;
+    if (auto* t = run->if_contains("thresholds"); t && t->is_array() && !t->as_array().empty())
+        thresholds = detect::evaluate_thresholds(t->as_array(), reps, plugin_labels(*run, reps));
     using namespace rundir::results_key;
     json::object results;
     results[kSchemaVersion] = rundir::kResultsSchemaVersion;
@@ -200,6 +219,11 @@ RunReportFiles write_run_report(const std::filesystem::path& run_dir) {
     results[kChecks] = check_json;
     results[kReps] = rep_array;
     results[kSpreadRatios] = spread_ratios_json(*run, reps);
+    if (!thresholds.empty()) {
+        json::array t;
+        for (const auto& o : thresholds) t.push_back(o.to_json());
+        results[kThresholds] = std::move(t);
+    }
     if (auto problems = rundir::results_problems(results); !problems.empty())
         throw std::logic_error("internal error: results.json would break its schema (docs/run-files.md): " +
                                problems.front());
@@ -209,9 +233,13 @@ RunReportFiles write_run_report(const std::filesystem::path& run_dir) {
     write_per_rep_csv(csv, rows);
     rundir::RunDirectory::write_atomically(files.per_rep_csv, csv.str());
 
-    std::string md = "# " + std::string(run->at("scenario_name").as_string()) + "\n\n";
+    // The verdict first: a terminal's `head summary.md` shows whether to trust what follows.
+    std::string md = verdict_markdown(run_verdict(results));
+    if (!thresholds.empty()) md += "**" + cell_text(thresholds_line(thresholds)) + ".**\n\n";
+    md += "# " + std::string(run->at("scenario_name").as_string()) + "\n\n";
     md += "Run directory: `" + run_dir.string() + "`. Cells: median (min-max) over the repetitions that finished; "
           "n is their count.\n\n";
+    md += thresholds_markdown(thresholds);
     md += tables_markdown(*run, rows, reps, (run_dir / "per_rep.csv").string());
     md += spread_ratios_markdown(*run, reps);
     md += adaptive_markdown(*run);
@@ -226,6 +254,7 @@ RunReportFiles write_run_report(const std::filesystem::path& run_dir) {
     md += findings_markdown(*run, reps, run_findings);
     rundir::RunDirectory::write_atomically(files.summary_md, md);
     rundir::RunDirectory::write_atomically(files.report_html, render_html_report(results, run_dir));
+    files.thresholds = std::move(thresholds);
     return files;
 }
 

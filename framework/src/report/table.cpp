@@ -155,7 +155,26 @@ Table build_table(std::span<const PerRepRow> rows, const TableSpec& spec, const 
     return table;
 }
 
+std::vector<std::string> table_flags(const Table& table) {
+    std::vector<std::string> flags;
+    for (const auto& r : table.rows)
+        for (const auto& c : r.cells)
+            for (const auto& f : c.flags)
+                if (std::find(flags.begin(), flags.end(), f) == flags.end()) flags.push_back(f);
+    return flags;
+}
+
+std::string flag_marks(const TableCell& cell, const std::vector<std::string>& flags) {
+    std::string marks;
+    for (const auto& f : cell.flags) {
+        const auto at = std::find(flags.begin(), flags.end(), f);
+        marks += (marks.empty() ? " \u26a0" : ",") + std::to_string(at - flags.begin() + 1);
+    }
+    return marks;
+}
+
 std::string render_markdown(const Table& table, const TableSpec& spec) {
+    const auto flags = table_flags(table);
     std::string out = spec.text_before;
     out += "| " + escape_cell(spec.metric_header) + " |";
     for (const auto& c : table.columns) out += " " + escape_cell(c.header) + " |";
@@ -164,9 +183,12 @@ std::string render_markdown(const Table& table, const TableSpec& spec) {
     out += "\n";
     for (const auto& r : table.rows) {
         out += "| " + escape_cell(r.label) + " |";
-        for (const auto& c : r.cells) out += " " + escape_cell(c.text) + " |";
+        for (const auto& c : r.cells) out += " " + escape_cell(c.text + flag_marks(c, flags)) + " |";
         out += "\n";
     }
+    if (!flags.empty()) out += "\n";
+    for (std::size_t i = 0; i < flags.size(); ++i)
+        out += "\u26a0" + std::to_string(i + 1) + " " + escape_cell(flags[i]) + (i + 1 < flags.size() ? "  \n" : "\n");
     out += spec.text_after;
     return out;
 }

@@ -30,6 +30,10 @@ struct TableColumn {
 struct TableCell {
     std::vector<double> values;  // empty: the spec's "missing" text
     std::string text;            // unescaped
+    // What disturbed the repetitions behind the cell, one per finding
+    // ("machine-busy in nginx reps 1, 3"; report/cell_verdicts.hpp): shown as
+    // a numbered mark with a footnote (Markdown) or on hover (HTML).
+    std::vector<std::string> flags;
 };
 
 struct TableRow {
@@ -47,8 +51,15 @@ struct Table {
 // `rows_source`, e.g. the CSV file).
 Table build_table(std::span<const PerRepRow> rows, const TableSpec& spec, const std::string& rows_source);
 
+// Every distinct flag of the table's cells, in the order they first appear
+// (row by row): flag i is footnote i + 1.
+std::vector<std::string> table_flags(const Table& table);
+// " ⚠1,2": the marks of a cell's flags, numbered as table_flags does; "" for none.
+std::string flag_marks(const TableCell& cell, const std::vector<std::string>& flags);
+
 // The Markdown text: text_before, the table (one line per row, each ending
-// in '\n'), text_after.
+// in '\n'), the flags' footnotes ("⚠1 machine-busy in nginx rep 1"),
+// text_after.
 std::string render_markdown(const Table& table, const TableSpec& spec);
 std::string render_markdown(std::span<const PerRepRow> rows, const TableSpec& spec, const std::string& rows_source);
 

@@ -127,6 +127,8 @@ const std::vector<FieldSpec>& results_fields() {
         {kChecks, K::array, true, "the scenario's checks: {check, plugin, status, message}"},
         {kReps, K::array, true, "every repetition's JSON (reps/<key>.json)"},
         {kSpreadRatios, K::array, false, "the scenario's spread_ratios, computed"},
+        {kThresholds, K::array, false, "the scenario's thresholds, per plugin: {name, metric, plugin, bound, limit, "
+                                       "on, status, value, n, crossed_reps, message}"},
     };
     return fields;
 }

@@ -70,6 +70,7 @@ inline constexpr std::string_view kFindings = "findings";
 inline constexpr std::string_view kChecks = "checks";
 inline constexpr std::string_view kReps = "reps";
 inline constexpr std::string_view kSpreadRatios = "spread_ratios";
+inline constexpr std::string_view kThresholds = "thresholds";
 }  // namespace results_key
 
 struct FieldSpec {

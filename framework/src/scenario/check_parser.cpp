@@ -12,13 +12,7 @@ namespace json = boost::json;
 constexpr std::string_view kKinds = "cache, plateau_spread, plateau_equal, write_back, anomalies";
 
 std::string read_metric(const ObjectReader& r, std::string_view key, const std::vector<Phase>& phases) {
-    const json::value& v = r.require(key, "a metric name such as \"seq_read.mb_s\"");
-    std::string metric = expect_string(v, r.at(key), true);
-    bool known = false;
-    for (const Phase& phase : phases)
-        for (const Step& step : phase.steps) known = known || produces_metric(step, metric);
-    if (!known) r.at(key).fail("a metric a step of this scenario produces", &v);
-    return metric;
+    return expect_produced_metric(r.require(key, "a metric name such as \"seq_read.mb_s\""), r.at(key), phases);
 }
 
 json::array read_metrics(const ObjectReader& r, std::string_view key, const std::vector<Phase>& phases,
@@ -28,14 +22,7 @@ json::array read_metrics(const ObjectReader& r, std::string_view key, const std:
     if (exactly != 0 && list.size() != exactly)
         r.at(key).fail("an array of " + std::to_string(exactly) + " metric names", &v);
     json::array out;
-    for (std::size_t i = 0; i < list.size(); ++i) {
-        std::string metric = expect_string(list[i], r.at(key).index(i), true);
-        bool known = false;
-        for (const Phase& phase : phases)
-            for (const Step& step : phase.steps) known = known || produces_metric(step, metric);
-        if (!known) r.at(key).index(i).fail("a metric a step of this scenario produces", &list[i]);
-        out.emplace_back(metric);
-    }
+    for (std::size_t i = 0; i < list.size(); ++i) out.emplace_back(expect_produced_metric(list[i], r.at(key).index(i), phases));
     return out;
 }
 

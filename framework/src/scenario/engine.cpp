@@ -5,6 +5,7 @@
 #include "loader/config_secrets.hpp"
 #include "rundir/run_directory.hpp"
 #include "scenario/adaptive_reps.hpp"
+#include "scenario/threshold_watch.hpp"
 #include "scenario/rep_resources.hpp"
 #include "rundir/run_files.hpp"
 #include "scenario/rep_runner.hpp"
@@ -43,7 +44,7 @@ class Run {
 public:
     Run(const Scenario& scenario, const EngineOptions& options)
         : scenario_(scenario), options_(options), dir_(options.run_dir), plan_(make_run_plan(scenario)),
-          adaptive_(scenario), interrupted_(options.interrupted ? *options.interrupted : never_) {
+          adaptive_(scenario), thresholds_(scenario, plan_), interrupted_(options.interrupted ? *options.interrupted : never_) {
         for (const auto& p : scenario.plugins) {
             auto plugin = options.search->resolve(p.id);
             plugin_files_.push_back(plugin->file);
@@ -78,7 +79,10 @@ public:
                 outcome_.interrupted = true;
                 break;
             }
-            if (done_earlier(planned)) continue;
+            if (done_earlier(planned)) {
+                if (!outcome_.threshold_stop.empty()) break;
+                continue;
+            }
             // Adaptive: the plan's entries of plugins that have not stopped, an upper bound.
             const std::size_t left = adaptive_.left_in(plan_, at);
             const std::string prefix = "[" + std::to_string(index) + "/" + (adaptive_.active() ? "≤" : "") +
@@ -126,6 +130,7 @@ private:
         ++outcome_.reps_skipped;
         log("skip " + planned.key + " (" + std::string(status->as_string()) + " in the earlier run)");
         note_decision(planned.plugin, *earlier);
+        watch_thresholds(planned.plugin, *earlier);
         return true;
     }
 
@@ -201,6 +206,19 @@ private:
             set_aside_data(scenario_.plugins[planned.plugin].label, planned.key, planned.key);
         if (outcome_.interrupted) return false;
         note_decision(planned.plugin, rep);
+        return !watch_thresholds(planned.plugin, rep);
+    }
+
+    // True when an "abort_on_fail" threshold is crossed for good: the run stops.
+    bool watch_thresholds(std::size_t plugin, const json::object& rep) {
+        auto why = thresholds_.record(plugin, rep);
+        if (!why) return false;
+        outcome_.threshold_stop = *why;
+        log(*why);
+        if (auto info = dir_.read_run_info()) {
+            (*info)["threshold_stop"] = *why;
+            dir_.write_run_info(*info);
+        }
         return true;
     }
 
@@ -212,6 +230,7 @@ private:
     std::vector<std::string> plugin_schemas_;  // each plugin's config schema (its secrets)
     std::vector<PlannedRep> plan_;
     AdaptiveReps adaptive_;
+    ThresholdWatch thresholds_;
     const std::atomic<bool>& interrupted_;
     RunBoxes boxes_;
     EngineOutcome outcome_;

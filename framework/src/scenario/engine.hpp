@@ -42,6 +42,7 @@ struct EngineOutcome {
     std::size_t reps_ok = 0, reps_failed = 0, reps_skipped = 0;
     bool interrupted = false;
     std::string stopped_because;  // non-empty: the run stopped early (drift, no cgroups)
+    std::string threshold_stop;   // non-empty: an "abort_on_fail" threshold was crossed for good, why
 };
 
 EngineOutcome run_scenario(const Scenario& scenario, const EngineOptions& options);

@@ -42,6 +42,7 @@ json::object make_run_info(const Scenario& scenario, const std::vector<PlannedRe
                       {"host_version", STAND_HOST_VERSION},
                       {"params", scenario.params},
                       {"checks", scenario.checks},
+                      {"thresholds", scenario.thresholds},
                       {"spread_ratios", scenario.spread_ratios},
                       {"host_facts", detect::collect_host_facts()},
                       {"plan", std::move(plan_json)}};

@@ -133,6 +133,7 @@ struct Scenario {
     std::vector<Phase> phases;
     std::vector<Table> tables;
     boost::json::array checks;   // normalized by parse_checks, stored in run.json
+    boost::json::array thresholds;  // normalized by parse_thresholds, stored in run.json
     boost::json::array spread_ratios;  // normalized by parse_spread_ratios, stored in run.json
     boost::json::object params;  // the parameter values used (after --param)
     // The parameter each "${name}" value came from, by JSON path: a message

@@ -8,6 +8,7 @@
 #include "scenario/json_text.hpp"
 #include "scenario/step_metrics.hpp"
 #include "scenario/spread_ratio_parser.hpp"
+#include "scenario/threshold_parser.hpp"
 #include "scenario/step_parser.hpp"
 #include "scenario/steps/load.hpp"
 #include "scenario/steps/step_kind.hpp"
@@ -285,7 +286,7 @@ Scenario parse_root(const json::value& root, const std::filesystem::path& file) 
     const ObjectReader r(root, place, "a scenario",
                          {"schema_version", "name", "description", "plugins", "box", "client", "repetitions", "order",
                           "sample_interval_ms", "allow_remote", "backend", "placement", "phases", "tables", "checks",
-                          "spread_ratios", "hosts", "generators"});
+                          "thresholds", "spread_ratios", "hosts", "generators"});
     Scenario s;
     s.file = file;
     s.name = expect_string(r.require("name", "a non-empty string"), r.at("name"), true);
@@ -316,6 +317,8 @@ Scenario parse_root(const json::value& root, const std::filesystem::path& file) 
     if (const json::value* reps = r.find("repetitions")) parse_repetitions(*reps, r.at("repetitions"), s);
     if (const json::value* tables = r.find("tables")) s.tables = parse_tables(*tables, r.at("tables"), s.phases);
     if (const json::value* checks = r.find("checks")) s.checks = parse_checks(*checks, r.at("checks"), s.phases);
+    if (const json::value* thresholds = r.find("thresholds"))
+        s.thresholds = parse_thresholds(*thresholds, r.at("thresholds"), s.phases);
     if (const json::value* spreads = r.find("spread_ratios"))
         s.spread_ratios = parse_spread_ratios(*spreads, r.at("spread_ratios"), s.phases);
     return s;
@@ -342,6 +345,26 @@ bool uses_generators(const Scenario& s) {
     return false;
 }
 
+namespace {
+
+// A threshold's "plugins" name labels of this run (after --plugin).
+void check_threshold_plugins(const Scenario& s, const std::string& labels) {
+    for (std::size_t i = 0; i < s.thresholds.size(); ++i) {
+        const auto& plugins = s.thresholds[i].as_object().at("plugins").as_array();
+        for (std::size_t j = 0; j < plugins.size(); ++j) {
+            const std::string label(plugins[j].as_string());
+            bool found = false;
+            for (const auto& p : s.plugins) found = found || p.label == label;
+            if (!found)
+                throw ScenarioError(s.file, "$.thresholds[" + std::to_string(i) + "].plugins[" + std::to_string(j) + "]",
+                                    "expected the label of a plugin of this run (" + labels + "), got " +
+                                        json_quote(label));
+        }
+    }
+}
+
+}  // namespace
+
 void check_step_plugins(const Scenario& s) {
     std::string labels;
     for (const auto& p : s.plugins) labels += (labels.empty() ? "" : ", ") + json_quote(p.label);
@@ -355,6 +378,7 @@ void check_step_plugins(const Scenario& s) {
                                     "expected the label of a plugin of this run (" + labels + "), got " +
                                         json_quote(step.plugin));
         }
+    check_threshold_plugins(s, labels);
     if (s.adaptive)
         for (const auto& p : s.plugins) {
             bool produced = false;

@@ -8,24 +8,17 @@ namespace {
 
 namespace json = boost::json;
 
-std::string produced_metric(const json::value& v, const JsonPlace& place, const std::vector<Phase>& phases) {
-    std::string metric = expect_string(v, place, true);
-    if (!phases_produce_metric(phases, metric))
-        place.fail("a metric produced by a step (" + unknown_metric_hint(metric, phases) + ")", &v);
-    return metric;
-}
-
 json::object parse_entry(const json::value& v, const JsonPlace& place, const std::vector<Phase>& phases) {
     const ObjectReader r(v, place, "a spread ratio", {"title", "across", "within", "format"});
     json::object out;
     out["title"] = expect_string(r.require("title", "a non-empty string"), r.at("title"), true);
-    out["across"] = produced_metric(r.require("across", "a metric name such as \"pool_off.box_cpu_us_per_req\""),
+    out["across"] = expect_produced_metric(r.require("across", "a metric name such as \"pool_off.box_cpu_us_per_req\""),
                                     r.at("across"), phases);
     const json::value& within = r.require("within", "[numerator, denominator]: two metric names");
     const json::array& pair = expect_array(within, r.at("within"), true);
     if (pair.size() != 2) r.at("within").fail("[numerator, denominator]: two metric names", &within);
-    const std::string numerator = produced_metric(pair[0], r.at("within").index(0), phases);
-    const std::string denominator = produced_metric(pair[1], r.at("within").index(1), phases);
+    const std::string numerator = expect_produced_metric(pair[0], r.at("within").index(0), phases);
+    const std::string denominator = expect_produced_metric(pair[1], r.at("within").index(1), phases);
     if (numerator == denominator)
         r.at("within").fail("two different metrics (a metric over itself is always 1)", &within);
     out["within"] = json::array{json::value(numerator), json::value(denominator)};

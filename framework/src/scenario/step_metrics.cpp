@@ -82,4 +82,11 @@ std::string unknown_metric_hint(std::string_view metric, const std::vector<Phase
            "; steps with metrics: " + join(with_metrics);
 }
 
+std::string expect_produced_metric(const boost::json::value& v, const JsonPlace& place, const std::vector<Phase>& phases) {
+    std::string metric = expect_string(v, place, true);
+    if (!phases_produce_metric(phases, metric))
+        place.fail("a metric produced by a step (" + unknown_metric_hint(metric, phases) + ")", &v);
+    return metric;
+}
+
 }  // namespace stand::scenario

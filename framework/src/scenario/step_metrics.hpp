@@ -2,6 +2,7 @@
 // report tables may only name these, and a step may emit only these.
 #pragma once
 
+#include "scenario/json_reader.hpp"
 #include "scenario/scenario_model.hpp"
 
 #include <boost/json/object.hpp>
@@ -32,5 +33,9 @@ bool phases_produce_metric(const std::vector<Phase>& phases, std::string_view me
 // Why `metric` is unknown, naming what would be accepted instead:
 // "step load1 produces load1.rps, ..." or "no step is named ...; steps with metrics: ...".
 std::string unknown_metric_hint(std::string_view metric, const std::vector<Phase>& phases);
+
+// `v` as the name of a metric a step of `phases` produces; throws
+// ScenarioError at `place` naming the metrics that would be accepted.
+std::string expect_produced_metric(const boost::json::value& v, const JsonPlace& place, const std::vector<Phase>& phases);
 
 }  // namespace stand::scenario

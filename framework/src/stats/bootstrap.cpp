@@ -29,6 +29,22 @@ Interval percentile_interval(std::vector<double>& statistics, double confidence)
     return {quantile_sorted(statistics, tail), quantile_sorted(statistics, 1.0 - tail)};
 }
 
+// f(median(a*), median(b*)) of each resample, a* drawn first, then b*, from
+// one generator; with `skip_zero_a`, resamples whose median(a*) is 0 are left out.
+template <class F>
+std::vector<double> paired_medians(std::span<const double> a, std::span<const double> b, const BootstrapOptions& options,
+                                   F f, bool skip_zero_a) {
+    std::mt19937_64 rng(options.seed);
+    std::vector<double> buffer, out;
+    out.reserve(options.resamples);
+    for (std::size_t i = 0; i < options.resamples; ++i) {
+        const double ma = resampled_median(a, buffer, rng);
+        const double mb = resampled_median(b, buffer, rng);
+        if (!skip_zero_a || ma != 0.0) out.push_back(f(ma, mb));
+    }
+    return out;
+}
+
 }  // namespace
 
 std::size_t draw_index(std::mt19937_64& rng, std::size_t n) {
@@ -63,16 +79,22 @@ RatioEstimate ratio_of_medians(std::span<const double> a, std::span<const double
     result.ratio = median(std::vector<double>(b.begin(), b.end())) / median_a;
     if (a.size() < 2 || b.size() < 2) return result;
 
-    std::mt19937_64 rng(options.seed);
-    std::vector<double> buffer, ratios;
-    ratios.reserve(options.resamples);
-    for (std::size_t i = 0; i < options.resamples; ++i) {
-        const double ma = resampled_median(a, buffer, rng);
-        const double mb = resampled_median(b, buffer, rng);
-        if (ma != 0.0) ratios.push_back(mb / ma);
-    }
+    auto ratios = paired_medians(a, b, options, [](double ma, double mb) { return mb / ma; }, true);
     result.resamples_used = ratios.size();
     if (!ratios.empty()) result.ci = percentile_interval(ratios, options.confidence);
+    return result;
+}
+
+DifferenceEstimate difference_of_medians(std::span<const double> a, std::span<const double> b,
+                                         const BootstrapOptions& options) {
+    require_sample(a, "difference_of_medians (a)");
+    require_sample(b, "difference_of_medians (b)");
+    check_options(options);
+    DifferenceEstimate result;
+    result.difference = median(std::vector<double>(b.begin(), b.end())) - median(std::vector<double>(a.begin(), a.end()));
+    if (a.size() < 2 || b.size() < 2) return result;
+    auto differences = paired_medians(a, b, options, [](double ma, double mb) { return mb - ma; }, false);
+    result.ci = percentile_interval(differences, options.confidence);
     return result;
 }
 

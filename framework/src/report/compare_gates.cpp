@@ -1,0 +1,172 @@
+#include "report/compare_gates.hpp"
+
+#include "report/markdown_text.hpp"
+#include "stats/descriptive.hpp"
+#include "text/junit_xml.hpp"
+
+#include <fnmatch.h>
+
+#include <cmath>
+#include <cstdio>
+#include <map>
+#include <regex>
+
+namespace stand::report {
+namespace {
+
+namespace json = boost::json;
+using Samples = std::map<std::pair<std::string, std::string>, std::vector<double>>;
+
+Samples by_plugin_metric(const std::vector<PerRepRow>& rows) {
+    Samples out;
+    for (const auto& r : rows) out[{r.plugin, r.metric}].push_back(r.value);
+    return out;
+}
+
+std::string number(double v) {
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "%.4g", v);
+    return buf;
+}
+
+// "+5 %" or "+20"
+std::string tolerance_text(const Gate& g) {
+    const std::string sign = g.higher ? "+" : "-";
+    return g.relative ? sign + number(g.tolerance * 100) + " %" : sign + number(g.tolerance);
+}
+
+std::string change_text(const Gate& g, double v) {
+    return g.relative ? number(v) + "x" : (v >= 0 ? "+" : "") + number(v);
+}
+
+// Where the interval lies against the tolerance's limit: wholly beyond it
+// (the gate fails), wholly within, or across it (not proven either way).
+void judge(GateOutcome& o, const Gate& g) {
+    const double limit = g.relative ? (g.higher ? 1 + g.tolerance : 1 - g.tolerance)
+                                    : (g.higher ? g.tolerance : -g.tolerance);
+    const double near = g.higher ? o.interval->low : o.interval->high;
+    const double far = g.higher ? o.interval->high : o.interval->low;
+    const bool beyond_near = g.higher ? near > limit : near < limit;
+    const bool beyond_far = g.higher ? far > limit : far < limit;
+    o.status = beyond_near ? "failed" : "passed";
+    const std::string what = (g.relative ? "NEW/BASE " : "NEW - BASE ") + change_text(g, *o.estimate) +
+                             ", 95 % interval " + change_text(g, o.interval->low) + " to " +
+                             change_text(g, o.interval->high);
+    o.message = what + (beyond_near   ? ": wholly beyond " + tolerance_text(g)
+                        : beyond_far ? ": reaches past " + tolerance_text(g) + " but starts within it (not proven)"
+                                     : ": within " + tolerance_text(g));
+}
+
+GateOutcome evaluate(const Gate& g, const std::string& plugin, const std::string& metric, const std::vector<double>& a,
+                     const std::vector<double>& b) {
+    GateOutcome o{g.text, plugin, metric, "undecided", a.size(), b.size(), {}, {}, {}};
+    if (a.size() < stats::kMedianIntervalMinN || b.size() < stats::kMedianIntervalMinN) {
+        o.message = "cannot decide: " + std::to_string(a.size()) + " repetitions in BASE, " + std::to_string(b.size()) +
+                    " in NEW; a 95 % interval of a median needs " + std::to_string(stats::kMedianIntervalMinN) +
+                    " on each side (the range of 3 values holds the median only 75 % of the time)";
+        return o;
+    }
+    if (g.relative) {
+        if (stats::median(a) == 0) {
+            o.message = "cannot decide: the median in BASE is 0, so there is no ratio; give an absolute tolerance";
+            return o;
+        }
+        const auto r = stats::ratio_of_medians(a, b);
+        o.estimate = r.ratio;
+        o.interval = r.ci;
+    } else {
+        const auto d = stats::difference_of_medians(a, b);
+        o.estimate = d.difference;
+        o.interval = d.ci;
+    }
+    if (!o.interval) {
+        o.message = "cannot decide: no bootstrap resample had a base median other than 0";
+        return o;
+    }
+    judge(o, g);
+    return o;
+}
+
+}  // namespace
+
+Gate parse_gate(const std::string& text) {
+    static const std::regex form(R"(^\s*(\S+)\s*([<>])\s*([+-]?)([0-9]+(?:\.[0-9]+)?)\s*(%?)\s*$)");
+    std::smatch m;
+    if (!std::regex_match(text, m, form))
+        throw std::invalid_argument("--fail-if '" + text +
+                                    "': expected METRIC > +N% (fails when NEW is over BASE by more than N %), "
+                                    "METRIC < -N%, or an absolute change in the metric's unit (METRIC > +20)");
+    Gate g{text, m[1], m[2] == ">", !m[5].str().empty(), std::stod(m[4])};
+    if (g.relative) g.tolerance /= 100;
+    if ((g.higher && m[3] == "-") || (!g.higher && m[3] == "+"))
+        throw std::invalid_argument("--fail-if '" + text + "': '" + m[2].str() + "' with a change of sign '" +
+                                    m[3].str() + "'; a rise is '> +N', a fall '< -N'");
+    if (g.relative && !g.higher && g.tolerance >= 1)
+        throw std::invalid_argument("--fail-if '" + text + "': a fall of 100 % or more cannot be measured");
+    return g;
+}
+
+std::vector<GateOutcome> evaluate_gates(const std::vector<Gate>& gates, const std::vector<PerRepRow>& base,
+                                        const std::vector<PerRepRow>& fresh) {
+    const auto a = by_plugin_metric(base), b = by_plugin_metric(fresh);
+    std::vector<GateOutcome> out;
+    for (const auto& g : gates) {
+        bool matched = false;
+        for (const auto& [key, av] : a) {
+            const auto it = b.find(key);
+            if (it == b.end() || fnmatch(g.pattern.c_str(), key.second.c_str(), 0) != 0) continue;
+            matched = true;
+            out.push_back(evaluate(g, key.first, key.second, av, it->second));
+        }
+        if (!matched)
+            throw std::invalid_argument("--fail-if '" + g.text + "': no metric measured by both runs matches " +
+                                        g.pattern);
+    }
+    return out;
+}
+
+bool gates_failing(const std::vector<GateOutcome>& outcomes) {
+    for (const auto& o : outcomes)
+        if (o.status != "passed") return true;
+    return false;
+}
+
+std::string gates_markdown(const std::vector<GateOutcome>& outcomes) {
+    std::size_t passed = 0, failed = 0, undecided = 0;
+    std::string rows;
+    for (const auto& o : outcomes) {
+        passed += o.status == "passed";
+        failed += o.status == "failed";
+        undecided += o.status == "undecided";
+        rows += "| " + cell_text(o.gate) + " | " + cell_text(o.plugin) + " | " + cell_text(o.metric) + " | " +
+                (o.status == "passed" ? o.status : "**" + o.status + "**") + " | " + cell_text(o.message) + " |\n";
+    }
+    return "\nGates: " + std::to_string(passed) + " passed, " + std::to_string(failed) + " failed, " +
+           std::to_string(undecided) + " undecided (a failed or undecided gate: exit 99)\n\n"
+           "| Gate | Plugin | Metric | Status | Why |\n|---|---|---|---|---|\n" + rows;
+}
+
+json::array gates_json(const std::vector<GateOutcome>& outcomes) {
+    json::array out;
+    for (const auto& o : outcomes) {
+        json::object g{{"gate", o.gate},     {"plugin", o.plugin}, {"metric", o.metric}, {"status", o.status},
+                       {"n_base", o.n_base}, {"n_new", o.n_new},   {"message", o.message}};
+        g["estimate"] = o.estimate && std::isfinite(*o.estimate) ? json::value(*o.estimate) : json::value(nullptr);
+        g["ci95_low"] = o.interval ? json::value(o.interval->low) : json::value(nullptr);
+        g["ci95_high"] = o.interval ? json::value(o.interval->high) : json::value(nullptr);
+        out.push_back(std::move(g));
+    }
+    return out;
+}
+
+std::string gates_junit(const std::vector<GateOutcome>& outcomes, const std::string& suite) {
+    using O = text::JunitCase::Outcome;
+    text::JunitSuite s{suite, {}, {}};
+    for (const auto& o : outcomes)
+        s.cases.push_back({o.plugin, o.gate + " [" + o.metric + "]", 0,
+                           o.status == "passed" ? O::passed : o.status == "failed" ? O::failed : O::error,
+                           o.status + ": " + o.message, o.metric + " of " + o.plugin});
+    return text::junit_xml(s);
+}
+
+}  // namespace stand::report
