@@ -8,11 +8,18 @@ EXE RUN_COPY must write RUN_COPY/report.html (stand_html_report_fixture).
 Checks: the HTML is self-contained (no scripts, no resource references) and
 rendering twice gives the same bytes; Chromium writes a real PNG of the window
 size; the picture is not blank, has many colours, and shows the first plugin
-colours of the report's palette. Fails (exit 1) with the reason, also when
+colours of the report's palette. Then the layout at a 1400-pixel window: a
+copy of the run with six plugins (long labels, large numbers, a machine-busy
+finding flagging every cell of some) must leave no table wider than its
+box and the page without a horizontal scroll (measured by a script in a
+copy of report.html, read back with chromium --dump-dom); the verdict is
+the first thing after the title. Fails (exit 1) with the reason, also when
 chromium is not installed. Standard library only.
 """
 import argparse
 import collections
+import glob
+import json
 import os
 import re
 import shutil
@@ -34,14 +41,7 @@ def fail(message):
 def render(renderer, fixture, run_copy):
     shutil.rmtree(run_copy, ignore_errors=True)
     shutil.copytree(fixture, run_copy)
-    proc = subprocess.run([renderer, run_copy], capture_output=True, text=True, timeout=120)
-    if proc.returncode != 0:
-        fail(f"{renderer} {run_copy} exited {proc.returncode}: {proc.stderr.strip()}")
-    html = os.path.join(run_copy, "report.html")
-    if not os.path.isfile(html):
-        fail(f"{renderer} did not write {html}")
-    with open(html, "rb") as f:
-        return html, f.read()
+    return render_in_place(renderer, run_copy)
 
 
 def check_html(text):
@@ -185,6 +185,81 @@ def check_png(path):
             fail(f"{path} shows the plot colour {name} on only {near} pixels: the charts did not draw")
 
 
+FIT_WIDTH = 1400
+# Runs in a copy of report.html only (the report itself has no script): every
+# table's scrolling box and the page, as widths, into a <pre> --dump-dom prints.
+LAYOUT_PROBE = """<script>
+window.addEventListener("load", () => {
+  const boxes = [...document.querySelectorAll("div.scroll")].map(d => [d.scrollWidth, d.clientWidth]);
+  const page = [document.documentElement.scrollWidth, window.innerWidth];
+  const first = document.querySelector("main > h1 + *");
+  const pre = document.createElement("pre");
+  pre.id = "layout-probe";
+  pre.textContent = JSON.stringify({boxes, page, after_title: first ? first.className : ""});
+  document.body.appendChild(pre);
+});
+</script>"""
+
+
+def widen(fixture, run_copy):
+    """The fixture with six plugins: each of its repetitions copied under long labels, numbers x1000, and a busy machine."""
+    shutil.rmtree(run_copy, ignore_errors=True)
+    shutil.copytree(fixture, run_copy)
+    reps = sorted(glob.glob(os.path.join(run_copy, "reps", "*.json")))
+    for i, label in enumerate(("haproxy-with-a-long-label", "caddy-with-a-long-label", "envoy-with-a-long-label")):
+        for path in reps:
+            rep = json.load(open(path))
+            if rep.get("status") != "ok":
+                continue
+            rep["plugin"] = f"{label}-{rep['plugin']}"[:40] + str(i)
+            rep["key"] = f"{rep['plugin']}_r{rep['rep']}"
+            rep["metrics"] = {k: v * 1000.5 for k, v in rep.get("metrics", {}).items()}
+            rep.setdefault("findings", []).append(
+                {"id": "machine-busy", "scope": f"{rep['plugin']} rep {rep['rep']}", "message": "busy"})
+            json.dump(rep, open(os.path.join(run_copy, "reps", rep["key"] + ".json"), "w"))
+
+
+def check_fits(chromium, renderer, fixture, work):
+    run_copy = os.path.join(work, "wide")
+    widen(fixture, run_copy)
+    html, _ = render_in_place(renderer, run_copy)
+    probe = os.path.join(work, "wide-probe.html")
+    with open(html, encoding="utf-8") as f:
+        text = f.read()
+    if "\u26a0" not in text:
+        fail("the widened report flags no cell, though its repetitions had a machine-busy finding")
+    with open(probe, "w", encoding="utf-8") as f:
+        f.write(text.replace("</body>", LAYOUT_PROBE + "</body>"))
+    cmd = [chromium, "--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars", "--no-first-run",
+           f"--user-data-dir={os.path.join(work, 'chromium-profile')}", f"--window-size={FIT_WIDTH},900",
+           "--virtual-time-budget=5000", "--dump-dom", "file://" + os.path.abspath(probe)]
+    proc = subprocess.run(cmd, capture_output=True, text=True, timeout=180)
+    found = re.search(r'<pre id="layout-probe">([^<]*)</pre>', proc.stdout)
+    if not found:
+        fail(f"chromium --dump-dom gave no layout probe (exit {proc.returncode}): {proc.stderr.strip()[-1000:]}")
+    layout = json.loads(found.group(1).replace("&quot;", '"'))
+    wide = [b for b in layout["boxes"] if b[0] > b[1]]
+    print(f"layout at {FIT_WIDTH} px: {len(layout['boxes'])} tables, page {layout['page'][0]} px wide, "
+          f"tables wider than their box: {wide}")
+    if wide:
+        fail(f"{len(wide)} table(s) scroll sideways in a {FIT_WIDTH}-pixel window (scroll width, box width): {wide}")
+    if layout["page"][0] > layout["page"][1]:
+        fail(f"the page is {layout['page'][0]} px wide in a {layout['page'][1]}-pixel window")
+    if "verdict" not in layout["after_title"]:
+        fail(f"the first thing after the title is {layout['after_title']!r}, not the verdict")
+
+
+def render_in_place(renderer, run_copy):
+    proc = subprocess.run([renderer, run_copy], capture_output=True, text=True, timeout=120)
+    if proc.returncode != 0:
+        fail(f"{renderer} {run_copy} exited {proc.returncode}: {proc.stderr.strip()}")
+    html = os.path.join(run_copy, "report.html")
+    if not os.path.isfile(html):
+        fail(f"{renderer} did not write {html}")
+    with open(html, "rb") as f:
+        return html, f.read()
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--renderer", required=True)
@@ -204,6 +279,7 @@ def main():
     png = os.path.join(args.work, "report.png")
     screenshot(chromium, html, png, os.path.join(args.work, "chromium-profile"))
     check_png(png)
+    check_fits(chromium, args.renderer, args.fixture, args.work)
     print(f"PASS: {png}")
 
 
