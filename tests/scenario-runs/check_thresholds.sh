@@ -37,6 +37,17 @@ print(f"ok: {sys.argv[1].rsplit('/', 1)[1]}: {len(cases)} cases, failing: {failu
 PY
 }
 
+# --junit without thresholds, or to a FIFO: refused before anything is measured.
+code=0; "$stand" run "$(dirname "$scenario")/flaky.json" --run-dir "$dir/none" --plugin-path "$plugins" \
+  --junit "$dir/none.xml" 2>"$dir/none.err" || code=$?
+[[ $code -eq 2 ]] && grep -q 'the scenario has no "thresholds"' "$dir/none.err" && [[ ! -e $dir/none ]] ||
+  { cat "$dir/none.err"; echo "FAIL: --junit without thresholds exited $code"; exit 1; }
+mkfifo "$dir/fifo"
+code=0; "$stand" run "$scenario" --run-dir "$dir/fifo-run" --plugin-path "$plugins" --junit "$dir/fifo" \
+  2>"$dir/fifo.err" || code=$?
+[[ $code -eq 2 ]] && grep -q "fifo: not a regular file" "$dir/fifo.err" && [[ ! -e $dir/fifo-run ]] ||
+  { cat "$dir/fifo.err"; echo "FAIL: --junit to a FIFO exited $code"; exit 1; }
+
 run within 0
 junit "$dir/within.xml" 3 0 0
 head -1 "$dir/within/summary.md" | grep -q '^\*\*Verdict: '
