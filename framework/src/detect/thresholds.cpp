@@ -3,6 +3,7 @@
 #include "rundir/run_files.hpp"
 #include "stats/bootstrap.hpp"
 #include "stats/descriptive.hpp"
+#include "text/number_format.hpp"
 
 #include <algorithm>
 #include <cstdio>
@@ -13,12 +14,6 @@ namespace {
 
 namespace json = boost::json;
 
-std::string number(double v) {
-    char buf[64];
-    std::snprintf(buf, sizeof buf, "%.4g", v);
-    return buf;
-}
-
 bool within(const std::string& bound, double value, double limit) {
     return bound == "below" ? value < limit : value > limit;
 }
@@ -26,7 +21,7 @@ bool within(const std::string& bound, double value, double limit) {
 // "rep 1: 612, rep 3: 650"
 std::string listed(const std::vector<RepValue>& values) {
     std::string out;
-    for (const auto& v : values) out += (out.empty() ? "" : ", ") + std::string("rep ") + std::to_string(v.rep) + ": " + number(v.value);
+    for (const auto& v : values) out += (out.empty() ? "" : ", ") + std::string("rep ") + std::to_string(v.rep) + ": " + text::format_4g(v.value);
     return out;
 }
 
@@ -39,7 +34,7 @@ std::vector<double> plain(const std::vector<RepValue>& values) {
 void judge_median(ThresholdOutcome& o, const std::vector<RepValue>& values) {
     o.value = stats::median(plain(values));
     o.status = within(o.bound, *o.value, o.limit) ? "passed" : "crossed";
-    o.message = "median " + number(*o.value) + " over " + std::to_string(o.n) + " repetition" +
+    o.message = "median " + text::format_4g(*o.value) + " over " + std::to_string(o.n) + " repetition" +
                 (o.n == 1 ? "" : "s") + " (" + listed(values) + ")";
 }
 
@@ -56,7 +51,7 @@ void judge_every_rep(ThresholdOutcome& o, const std::vector<RepValue>& values) {
     o.value = worst->value;
     o.status = crossed.empty() ? "passed" : "crossed";
     o.message = crossed.empty() ? "every one of " + std::to_string(o.n) + " repetitions within, the worst " +
-                                      number(worst->value) + " (rep " + std::to_string(worst->rep) + ")"
+                                      text::format_4g(worst->value) + " (rep " + std::to_string(worst->rep) + ")"
                                 : std::to_string(crossed.size()) + " of " + std::to_string(o.n) +
                                       " repetitions crossed (" + listed(crossed) + ")";
 }
@@ -72,8 +67,8 @@ void judge_interval(ThresholdOutcome& o, const std::vector<RepValue>& values) {
     const auto ci = stats::bootstrap_median_ci(plain(values));
     o.value = o.bound == "below" ? ci->high : ci->low;
     o.status = within(o.bound, *o.value, o.limit) ? "passed" : "crossed";
-    o.message = "median " + number(stats::median(plain(values))) + ", bootstrap 95 % interval " + number(ci->low) + "-" +
-                number(ci->high) + " over " + std::to_string(o.n) + " repetitions";
+    o.message = "median " + text::format_4g(stats::median(plain(values))) + ", bootstrap 95 % interval " + text::format_4g(ci->low) + "-" +
+                text::format_4g(ci->high) + " over " + std::to_string(o.n) + " repetitions";
 }
 
 // A threshold's "plugins" (all when empty); in a run on hosts the plugin

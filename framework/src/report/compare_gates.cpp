@@ -2,6 +2,7 @@
 
 #include "report/markdown_text.hpp"
 #include "stats/descriptive.hpp"
+#include "text/number_format.hpp"
 #include "text/junit_xml.hpp"
 
 #include <fnmatch.h>
@@ -15,28 +16,14 @@ namespace stand::report {
 namespace {
 
 namespace json = boost::json;
-using Samples = std::map<std::pair<std::string, std::string>, std::vector<double>>;
-
-Samples by_plugin_metric(const std::vector<PerRepRow>& rows) {
-    Samples out;
-    for (const auto& r : rows) out[{r.plugin, r.metric}].push_back(r.value);
-    return out;
-}
-
-std::string number(double v) {
-    char buf[64];
-    std::snprintf(buf, sizeof buf, "%.4g", v);
-    return buf;
-}
-
 // "+5 %" or "+20"
 std::string tolerance_text(const Gate& g) {
     const std::string sign = g.higher ? "+" : "-";
-    return g.relative ? sign + number(g.tolerance * 100) + " %" : sign + number(g.tolerance);
+    return g.relative ? sign + text::format_4g(g.tolerance * 100) + " %" : sign + text::format_4g(g.tolerance);
 }
 
 std::string change_text(const Gate& g, double v) {
-    return g.relative ? number(v) + "x" : (v >= 0 ? "+" : "") + number(v);
+    return g.relative ? text::format_4g(v) + "x" : (v >= 0 ? "+" : "") + text::format_4g(v);
 }
 
 // Where the interval lies against the tolerance's limit: wholly beyond it
@@ -108,7 +95,7 @@ Gate parse_gate(const std::string& text) {
 
 std::vector<GateOutcome> evaluate_gates(const std::vector<Gate>& gates, const std::vector<PerRepRow>& base,
                                         const std::vector<PerRepRow>& fresh) {
-    const auto a = by_plugin_metric(base), b = by_plugin_metric(fresh);
+    const auto a = samples_by_plugin_metric(base), b = samples_by_plugin_metric(fresh);
     std::vector<GateOutcome> out;
     for (const auto& g : gates) {
         bool matched = false;

@@ -1,6 +1,7 @@
 #include "report/compare_runs.hpp"
 
 #include "report/markdown_text.hpp"
+#include "text/number_format.hpp"
 
 #include "stats/mann_whitney.hpp"
 
@@ -13,20 +14,6 @@ namespace stand::report {
 namespace {
 
 namespace json = boost::json;
-using Samples = std::map<std::pair<std::string, std::string>, std::vector<double>>;
-
-Samples by_plugin_metric(const std::vector<PerRepRow>& rows) {
-    Samples out;
-    for (const auto& r : rows) out[{r.plugin, r.metric}].push_back(r.value);
-    return out;
-}
-
-std::string number(double v) {
-    char buf[64];
-    std::snprintf(buf, sizeof buf, "%.4g", v);
-    return buf;
-}
-
 // JSON has no inf or NaN (a repetition may hold one): null, and `non_finite` says so.
 json::value finite_number(double v, bool& non_finite) {
     if (std::isfinite(v)) return v;
@@ -50,7 +37,7 @@ json::object summary_json(const stats::Summary& s, bool& non_finite) {
 }  // namespace
 
 RunComparison compare_rows(const std::vector<PerRepRow>& a_rows, const std::vector<PerRepRow>& b_rows) {
-    const auto a = by_plugin_metric(a_rows), b = by_plugin_metric(b_rows);
+    const auto a = samples_by_plugin_metric(a_rows), b = samples_by_plugin_metric(b_rows);
     RunComparison out;
     for (const auto& [key, av] : a) {
         auto it = b.find(key);
@@ -88,14 +75,14 @@ std::string comparison_markdown(const RunComparison& c, const std::string& name_
     bool few = false;
     for (const auto& m : c.rows) {
         auto cell = [](const stats::Summary& s) {
-            return number(s.median) + " (" + number(s.min) + "-" + number(s.max) + ") [" + std::to_string(s.n) + "]";
+            return text::format_4g(s.median) + " (" + text::format_4g(s.min) + "-" + text::format_4g(s.max) + ") [" + std::to_string(s.n) + "]";
         };
         std::string ratio = "n/a (median of A is 0)";
         if (m.ratio) {
-            ratio = number(*m.ratio);
-            ratio += m.ratio_ci ? " (" + number(m.ratio_ci->low) + "-" + number(m.ratio_ci->high) + ")" : " (no interval, n < 2)";
+            ratio = text::format_4g(*m.ratio);
+            ratio += m.ratio_ci ? " (" + text::format_4g(m.ratio_ci->low) + "-" + text::format_4g(m.ratio_ci->high) + ")" : " (no interval, n < 2)";
         }
-        std::string p = number(m.p_value) + (m.few_reps ? " *" : "");
+        std::string p = text::format_4g(m.p_value) + (m.few_reps ? " *" : "");
         few = few || m.few_reps;
         md += "| " + cell_text(m.plugin) + " | " + cell_text(m.metric) + " | " + cell(m.a) + " | " + cell(m.b) + " | " + ratio +
               " | " + p + " |\n";

@@ -1,25 +1,13 @@
 #include "report/html_text.hpp"
 
+#include "text/xml_escape.hpp"
+
 #include <charconv>
 #include <cmath>
 
 namespace stand::report {
 
-std::string html_escape(std::string_view text) {
-    std::string out;
-    out.reserve(text.size());
-    for (char c : text) {
-        switch (c) {
-        case '&': out += "&amp;"; break;
-        case '<': out += "&lt;"; break;
-        case '>': out += "&gt;"; break;
-        case '"': out += "&quot;"; break;
-        case '\'': out += "&#39;"; break;
-        default: out += c;
-        }
-    }
-    return out;
-}
+std::string html_escape(std::string_view text) { return text::xml_escape(std::string(text)); }
 
 std::string fixed(double value, int decimals) {
     if (std::isnan(value)) return "nan";

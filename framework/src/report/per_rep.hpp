@@ -3,7 +3,10 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <string>
+#include <utility>
+#include <vector>
 
 namespace stand::report {
 
@@ -15,5 +18,14 @@ struct PerRepRow {
 
     friend bool operator==(const PerRepRow&, const PerRepRow&) = default;
 };
+
+// (plugin, metric) -> the values of its rows, in row order.
+using PluginMetricSamples = std::map<std::pair<std::string, std::string>, std::vector<double>>;
+
+inline PluginMetricSamples samples_by_plugin_metric(const std::vector<PerRepRow>& rows) {
+    PluginMetricSamples out;
+    for (const auto& r : rows) out[{r.plugin, r.metric}].push_back(r.value);
+    return out;
+}
 
 }  // namespace stand::report

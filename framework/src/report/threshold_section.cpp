@@ -3,6 +3,7 @@
 #include "report/html_text.hpp"
 #include "report/markdown_text.hpp"
 #include "rundir/run_files.hpp"
+#include "text/number_format.hpp"
 #include "text/junit_xml.hpp"
 
 #include <cstdio>
@@ -10,13 +11,7 @@
 namespace stand::report {
 namespace {
 
-std::string number(double v) {
-    char buf[64];
-    std::snprintf(buf, sizeof buf, "%.4g", v);
-    return buf;
-}
-
-std::string value_text(const detect::ThresholdOutcome& o) { return o.value ? number(*o.value) : "-"; }
+std::string value_text(const detect::ThresholdOutcome& o) { return o.value ? text::format_4g(*o.value) : "-"; }
 
 std::string status_mark(const std::string& status) {
     return status == "passed" ? "passed" : status == "crossed" ? "**CROSSED**" : "**not evaluated**";
@@ -84,7 +79,7 @@ std::string thresholds_junit(const std::vector<detect::ThresholdOutcome>& outcom
     text::JunitSuite s{suite, {}, {}};
     for (const auto& o : outcomes) {
         const O outcome = o.status == "passed" ? O::passed : o.status == "crossed" ? O::failed : O::error;
-        const std::string limit = (o.bound == "below" ? "below " : "above ") + number(o.limit);
+        const std::string limit = (o.bound == "below" ? "below " : "above ") + text::format_4g(o.limit);
         s.cases.push_back({o.plugin, o.name, 0, outcome,
                            o.status + ": " + o.metric + " must stay " + limit + " (" + o.on + "), " + o.message,
                            "compared: " + value_text(o)});

@@ -1,5 +1,7 @@
 #include "text/junit_xml.hpp"
 
+#include "text/xml_escape.hpp"
+
 #include <cstdio>
 #include <sstream>
 
@@ -36,23 +38,6 @@ void write_case(std::ostringstream& xml, const JunitCase& c) {
 }
 
 }  // namespace
-
-std::string xml_escape(const std::string& text) {
-    std::string out;
-    for (char c : text) {
-        switch (c) {
-        case '&': out += "&amp;"; break;
-        case '<': out += "&lt;"; break;
-        case '>': out += "&gt;"; break;
-        case '"': out += "&quot;"; break;
-        case '\'': out += "&apos;"; break;
-        default:
-            if (static_cast<unsigned char>(c) < 0x20 && c != '\n' && c != '\t' && c != '\r') out += '?';
-            else out += c;
-        }
-    }
-    return out;
-}
 
 std::string junit_xml(const JunitSuite& suite) {
     using O = JunitCase::Outcome;

@@ -29,8 +29,4 @@ struct JunitSuite {
 
 std::string junit_xml(const JunitSuite& suite);
 
-// The text with XML's five special characters escaped and the control
-// characters XML 1.0 forbids (even escaped) replaced by '?'.
-std::string xml_escape(const std::string& text);
-
 }  // namespace stand::text

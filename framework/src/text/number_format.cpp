@@ -87,4 +87,10 @@ std::string PrintfFormat::apply(double value) const {
     return out;
 }
 
+std::string format_4g(double v) {
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "%.4g", v);
+    return buf;
+}
+
 }  // namespace stand::text

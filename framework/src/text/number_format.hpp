@@ -11,6 +11,9 @@ namespace stand::text {
 // repr(float): "462.0", "0.1", "53.68055555555556", "1e+16", "1.5e-05", "nan", "inf".
 std::string format_shortest(double v);
 
+// Four significant digits, as printf's "%.4g": "612", "1.053", "2.5e+04".
+std::string format_4g(double v);
+
 // A printf format for one double: literal text, "%%", and exactly one
 // conversion %[flags][width][.precision]{f,F,e,E,g,G} (flags from "-+ 0#",
 // width and precision at most 2 digits). Python's `fmt % value` gives the same
