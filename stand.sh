@@ -27,6 +27,7 @@ PACKAGES=(
   chromium python3 python3-venv python3-pip python3-junitparser nodejs npm
   podman runc docker-compose debootstrap
   openssh-client openssh-server iproute2
+  prometheus
 )
 
 # The compilers and libraries of the stand binary, the unit tests and the
@@ -86,7 +87,7 @@ install_deps() {  # [PACKAGE...] (default: all of PACKAGES)
   export DEBIAN_FRONTEND=noninteractive
   apt-get update -qq
   apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
-  quiet_distro_proxies
+  quiet_distro_services
   # An `if`, not `&&`: as the function's last command a false test would be its status, and set -e
   # ended the quickstart of a fresh machine here (its packages do not include openssh-server).
   if [[ " ${missing[*]} " == *" openssh-server "* ]]; then quiet_new_sshd; fi
@@ -104,12 +105,15 @@ quiet_new_sshd() {
 
 # The haproxy and caddy plugins run their own proxy in the measured box;
 # Debian's services (caddy.service serves :80) would hold ports and CPU
-# outside the box. Stop and disable are separate so that the disable still
-# happens where stopping fails (no running systemd, e.g. in a container).
-quiet_distro_proxies() {
+# outside the box. Prometheus is for the live-metrics test, which starts its
+# own: the package's service (:9090) and the node exporter's (:9100, when a
+# machine installs the recommends) stay off too. Stop and disable are
+# separate so that the disable still happens where stopping fails (no
+# running systemd, e.g. in a container).
+quiet_distro_services() {
   command -v systemctl >/dev/null || return 0
   local unit
-  for unit in haproxy.service caddy.service; do
+  for unit in haproxy.service caddy.service prometheus.service prometheus-node-exporter.service; do
     systemctl stop "$unit" >/dev/null 2>&1 || true
     systemctl disable "$unit" >/dev/null 2>&1 || true
   done

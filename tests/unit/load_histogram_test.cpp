@@ -329,3 +329,22 @@ TEST_CASE("load histogram: a histogram costs the pages its values fall in, copie
     copies[7].record(3);
     CHECK(copies[7].value_at_percentile(100) == 3);
 }
+
+TEST_CASE("load histogram: drain_into moves every value and leaves an empty histogram that records again") {
+    HdrHistogram from(3'600'000'000ULL, 2), into(3'600'000'000ULL, 2);
+    for (std::uint64_t v : {100, 2000, 50000}) from.record(v);
+    into.record(7);
+    from.drain_into(into);
+    CHECK(from.empty());
+    CHECK(from.max() == 0);
+    CHECK(from.value_at_percentile(100) == 0);
+    CHECK(into.count() == 4);
+    CHECK(into.min() == 7);
+    CHECK(into.max() == 50000);
+    from.record(300);
+    CHECK(from.count() == 1);
+    CHECK(from.min() == 300);
+    CHECK(from.value_at_percentile(50) == 300);  // clamped to [min, max]
+    HdrHistogram other_layout(3'600'000'000ULL, 3);
+    CHECK_THROWS_AS(from.drain_into(other_layout), std::invalid_argument);
+}

@@ -34,13 +34,6 @@ std::uint64_t unix_ms_now() {
     return static_cast<std::uint64_t>(std::chrono::duration_cast<std::chrono::milliseconds>(since_epoch).count());
 }
 
-// A failed accept that is not the listener closing is usually a full file
-// descriptor table; waiting a little lets connections end instead of spinning.
-net::awaitable<void> pause_after_failed_accept() {
-    net::steady_timer timer(co_await net::this_coro::executor, std::chrono::milliseconds(10));
-    co_await timer.async_wait(kAwaitNoThrow);
-}
-
 }  // namespace
 
 BackendServer::BackendServer(BackendOptions options)

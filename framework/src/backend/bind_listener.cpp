@@ -1,8 +1,13 @@
 #include "backend/bind_listener.hpp"
 
+#include "backend/await_token.hpp"
 #include "backend/backend_error.hpp"
 #include "backend/host_port.hpp"
 
+#include <boost/asio/steady_timer.hpp>
+#include <boost/asio/this_coro.hpp>
+
+#include <chrono>
 #include <string>
 
 namespace stand::backend {
@@ -27,6 +32,11 @@ boost::asio::ip::tcp::acceptor bind_listener(boost::asio::io_context& context,
         throw BackendError("cannot listen on " + format_host_port(endpoint) + " (" + std::string(role) +
                            " listener, " + step + "): " + error.message());
     return acceptor;
+}
+
+boost::asio::awaitable<void> pause_after_failed_accept() {
+    boost::asio::steady_timer timer(co_await boost::asio::this_coro::executor, std::chrono::milliseconds(10));
+    co_await timer.async_wait(kAwaitNoThrow);
 }
 
 }  // namespace stand::backend

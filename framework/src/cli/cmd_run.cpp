@@ -1,5 +1,6 @@
 #include "cli/commands.hpp"
 #include "cli/exit_codes.hpp"
+#include "cli/metrics_listen.hpp"
 #include "cli/run_on_hosts.hpp"
 #include "cli/scenario_run.hpp"
 #include "cli/threshold_exit.hpp"
@@ -76,6 +77,14 @@ finishes an interrupted run, skipping the repetitions that finished.
                         "controller" ask the controller on stdout and stdin
   --list-steps          the step kinds: keys, defaults, metrics, timeouts (--json: as JSON;
                         --markdown: as docs/steps.md)
+  --metrics-listen HOST:PORT
+                        serve the run's live figures for Prometheus at
+                        http://HOST:PORT/metrics while it runs (OpenMetrics text;
+                        docs/live-metrics.md): repetitions, the step, the load's
+                        rates, counts and latency, the box's CPU and memory. Port 0:
+                        a free port, printed on stderr as "stand: metrics: URL"
+  --allow-remote-metrics
+                        allow a --metrics-listen address other than loopback
 
 Exit: 0 all repetitions ok and every threshold passed, 1 some repetition failed
 (or the run stopped), 2 bad scenario or arguments, 3 a plugin was refused,
@@ -174,8 +183,8 @@ int checked_scenario(const Args& args, const scenario::Scenario& scen, const loa
 int run_run(const std::vector<std::string>& argv) {
     std::vector<OptionSpec> specs{{"help"},       {"plugin", true, true}, {"param", true, true}, {"run-dir", true},
                                   {"resume", true}, {"allow-drift"},        {"list-steps"},          {"json"},
-                                  {"markdown"},   {"check"},                {"param-file", true},    {"junit", true},
-                                  plugin_path_option()};
+                                  {"markdown"},   {"check"},                {"param-file", true},    plugin_path_option(),
+                                  {"junit", true},  {"metrics-listen", true}, {"allow-remote-metrics"}};
     for (auto& o : host_options()) specs.push_back(std::move(o));
     const Args args("run", argv, specs);
     if (args.flag("help")) {
@@ -192,6 +201,7 @@ int run_run(const std::vector<std::string>& argv) {
     }
     if (args.flag("json")) throw UsageError("--json goes with --list-steps");
     if (args.flag("markdown")) throw UsageError("--markdown goes with --list-steps");
+    MetricsListen metrics(args);
     const auto resume = args.value("resume");
     // Before reading RUN_DIR (--host), and after (a resumed run's own "hosts").
     const char* no_fleet_resume = "--resume of a run on hosts: not supported; run it again";
@@ -208,6 +218,8 @@ int run_run(const std::vector<std::string>& argv) {
     if (const auto junit = args.value("junit")) check_junit_file(*junit, scen.thresholds.size());
     const auto hosts = hosts_of_run(args, scen);
     if (resume && !hosts.empty()) throw UsageError(no_fleet_resume);
+    if (metrics.wanted() && !hosts.empty())
+        throw UsageError(metrics.option_text() + ": not with hosts (the scenario's \"hosts\" or --host): the run is theirs");
     const auto generator_targets = generators_of_run(args, scen, hosts);
     const auto backend_target = backend_host_of_run(args, scen, hosts);
     auto search = plugin_search(args);
@@ -222,6 +234,7 @@ int run_run(const std::vector<std::string>& argv) {
             std::cout << "backend host (" << b.session->target().url() << "): ok, this stand's build is installed there\n";
         return code;
     }
+    live::LiveFigures* figures = metrics.open(scen.name);  // before anything is measured or written
     resolve_plugins(args, scen, search);
     check_probe_steps(scen, search);
     if (!resume) lock.emplace(rundir::RunLock::for_new_run(run_dir));
@@ -233,6 +246,7 @@ int run_run(const std::vector<std::string>& argv) {
     scenario::EngineOptions options = engine_options(run_dir, search, interrupted);
     options.resume = resume.has_value();
     options.allow_drift = args.flag("allow-drift");
+    options.figures = figures;
     if (!generators.empty()) options.generators = &generators;
     if (!backend_host.empty()) options.backend_host = &backend_host.front();
     std::optional<fleetrun::ControllerChannel> controller;

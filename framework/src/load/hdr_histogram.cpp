@@ -101,6 +101,15 @@ void HdrHistogram::merge(const HdrHistogram& other) {
     max_ = std::max(max_, std::min(other.max_, highest_));
 }
 
+void HdrHistogram::drain_into(HdrHistogram& into) {
+    if (total_ == 0) return;
+    if (!into.same_layout(*this)) throw std::invalid_argument("HdrHistogram::drain_into: another layout");
+    into.merge(*this);
+    for (std::size_t i = 0; i < counts_.size(); ++i)
+        if (counts_[i] != 0) counts_[i] = 0;  // its page is resident already
+    forget_totals();
+}
+
 HdrHistogram::Parts HdrHistogram::parts() const {
     Parts p{highest_, lowest_, digits_, total_, min(), max_, clamped_, sum_, {}};
     for (std::size_t i = 0; i < counts_.size(); ++i)
@@ -147,6 +156,10 @@ HdrHistogram HdrHistogram::from_parts(const Parts& p) {
 
 void HdrHistogram::reset() noexcept {
     counts_.clear();
+    forget_totals();
+}
+
+void HdrHistogram::forget_totals() noexcept {
     total_ = 0;
     min_ = UINT64_MAX;
     max_ = 0;

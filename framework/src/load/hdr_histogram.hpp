@@ -41,6 +41,10 @@ public:
     // otherwise each of `other`'s slots is re-recorded at its median value.
     void merge(const HdrHistogram& other);
     void reset() noexcept;
+    // Adds every value into `into` (the same layout) and empties this one,
+    // keeping its pages: for a histogram refilled at once, where reset()'s
+    // handing the pages back would cost a system call and page faults.
+    void drain_into(HdrHistogram& into);
 
     std::uint64_t count() const noexcept { return total_; }
     bool empty() const noexcept { return total_ == 0; }
@@ -108,6 +112,7 @@ private:
         return value >> (bucket + unit_magnitude_);
     }
     std::size_t counts_index(std::uint64_t value) const noexcept;
+    void forget_totals() noexcept;  // count, sum, min, max and clamped back to none
     void allocate();
     std::uint64_t value_at_index(std::size_t index) const noexcept;
 

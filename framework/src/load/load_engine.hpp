@@ -11,11 +11,20 @@
 
 namespace stand::load {
 
+// Latency in µs of the responses of one progress interval, kept with two
+// significant digits (within 1 %).
+struct IntervalLatency {
+    std::uint64_t count = 0;
+    double sum_us = 0;
+    std::uint64_t p50_us = 0, p95_us = 0, p99_us = 0, max_us = 0;
+};
+
 struct LoadProgress {
     double elapsed_s = 0;
     std::uint64_t sent = 0;
     std::uint64_t completed = 0;
     std::uint64_t errors = 0;
+    IntervalLatency latency;  // the responses since the previous call
 };
 
 struct LoadHooks {

@@ -18,6 +18,7 @@ void ThreadStats::record_response(int code, std::int64_t latency_ns, std::int64_
     if (!lat) lat = std::make_unique<HdrHistogram>(kHighestUs);
     const std::uint64_t us = ns_to_us(latency_ns);
     lat->record(us);
+    recent_latency.record(us);
     if (open_model) {
         auto& svc = service[cls];
         if (!svc) svc = std::make_unique<HdrHistogram>(kHighestUs);

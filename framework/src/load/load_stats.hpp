@@ -34,6 +34,9 @@ struct ThreadStats {
     // service time == latency).
     std::array<std::unique_ptr<HdrHistogram>, kStatusClasses> latency;
     std::array<std::unique_ptr<HdrHistogram>, kStatusClasses> service;
+    // Every response's latency since the last WorkerProgress::publish(), at
+    // two digits, for the live figures (LoadProgress::latency); not merged.
+    HdrHistogram recent_latency{kHighestUs, 2};
     HdrHistogram send_lag{kHighestUs};
     HdrHistogram connect{kHighestUs};
     std::array<std::uint64_t, 1000> status{};  // by code; >= 999 counted at 999

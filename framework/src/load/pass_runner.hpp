@@ -39,6 +39,20 @@ inline double seconds_of(const timeval& tv) {
     return static_cast<double>(tv.tv_sec) + static_cast<double>(tv.tv_usec) / 1e6;
 }
 
+// The summary of one interval's latencies; empties `interval` for the next.
+inline IntervalLatency interval_latency(HdrHistogram& interval) {
+    IntervalLatency l;
+    l.count = interval.count();
+    if (l.count == 0) return l;
+    l.sum_us = interval.mean() * static_cast<double>(l.count);
+    l.p50_us = interval.value_at_percentile(50);
+    l.p95_us = interval.value_at_percentile(95);
+    l.p99_us = interval.value_at_percentile(99);
+    l.max_us = interval.max();
+    interval.reset();
+    return l;
+}
+
 template <class W>
 PassTimes run_workers(const LoadSpec& spec, std::vector<std::unique_ptr<W>>& workers, const LoadHooks& hooks,
                       bool open_model, LoadResult& out) {
@@ -73,6 +87,7 @@ PassTimes run_workers(const LoadSpec& spec, std::vector<std::unique_ptr<W>>& wor
     go.count_down();
 
     {
+        HdrHistogram interval{kHighestUs, 2};  // the latencies of one progress interval
         std::unique_lock lock(mutex);
         auto next = std::chrono::steady_clock::now() + std::chrono::seconds(1);
         while (done < threads) {
@@ -83,7 +98,9 @@ PassTimes run_workers(const LoadSpec& spec, std::vector<std::unique_ptr<W>>& wor
                     p.sent += w->progress_sent.load(std::memory_order_relaxed);
                     p.completed += w->progress_completed.load(std::memory_order_relaxed);
                     p.errors += w->progress_errors.load(std::memory_order_relaxed);
+                    w->take_latency(interval);
                 }
+                p.latency = interval_latency(interval);
                 lock.unlock();
                 hooks.on_progress(p);
                 lock.lock();

@@ -1,7 +1,7 @@
 // What every load thread type (Worker, Http3Worker) reports to the pass
 // runner (pass_runner.hpp): its counts, its CPU time, when its window
-// closed and when it finished, and progress counters for the lines printed
-// while it runs.
+// closed and when it finished, and progress counters and latencies for the
+// lines and live figures while it runs.
 #pragma once
 
 #include "load/load_clock.hpp"
@@ -10,6 +10,7 @@
 #include <atomic>
 #include <cstdint>
 #include <cstddef>
+#include <mutex>
 
 namespace stand::load {
 
@@ -33,6 +34,15 @@ public:
         progress_sent.store(stats_.sent, std::memory_order_relaxed);
         progress_completed.store(stats_.completed, std::memory_order_relaxed);
         progress_errors.store(stats_.error_total, std::memory_order_relaxed);
+        if (stats_.recent_latency.empty()) return;
+        std::lock_guard lock(latency_mutex_);
+        stats_.recent_latency.drain_into(published_latency_);
+    }
+
+    // Moves the latencies published since the last call into `into` (any thread).
+    void take_latency(HdrHistogram& into) {
+        std::lock_guard lock(latency_mutex_);
+        published_latency_.drain_into(into);
     }
 
 protected:
@@ -54,6 +64,8 @@ protected:
 
 private:
     std::int64_t cpu0_ = 0, wait0_ = 0;
+    std::mutex latency_mutex_;
+    HdrHistogram published_latency_{kHighestUs, 2};  // under latency_mutex_
 };
 
 }  // namespace stand::load

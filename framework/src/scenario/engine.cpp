@@ -5,6 +5,7 @@
 #include "loader/config_secrets.hpp"
 #include "rundir/run_directory.hpp"
 #include "scenario/adaptive_reps.hpp"
+#include "scenario/live_feed.hpp"
 #include "scenario/threshold_watch.hpp"
 #include "scenario/rep_resources.hpp"
 #include "rundir/run_files.hpp"
@@ -15,17 +16,24 @@
 #include <chrono>
 #include <cmath>
 #include <memory>
+#include <optional>
 
 namespace stand::scenario {
 namespace {
 
 namespace json = boost::json;
 
-// " ETA 3m10s" from the mean duration of the repetitions measured so far.
-std::string eta_text(std::chrono::steady_clock::duration elapsed, std::size_t done, std::size_t left) {
-    if (done == 0) return "";
+// Seconds left, from the mean duration of the repetitions measured so far; none before the first.
+std::optional<long> eta_seconds(std::chrono::steady_clock::duration elapsed, std::size_t done, std::size_t left) {
+    if (done == 0) return std::nullopt;
     const double each = std::chrono::duration<double>(elapsed).count() / static_cast<double>(done);
-    const long total = std::lround(each * static_cast<double>(left));
+    return std::lround(each * static_cast<double>(left));
+}
+
+// " ETA 3m10s".
+std::string eta_text(std::optional<long> eta) {
+    if (!eta) return "";
+    const long total = *eta;
     return " ETA " + (total >= 60 ? std::to_string(total / 60) + "m" : std::string()) + std::to_string(total % 60) + "s";
 }
 
@@ -44,7 +52,8 @@ class Run {
 public:
     Run(const Scenario& scenario, const EngineOptions& options)
         : scenario_(scenario), options_(options), dir_(options.run_dir), plan_(make_run_plan(scenario)),
-          adaptive_(scenario), thresholds_(scenario, plan_), interrupted_(options.interrupted ? *options.interrupted : never_) {
+          adaptive_(scenario), thresholds_(scenario, plan_),
+          interrupted_(options.interrupted ? *options.interrupted : never_), figures_(options.figures) {
         for (const auto& p : scenario.plugins) {
             auto plugin = options.search->resolve(p.id);
             plugin_files_.push_back(plugin->file);
@@ -55,6 +64,7 @@ public:
 
     EngineOutcome run() {
         dir_.create_layout();
+        if (figures_) figures_->set_planned(plan_.size());
         if (!options_.resume) {
             dir_.write_secrets(make_run_secrets(scenario_));
             dir_.write_run_info(make_run_info(scenario_, plan_, adaptive_, plugin_schemas_));
@@ -85,10 +95,14 @@ public:
             }
             // Adaptive: the plan's entries of plugins that have not stopped, an upper bound.
             const std::size_t left = adaptive_.left_in(plan_, at);
+            const auto eta = eta_seconds(std::chrono::steady_clock::now() - first_start, measured_, left);
             const std::string prefix = "[" + std::to_string(index) + "/" + (adaptive_.active() ? "≤" : "") +
-                                       std::to_string(index - 1 + left) +
-                                       eta_text(std::chrono::steady_clock::now() - first_start, measured_, left) + "] " +
-                                       planned.key;
+                                       std::to_string(index - 1 + left) + eta_text(eta) + "] " + planned.key;
+            if (figures_) {
+                figures_->set_planned(index - 1 + left);
+                figures_->repetition_started(index, scenario_.plugins[planned.plugin].label, planned.rep,
+                                             eta ? std::optional<double>(static_cast<double>(*eta)) : std::nullopt);
+            }
             if (!run_one(planned, prefix)) break;
         }
         if (interrupted_.load()) outcome_.interrupted = true;  // a signal after the last repetition's steps
@@ -128,6 +142,7 @@ private:
         const std::string_view was(status->get_string());
         if (was != rundir::rep_status::kOk && was != rundir::rep_status::kFailed) return false;
         ++outcome_.reps_skipped;
+        if (figures_) figures_->repetition_finished("skipped");
         log("skip " + planned.key + " (" + std::string(status->as_string()) + " in the earlier run)");
         note_decision(planned.plugin, *earlier);
         watch_thresholds(planned.plugin, *earlier);
@@ -170,6 +185,7 @@ private:
             preface[rundir::rep_key::kFindings] = findings;
             dir_.write_rep(planned.key, preface);
             ++outcome_.reps_failed;
+            if (figures_) figures_->repetition_finished(rundir::rep_status::kFailed);
             return false;
         }
         preface[rundir::rep_key::kFindings] = findings;
@@ -192,11 +208,17 @@ private:
                            options_.controller,
                            [&](const std::string& status) {
                                if (options_.live) options_.live(prefix + ": " + status);
-                           }};
-        auto rep = run_repetition(env);
+                           },
+                           figures_};
+        json::object rep;
+        {
+            const live::BoxSourceScope box_figures(figures_, box_source(resources->sampler()));
+            rep = run_repetition(env);
+        }
         resources->finish(dir_.samples_file(planned.key));
         ++measured_;
         const std::string status(rundir::field(rep, rundir::rep_key::kStatus)->as_string());
+        if (figures_) figures_->repetition_finished(status);
         if (status == rundir::rep_status::kOk) ++outcome_.reps_ok;
         else if (status == rundir::rep_status::kInterrupted) outcome_.interrupted = true;
         else ++outcome_.reps_failed;
@@ -232,6 +254,7 @@ private:
     AdaptiveReps adaptive_;
     ThresholdWatch thresholds_;
     const std::atomic<bool>& interrupted_;
+    live::LiveFigures* const figures_;
     RunBoxes boxes_;
     EngineOutcome outcome_;
     std::size_t measured_ = 0;  // repetitions this process ran (for the ETA)

@@ -5,6 +5,7 @@
 
 #include "fleetrun/checked_hosts.hpp"
 #include "fleetrun/controller_load.hpp"
+#include "live/live_figures.hpp"
 #include "loader/plugin_search.hpp"
 #include "scenario/scenario_model.hpp"
 
@@ -27,6 +28,9 @@ struct EngineOptions {
     // nginx_r1: keepalive 3 s elapsed, 7 s left, 16204/s, 0 errors"): a terminal shows it
     // in place of the progress line; elsewhere the caller thins it.
     std::function<void(const std::string& line)> live;
+    // The same as structured figures, kept up to date for a reader on
+    // another thread (stand run --metrics-listen); null: none.
+    live::LiveFigures* figures = nullptr;
     // The scenario's "generators", each opened and checked (this build's
     // stand, its clock offset) by the caller before the run; null: none.
     const std::vector<fleetrun::CheckedHost>* generators = nullptr;

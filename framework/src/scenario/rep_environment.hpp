@@ -6,6 +6,7 @@
 #include "fleetrun/checked_hosts.hpp"
 #include "fleetrun/controller_load.hpp"
 #include "host/plugin_host.hpp"
+#include "live/live_figures.hpp"
 #include "rundir/run_directory.hpp"
 #include "sampler/sampler.hpp"
 #include "scenario/run_plan.hpp"
@@ -43,6 +44,8 @@ struct RepEnvironment {
     // A measured step's live status, about once a second (elapsed and
     // remaining time, rate, errors), with the repetition's prefix added.
     std::function<void(const std::string& status)> on_live;
+    // The run's structured live figures (stand run --metrics-listen); null: none.
+    live::LiveFigures* figures = nullptr;
 };
 
 }  // namespace stand::scenario

@@ -78,6 +78,7 @@ void run_phases(RepContext& ctx, std::optional<detect::GoProcessScanner>& go_pro
             if (!step.plugin.empty() && step.plugin != ctx.plugin().label) continue;
             ctx.throw_if_interrupted();
             if (ctx.env.on_step) ctx.env.on_step(phase.name + "/" + step.name);
+            if (ctx.env.figures) ctx.env.figures->step_started({phase.name, step.name, step.kind});
             try {
                 run_step(ctx, step);
                 if (go_processes) go_processes->scan();

@@ -3,6 +3,7 @@
 #include "detect/load_detectors.hpp"
 #include "load/link_pattern.hpp"
 #include "load/load_engine.hpp"
+#include "scenario/live_feed.hpp"
 #include "scenario/proxy_load_metrics.hpp"
 #include "scenario/steps/admin_churn.hpp"
 #include "scenario/steps/dashboard_poll.hpp"
@@ -12,6 +13,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <cstdio>
 #include <functional>
 #include <memory>
@@ -46,16 +48,24 @@ load::LinkList load_links(RepContext& ctx, const Step& s, const LoadStep& l) {
     return links;
 }
 
-// "keepalive 3 s elapsed, 7 s left, 16204/s, 0 errors" about once a second: the rate over
-// the last interval, the errors so far.
-std::function<void(const load::LoadProgress&)> live_status(RepContext& ctx, const std::string& label, const LoadStep& l) {
-    if (!ctx.env.on_live) return {};
+// About once a second: the live line ("keepalive 3 s elapsed, 7 s left,
+// 16204/s, 0 errors": the rate over the last interval, the errors so far)
+// and the live figures of the load.
+std::function<void(const load::LoadProgress&)> live_status(RepContext& ctx, const std::string& label,
+                                                           const load::LoadSpec& spec,
+                                                           const std::shared_ptr<live::LoadFigures>& figures) {
+    if (!ctx.env.on_live && !ctx.env.figures) return {};
     auto last = std::make_shared<load::LoadProgress>();
-    const double planned = l.duration.count();
-    return [&ctx, label, last, planned](const load::LoadProgress& p) {
+    const double planned = std::chrono::duration<double>(spec.duration).count();
+    return [&ctx, label, last, planned, figures](const load::LoadProgress& p) {
         const double dt = p.elapsed_s - last->elapsed_s;
         const double rate = dt > 0 ? static_cast<double>(p.completed - last->completed) / dt : 0;
         *last = p;
+        if (ctx.env.figures) {
+            add_progress(*figures, p, rate);
+            ctx.env.figures->load_update(*figures);
+        }
+        if (!ctx.env.on_live) return;
         char text[160];
         std::snprintf(text, sizeof text, " %.0f s elapsed, %.0f s left, %.0f/s, %llu error%s", p.elapsed_s,
                       std::max(0.0, planned - p.elapsed_s), rate, static_cast<unsigned long long>(p.errors),
@@ -70,7 +80,9 @@ load::LoadResult drive(RepContext& ctx, const Step& s, const LoadStep& l, const 
                        const std::string& label) {
     load::LoadHooks hooks;
     hooks.stop = &ctx.env.interrupted;
-    hooks.on_progress = live_status(ctx, label, l);
+    const auto figures = std::make_shared<live::LoadFigures>(load_begins(s.name, spec));
+    if (ctx.env.figures) ctx.env.figures->load_update(*figures);
+    hooks.on_progress = live_status(ctx, label, spec, figures);
     const auto dashboards = l.dashboards > 0 ? plan_dashboards(ctx, s, l.dashboards, spec.duration)
                                              : std::vector<DashboardLoad>{};
     load::LoadResult r;
@@ -93,6 +105,10 @@ load::LoadResult drive(RepContext& ctx, const Step& s, const LoadStep& l, const 
     }
     for (const auto& [metric, value] : polled.metrics) ctx.put(s.name + "." + metric, value);
     if (!load_error.empty()) throw StepFailure("load: " + load_error);
+    if (ctx.env.figures) {
+        set_result(*figures, r);
+        ctx.env.figures->load_update(*figures);
+    }
     if (label == s.name) {  // the step's own load, not one level of a search
         ctx.record.loads[s.name] = r.to_json();
         if (!churned.empty()) ctx.record.loads[s.name].as_object()["churn"] = churned;
