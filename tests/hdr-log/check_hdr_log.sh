@@ -12,15 +12,8 @@ if [[ -f $home/missing.txt || ! -d $home/site/hdrh ]]; then
   exit 77
 fi
 here=$(dirname "$0")
-dir=$(mktemp -d /tmp/stand-hdr-log.XXXXXX)
-backend_pid=
-cleanup() { [[ -n $backend_pid ]] && kill "$backend_pid" 2>/dev/null; rm -rf "$dir"; }
-trap cleanup EXIT
-fail() { echo "FAIL: $*"; cat "$dir"/*.err 2>/dev/null; exit 1; }
-"$stand" backend --listen 127.0.0.1:0 >"$dir/backend.out" 2>"$dir/backend.err" &
-backend_pid=$!
-for _ in $(seq 50); do [[ -s $dir/backend.out ]] && break; sleep 0.1; done
-url=http://$(python3 -c 'import json,sys; print(json.loads(open(sys.argv[1]).readline())["listen"])' "$dir/backend.out")/
+source "$here/../stand_backend.sh"
+start_backend "$stand" hdr-log
 
 # run NAME DURATION_S INTERVAL_S [stand load options...]
 run() {

