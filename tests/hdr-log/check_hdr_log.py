@@ -3,8 +3,10 @@ Python library (hdrh) and holds it to what the same run reported:
   check_hdr_log.py LOG HISTOGRAMS_JSON RESULT_JSON DURATION_S INTERVAL_S STARTED_UNIX_S
 the intervals cover the run (window and drain) one after another, their
 counts add up to the responses, the merged intervals are slot by slot the
-run's "all" latency histogram (--histogram-out), and the library's
-percentiles and max of the merge are stand's (within an equivalence range)."""
+run's "all" latency histogram (--histogram-out; HISTOGRAMS_JSON "-": not
+compared), and the library's percentiles and max of the merge are stand's
+(within an equivalence range). RESULT_JSON is `stand load --json`'s output,
+or a repetition of `stand run` with LOAD_STEP, its loads.LOAD_STEP."""
 import json
 import math
 import sys
@@ -15,7 +17,9 @@ from hdrh.log import HistogramLogReader
 log, histograms_file, result_file = sys.argv[1:4]
 duration, interval, started = (float(a) for a in sys.argv[4:7])
 result = json.load(open(result_file))
-slots = dict(json.load(open(histograms_file))["latency"]["all"]["slots"])
+if len(sys.argv) > 7:
+    result = result["loads"][sys.argv[7]]
+slots = dict(json.load(open(histograms_file))["latency"]["all"]["slots"]) if histograms_file != "-" else None
 latency = result["latency_us"]["all"]
 
 
@@ -66,7 +70,7 @@ total = merged.get_total_count()
 if not total == result["requests"]["completed"] == latency["count"] > 0:
     fail(f"the intervals count {total} responses, stand {result['requests']['completed']}")
 decoded = {i: merged.get_count_at_index(i) for i in range(merged.counts_len) if merged.get_count_at_index(i)}
-if decoded != {int(i): n for i, n in slots.items()}:
+if slots is not None and decoded != {int(i): n for i, n in slots.items()}:
     fail("the merged intervals' counts are not the run's latency histogram (--histogram-out)")
 
 

@@ -3,10 +3,12 @@
 # HdrHistogram project's own Python library (the pinned PyPI wheel the build
 # fetched into HDRH_HOME/site): a closed-model run in 1 s intervals and an
 # open-model run in 500 ms intervals, each held to its own --json and
-# --histogram-out (check_hdr_log.py); then the option's usage errors.
-#   check_hdr_log.sh STAND HDRH_HOME
+# --histogram-out (check_hdr_log.py); a `stand run` load step's log in the
+# run directory (hdr/<key>.<step>.hlog, the plugin FIXTURES/fixture-noop.so)
+# held to its repetition; then the option's usage errors.
+#   check_hdr_log.sh STAND HDRH_HOME FIXTURES
 set -uo pipefail
-stand=$1 home=$2
+stand=$1 home=$2 fixtures=$3
 if [[ -f $home/missing.txt || ! -d $home/site/hdrh ]]; then
   echo "skip: the hdrhistogram library was not fetched: $(cat "$home/missing.txt" 2>/dev/null || echo "no $home/site")"
   exit 77
@@ -30,6 +32,21 @@ run() {
 run closed 3 1 -t 2 -c 4
 run open 2 0.5 -t 1 -c 4 --rate 400 --hdr-log-interval 500ms
 
+# A load step of `stand run`: its log in the run directory, named in its repetition.
+cat >"$dir/scenario.json" <<JSON
+{"schema_version": 1, "name": "hdr-log", "plugins": ["fixture-noop"], "repetitions": 1,
+ "phases": [{"name": "load", "steps": [
+   {"step": "load", "name": "steady", "urls": ["$url"], "duration_s": 2, "connections": 4, "threads": 1}]}]}
+JSON
+started=$(date +%s.%N)
+"$stand" run "$dir/scenario.json" --run-dir "$dir/run" --plugin-path "$fixtures" >"$dir/run.out" 2>"$dir/run.err" ||
+  fail "stand run: $(tail -3 "$dir/run.out")"
+rep=$dir/run/reps/fixture-noop_r1.json
+named=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["loads"]["steady"]["hdr_log"])' "$rep")
+[[ $named == hdr/fixture-noop_r1.steady.hlog && -f $dir/run/$named ]] || fail "the repetition names no interval log: $named"
+PYTHONPATH=$home/site python3 "$here/check_hdr_log.py" "$dir/run/$named" - "$rep" 2 1 "$started" steady ||
+  fail "stand run: the library's reading disagrees with the repetition"
+
 # Usage errors, each before any request: exit 2 naming the option.
 refused() {  # WHAT MESSAGE_REGEX ARGS...
   local what=$1 regex=$2
@@ -43,4 +60,4 @@ refused "an interval without a log" "--hdr-log-interval needs --hdr-log" --hdr-l
 refused "an interval under 1 ms" "--hdr-log-interval must be at least 1ms" --hdr-log "$dir/x.hlog" --hdr-log-interval 100us
 refused "an unwritable log" "--hdr-log /nonexistent/x.hlog: cannot write" --hdr-log /nonexistent/x.hlog
 refused "a directory as the log" "--hdr-log $dir: not a regular file" --hdr-log "$dir"
-echo "ok: both interval logs read back by the HdrHistogram library as stand measured them; bad options refused"
+echo "ok: the three interval logs read back by the HdrHistogram library as stand measured them; bad options refused"

@@ -25,7 +25,7 @@ std::string header(const LoadResult& result) {
     gmtime_r(&start_time, &utc);
     char date[64];
     std::strftime(date, sizeof date, "%a %b %d %H:%M:%S UTC %Y", &utc);
-    return "#[Logged with stand " STAND_HOST_VERSION " (stand load): latency in microseconds, Interval_Max in "
+    return "#[Logged with stand " STAND_HOST_VERSION ": latency in microseconds, Interval_Max in "
            "milliseconds]\n"
            "#[Histogram log format version 1.3]\n"
            "#[StartTime: " + fixed3(start_s) + " (seconds since epoch), " + date + "]\n"
