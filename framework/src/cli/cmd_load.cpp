@@ -4,6 +4,7 @@
 #include "cli/exit_codes.hpp"
 #include "cli/load_on_generators.hpp"
 #include "fleet/wall_clock.hpp"
+#include "load/hdr_interval_log.hpp"
 #include "load/histogram_file.hpp"
 #include "text/text_file.hpp"
 #include "cli/sigint_stop.hpp"
@@ -106,6 +107,13 @@ Output
   --histogram-out FILE     also write the latency and service histograms,
                            every slot (stand.load-histograms/1), for
                            --merge-histograms
+  --hdr-log FILE           also write the latency as an HdrHistogram interval
+                           log (HistogramLogWriter's format, V2 compressed
+                           histograms, one line per interval by completion
+                           time; microseconds, Interval_Max in ms): for
+                           HistogramLogProcessor (-outputValueUnitRatio 1000
+                           prints ms) or the Python package hdrhistogram
+  --hdr-log-interval D     the log's interval (default 1s; at least 1ms)
   --start-at UNIX_TIME     wait until this wall-clock instant (seconds since
                            the epoch, fractions allowed: generators on
                            several hosts started together); connections open
@@ -379,16 +387,47 @@ bool wait_until(std::int64_t at) {
     return false;
 }
 
-// Before the load: a --histogram-out that cannot be written would lose the run.
-void check_writable(const std::string& file) {
+// Before the load: an output file that cannot be written would lose the run.
+void check_writable(const std::string& flag, const std::string& file) {
     const std::filesystem::path path(file);
     std::error_code ec;
     if (const auto st = std::filesystem::status(path, ec);
         std::filesystem::exists(st) && !std::filesystem::is_regular_file(st))
-        throw UsageError("load: --histogram-out " + file + ": not a regular file (a directory, FIFO or device); name a file");
+        throw UsageError("load: --" + flag + " " + file + ": not a regular file (a directory, FIFO or device); name a file");
     const auto dir = path.has_parent_path() ? path.parent_path() : std::filesystem::path(".");
     if (!std::filesystem::is_directory(dir) || ::access(dir.c_str(), W_OK) != 0)
-        throw UsageError("load: --histogram-out " + file + ": cannot write into " + dir.string());
+        throw UsageError("load: --" + flag + " " + file + ": cannot write into " + dir.string());
+}
+
+// --hdr-log FILE [--hdr-log-interval D]: the file, checked, and the interval into `spec`.
+std::optional<std::string> hdr_log_from(const Args& args, load::LoadSpec& spec) {
+    const auto file = args.value("hdr-log");
+    if (!file) {
+        if (args.value("hdr-log-interval")) throw UsageError("load: --hdr-log-interval needs --hdr-log FILE");
+        return std::nullopt;
+    }
+    check_writable("hdr-log", *file);
+    spec.histogram_interval = duration_of("hdr-log-interval", args.value("hdr-log-interval").value_or("1s"));
+    return file;
+}
+
+// After the results are out: a full disk loses the histograms, not the run.
+// False (said on stderr) when a file could not be written.
+bool write_histograms(const load::LoadResult& result, const std::optional<std::string>& histogram_out,
+                      const std::optional<std::string>& hdr_log) {
+    try {
+        if (histogram_out) load::write_histogram_file(*histogram_out, {result.latency, result.service});
+    } catch (const text::TextFileError& e) {
+        std::cerr << "stand: load: --histogram-out: " << e.what() << " (the results above are complete)\n";
+        return false;
+    }
+    try {
+        if (hdr_log) load::write_hdr_interval_log(*hdr_log, result);
+    } catch (const text::TextFileError& e) {
+        std::cerr << "stand: load: --hdr-log: " << e.what() << " (the results above are complete)\n";
+        return false;
+    }
+    return true;
 }
 
 int merged_histograms(const Args& args) {
@@ -431,7 +470,8 @@ int run_load(const std::vector<std::string>& argv) {
         {"requests", true}, {"timeout", true}, {"late", true},      {"slow", true},     {"urls", true},
         {"method", true},  {"header", true, true}, {"ua", true},   {"keepalive", true}, {"xff", true},
         {"bind-prefix", true}, {"cacert", true}, {"http3"},        {"streams", true},  {"cc", true},
-        {"histogram-out", true}, {"merge-histograms"}, {"start-at", true}, {"engine", true}};
+        {"histogram-out", true}, {"merge-histograms"}, {"start-at", true}, {"engine", true}, {"hdr-log", true},
+        {"hdr-log-interval", true}};
     for (auto& o : generator_options()) options.push_back(std::move(o));
     Args args("load", expand_args_file(expand_short(argv)), options);
     if (args.flag("help")) {
@@ -442,8 +482,10 @@ int run_load(const std::vector<std::string>& argv) {
     load::LoadSpec spec = spec_from(args);
     spec.declared_hosts = declared_host_addresses(args);
     const auto histogram_out = args.value("histogram-out");
-    if (histogram_out) check_writable(*histogram_out);
+    if (histogram_out) check_writable("histogram-out", *histogram_out);
+    const auto hdr_log = hdr_log_from(args, spec);
     if (!args.values("generator").empty()) {
+        if (hdr_log) throw UsageError("load: --hdr-log with --generator: the generators' interval logs are not collected");
         if (args.value("start-at")) throw UsageError("load: --start-at with --generator: the start is set for the generators");
         return load_on_generators(args, spec);
     }
@@ -487,14 +529,7 @@ int run_load(const std::vector<std::string>& argv) {
         std::cout << load::format_report(result);
     }
     std::cout.flush();
-    if (histogram_out) {
-        try {  // after the results are out: a full disk loses the histograms, not the run
-            load::write_histogram_file(*histogram_out, {result.latency, result.service});
-        } catch (const text::TextFileError& e) {
-            std::cerr << "stand: load: --histogram-out: " << e.what() << " (the results above are complete)\n";
-            return kExitUsage;
-        }
-    }
+    if (!write_histograms(result, histogram_out, hdr_log)) return kExitUsage;
     if (result.interrupted) return kExitInterrupted;
     return result.completed == 0 ? kExitFailed : kExitOk;
 }

@@ -171,7 +171,7 @@ public:
         if (it->second.status < 200)  // nothing final: a status outside 100..599, or only interim sections
             worker_.stats().record_error(ErrorKind::parse, "no final :status in 200..599", worker_.second_of(now));
         else
-            worker_.stats().record_response(it->second.status, took, took, it->second.body, worker_.second_of(now));
+            worker_.stats().record_response(it->second.status, took, took, it->second.body, worker_.since_start(now));
         inflight_.erase(it);
         worker_.publish();
         asio::post(worker_.io(), [this, c = conn_] {
@@ -282,7 +282,7 @@ private:
 Http3Worker::Http3Worker(Http3Shared& shared, unsigned connections)
     : WorkerProgress(shared.plan->links.size(),
                      static_cast<std::size_t>(std::min<std::int64_t>(shared.spec->duration.count() / 1'000'000'000 + 2, 3600)),
-                     ns_to_us(shared.spec->slow_threshold.count()), false),
+                     ns_to_us(shared.spec->slow_threshold.count()), false, shared.spec->histogram_interval.count()),
       shared_(shared),
       sweep_timer_(ioc_),
       end_timer_(ioc_) {

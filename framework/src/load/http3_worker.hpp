@@ -49,6 +49,7 @@ public:
     const Http3Shared& shared() const noexcept { return shared_; }
     bool window_open() const noexcept { return !window_closed_flag_; }
     bool take_link(std::uint32_t& link) noexcept;
+    std::int64_t since_start(std::int64_t ns) const noexcept { return ns - start_; }
     std::size_t second_of(std::int64_t ns) const noexcept {
         return ns > start_ ? static_cast<std::size_t>((ns - start_) / 1'000'000'000) : 0;
     }

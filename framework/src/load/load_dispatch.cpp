@@ -20,7 +20,8 @@ std::size_t seconds_hint(const LoadSpec& spec) {
 }  // namespace
 
 Dispatcher::Dispatcher(RunShared& shared, unsigned index)
-    : WorkerProgress(shared.plan->links.size(), seconds_hint(*shared.spec), shared.slow_us, shared.open_model),
+    : WorkerProgress(shared.plan->links.size(), seconds_hint(*shared.spec), shared.slow_us, shared.open_model,
+                     shared.spec->histogram_interval.count()),
       shared_(shared), index_(index), sweep_period_(sweep_period_for(shared.timeout_ns)) {
     if (shared.open_model) interval_ns_ = 1e9 / shared.spec->rate;
 }

@@ -66,6 +66,7 @@ public:
     Dispatcher& operator=(const Dispatcher&) = delete;
 
     const RunShared& shared() const noexcept { return shared_; }
+    std::int64_t since_start(std::int64_t ns) const noexcept { return ns - start_; }
     std::size_t second_of(std::int64_t ns) const noexcept {
         return ns > start_ ? static_cast<std::size_t>((ns - start_) / 1'000'000'000) : 0;
     }

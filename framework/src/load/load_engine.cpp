@@ -117,6 +117,7 @@ LoadResult run_load(const LoadSpec& spec, const LoadHooks& hooks) {
         warm.connections = 1;
         warm.max_requests = spec.links.size();
         warm.duration = std::chrono::hours(24);
+        warm.histogram_interval = std::chrono::nanoseconds(0);
         LoadResult w;
         const PassTimes t = run_pass(warm, plan, tls ? &*tls : nullptr, engine.engine, LoadHooks{{}, hooks.stop}, w);
         result.has_warmup = true;

@@ -4,6 +4,7 @@
 
 #include "load/error_kind.hpp"
 #include "load/hdr_histogram.hpp"
+#include "load/interval_histograms.hpp"
 #include "load/load_spec.hpp"
 
 #include <boost/json/object.hpp>
@@ -157,6 +158,11 @@ struct LoadResult {
     // plus "all" (every response).
     std::map<std::string, HdrHistogram> latency;
     std::map<std::string, HdrHistogram> service;
+    // With LoadSpec::histogram_interval: the "all" latency histogram of each
+    // interval, by completion time from window_start_unix_ns (the drain's
+    // responses in the intervals after the window), for the --hdr-log.
+    IntervalHistograms latency_intervals;
+    std::int64_t window_start_unix_ns = 0;  // when the window opened, on the wall clock
     HdrHistogram send_lag{3'600'000'000ULL};  // open model: actual start - intended (µs)
     HdrHistogram connect{3'600'000'000ULL};   // TCP connect (+ TLS handshake) times (µs)
 

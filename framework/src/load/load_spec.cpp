@@ -1,5 +1,7 @@
 #include "load/load_spec.hpp"
 
+#include "load/duration.hpp"
+
 #include <cmath>
 #include <sstream>
 
@@ -19,6 +21,11 @@ void LoadSpec::validate() const {
     if (timeout <= 0ns) throw LoadSpecError("timeout must be positive");
     if (late_threshold < 0ns) throw LoadSpecError("late threshold must not be negative");
     if (slow_threshold <= 0ns) throw LoadSpecError("slow threshold must be positive");
+    if (histogram_interval != 0ns && histogram_interval < 1ms)
+        throw LoadSpecError("--hdr-log-interval must be at least 1ms");
+    if (histogram_interval != 0ns && duration / histogram_interval > kMaxHistogramIntervals)
+        throw LoadSpecError("--hdr-log-interval " + format_duration(histogram_interval) + " makes more than " +
+                            std::to_string(kMaxHistogramIntervals) + " intervals of the duration; take a longer one");
     if (http3.enabled) {
         if (http3.streams == 0 || http3.streams > 1000) throw LoadSpecError("--streams must be in 1..1000");
         if (model == Model::open) throw LoadSpecError("--http3 runs the closed model only (no --rate)");

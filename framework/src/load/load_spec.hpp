@@ -63,6 +63,9 @@ struct Http3Options {
 // which and why.
 enum class Engine { automatic, uring, asio };
 
+// A run keeps at most this many interval histograms per thread (a few KiB each).
+inline constexpr std::int64_t kMaxHistogramIntervals = 100'000;
+
 struct LoadSpec {
     LinkList links;
     Model model = Model::closed;
@@ -88,6 +91,9 @@ struct LoadSpec {
     std::chrono::nanoseconds late_threshold = 1ms;
     // Requests slower than this are counted per second ("slow seconds").
     std::chrono::nanoseconds slow_threshold = 500ms;
+    // Also keep the latency histogram of each interval this long
+    // (LoadResult::latency_intervals, the --hdr-log); 0: not.
+    std::chrono::nanoseconds histogram_interval = 0ns;
     // Throws LoadSpecError when a field is out of range (not the URLs: those
     // are checked when the run is prepared).
     void validate() const;

@@ -5,20 +5,34 @@
 
 namespace stand::load {
 
-ThreadStats::ThreadStats(std::size_t links, std::size_t seconds_hint, std::uint64_t slow, bool open)
-    : per_link(links, 0), slow_us(slow), open_model(open) {
+namespace {
+
+// Enough for the window and its drain, so that recording does not reallocate.
+std::size_t intervals_hint(std::size_t seconds_hint, std::int64_t interval_ns) {
+    if (interval_ns <= 0) return 0;
+    const auto per_second = static_cast<std::size_t>(std::max<std::int64_t>(1'000'000'000 / interval_ns, 1));
+    return std::min<std::size_t>(seconds_hint * per_second + 2, 4096);
+}
+
+}  // namespace
+
+ThreadStats::ThreadStats(std::size_t links, std::size_t seconds_hint, std::uint64_t slow, bool open,
+                         std::int64_t interval_ns)
+    : latency_intervals(interval_ns, kHighestUs, intervals_hint(seconds_hint, interval_ns)), per_link(links, 0),
+      slow_us(slow), open_model(open) {
     seconds.reserve(seconds_hint);
     reasons.reserve(32);  // more than there are reasons: counting one never allocates
 }
 
 void ThreadStats::record_response(int code, std::int64_t latency_ns, std::int64_t service_ns,
-                                  std::uint64_t body_bytes, std::size_t sec) {
+                                  std::uint64_t body_bytes, std::int64_t since_start_ns) {
     const std::size_t cls = status_class(code);
     auto& lat = latency[cls];
     if (!lat) lat = std::make_unique<HdrHistogram>(kHighestUs);
     const std::uint64_t us = ns_to_us(latency_ns);
     lat->record(us);
     recent_latency.record(us);
+    if (latency_intervals.enabled()) latency_intervals.record(since_start_ns, us);
     if (open_model) {
         auto& svc = service[cls];
         if (!svc) svc = std::make_unique<HdrHistogram>(kHighestUs);
@@ -27,7 +41,7 @@ void ThreadStats::record_response(int code, std::int64_t latency_ns, std::int64_
     ++status[code >= 0 && code < 999 ? static_cast<std::size_t>(code) : 999];
     body.add(body_bytes);
     ++completed;
-    SecondStats& s = second(sec);
+    SecondStats& s = second(since_start_ns > 0 ? static_cast<std::size_t>(since_start_ns / 1'000'000'000) : 0);
     ++s.completed;
     if (us > slow_us) ++s.slow;
 }
@@ -60,6 +74,7 @@ void merge_stats(LoadResult& out, const ThreadStats& s, bool open_model) {
         }
         if (open_model && s.service[cls]) add_histogram(out.service, status_class_name(cls), *s.service[cls]);
     }
+    out.latency_intervals.merge(s.latency_intervals);
     out.send_lag.merge(s.send_lag);
     out.connect.merge(s.connect);
     for (std::size_t code = 0; code < s.status.size(); ++code)

@@ -3,6 +3,7 @@
 #pragma once
 
 #include "load/hdr_histogram.hpp"
+#include "load/interval_histograms.hpp"
 #include "load/load_result.hpp"
 
 #include <array>
@@ -16,11 +17,13 @@ namespace stand::load {
 inline constexpr std::uint64_t kHighestUs = 3'600'000'000ULL;
 
 struct ThreadStats {
-    ThreadStats(std::size_t links, std::size_t seconds_hint, std::uint64_t slow_us, bool open_model);
+    // interval_ns: the latency histogram per interval too (0: not).
+    ThreadStats(std::size_t links, std::size_t seconds_hint, std::uint64_t slow_us, bool open_model,
+                std::int64_t interval_ns = 0);
 
-    // A whole response arrived. Times in ns; `second` is since the window start.
+    // A whole response arrived. Times in ns; `since_start_ns`: when, from the window start.
     void record_response(int status, std::int64_t latency_ns, std::int64_t service_ns, std::uint64_t body_bytes,
-                         std::size_t second);
+                         std::int64_t since_start_ns);
     // A request ended without a usable response; `reason` is static text
     // (error_kind.hpp).
     void record_error(ErrorKind kind, const char* reason, std::size_t second);
@@ -37,6 +40,7 @@ struct ThreadStats {
     // Every response's latency since the last WorkerProgress::publish(), at
     // two digits, for the live figures (LoadProgress::latency); not merged.
     HdrHistogram recent_latency{kHighestUs, 2};
+    IntervalHistograms latency_intervals;  // every class, by completion time
     HdrHistogram send_lag{kHighestUs};
     HdrHistogram connect{kHighestUs};
     std::array<std::uint64_t, 1000> status{};  // by code; >= 999 counted at 999

@@ -13,6 +13,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <condition_variable>
 #include <cstring>
 #include <latch>
@@ -83,6 +84,9 @@ PassTimes run_workers(const LoadSpec& spec, std::vector<std::unique_ptr<W>>& wor
         });
     ready.wait();
     start = now_ns();
+    out.window_start_unix_ns = std::chrono::duration_cast<std::chrono::nanoseconds>(
+                                   std::chrono::system_clock::now().time_since_epoch())
+                                   .count();
     end = affinity_error ? start : start + spec.duration.count();  // a failed pin sends nothing
     go.count_down();
 

@@ -199,7 +199,7 @@ void UringConnection::complete() {
     const std::int64_t now = now_ns();
     if (!parser_.keep_alive() || !worker_.shared().spec->keepalive) release();
     worker_.stats().record_response(parser_.status(), now - intended_, now - started_, parser_.body_bytes(),
-                                    worker_.second_of(now));
+                                    worker_.since_start(now));
     busy_ = false;
     deadline_ = INT64_MAX;
     worker_.on_idle(*this, now);

@@ -16,8 +16,9 @@ namespace stand::load {
 
 class WorkerProgress {
 public:
-    WorkerProgress(std::size_t links, std::size_t seconds_hint, std::uint64_t slow_us, bool open_model)
-        : stats_(links, seconds_hint, slow_us, open_model) {}
+    WorkerProgress(std::size_t links, std::size_t seconds_hint, std::uint64_t slow_us, bool open_model,
+                   std::int64_t interval_ns)
+        : stats_(links, seconds_hint, slow_us, open_model, interval_ns) {}
 
     ThreadStats& stats() noexcept { return stats_; }
     std::int64_t cpu_ns() const noexcept { return cpu_ns_; }

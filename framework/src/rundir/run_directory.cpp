@@ -95,7 +95,7 @@ std::string directory_name_of(const std::string& scenario_name) {
 RunDirectory::RunDirectory(std::filesystem::path root) : root_(std::move(root)) {}
 
 void RunDirectory::create_layout() const {
-    for (const char* sub : {"reps", "samples", "logs"}) {
+    for (const char* sub : {"reps", "samples", "hdr", "logs"}) {
         std::error_code ec;
         std::filesystem::create_directories(root_ / sub, ec);
         if (ec) throw text::UserError("cannot create " + (root_ / sub).string() + ": " + ec.message());
@@ -165,6 +165,10 @@ std::vector<boost::json::object> RunDirectory::read_all_reps() const {
 
 std::filesystem::path RunDirectory::samples_file(const std::string& key) const {
     return root_ / "samples" / (key + ".csv");
+}
+
+std::filesystem::path RunDirectory::hdr_log_file(const std::string& key, const std::string& step) const {
+    return root_ / "hdr" / (key + "." + step + ".hlog");
 }
 
 std::filesystem::path RunDirectory::logs_dir() const { return root_ / "logs"; }

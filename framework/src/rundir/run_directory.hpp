@@ -7,6 +7,7 @@
 //                               --resume runs these, never the scenario file as it is today
 //   RUN_DIR/reps/<key>.json     one repetition, rewritten after every step ("status": running|ok|failed)
 //   RUN_DIR/samples/<key>.csv   the sampler's rows of that repetition
+//   RUN_DIR/hdr/<key>.<step>.hlog  a load step's latency as an HdrHistogram interval log
 //   RUN_DIR/logs/               plugin worker and process logs
 //   RUN_DIR/data/<plugin>/      a plugin's data dir, kept across its repetitions
 //   RUN_DIR/data-left/<name>/   the data dir a repetition that did not finish ok left, set aside
@@ -28,7 +29,7 @@ public:
     // `stand compare` leaves a directory as it found it).
     explicit RunDirectory(std::filesystem::path root);
     const std::filesystem::path& root() const noexcept { return root_; }
-    // reps/, samples/ and logs/, for a run about to write them.
+    // reps/, samples/, hdr/ and logs/, for a run about to write them.
     void create_layout() const;
 
     // A fresh directory under `parent` named after the scenario and the time:
@@ -53,6 +54,8 @@ public:
     std::vector<boost::json::object> read_all_reps() const;  // sorted by key
 
     std::filesystem::path samples_file(const std::string& key) const;
+    // The interval log of load step `step` in repetition `key` (load/hdr_interval_log.hpp).
+    std::filesystem::path hdr_log_file(const std::string& key, const std::string& step) const;
     std::filesystem::path logs_dir() const;
 
     // The data dir of plugin `plugin` (its label) in the run at `run_dir`:

@@ -95,7 +95,8 @@ const std::vector<FieldSpec>& rep_fields() {
                                           "`errors` by kind and `error_reasons` by kind and reason; `urls` and `requests_per_link` "
                                           "list up to 1000 links, beyond that `urls_not_listed` counts the rest and "
                                           "`requests_per_link` is null; `requests_per_link_summary` (links, min, max, "
-                                          "never_requested) is always there)"},
+                                          "never_requested) is always there; `hdr_log`: the step's latency as an "
+                                          "HdrHistogram interval log, `hdr/<key>.<step>.hlog`, when it ran from here)"},
         {kWindows, K::object, false, "step name -> the sampler's window over the step"},
         {kFindings, K::array, false, "the detectors that fired: {id, scope, message}"},
         {kProbeFacts, K::object, false, "run_probe step name -> the probe's facts"},

@@ -1,6 +1,7 @@
 #include "scenario/steps/load_run.hpp"
 
 #include "detect/load_detectors.hpp"
+#include "load/hdr_interval_log.hpp"
 #include "load/link_pattern.hpp"
 #include "load/load_engine.hpp"
 #include "scenario/live_feed.hpp"
@@ -15,6 +16,7 @@
 #include <atomic>
 #include <chrono>
 #include <cstdio>
+#include <filesystem>
 #include <functional>
 #include <memory>
 #include <thread>
@@ -74,6 +76,15 @@ std::function<void(const load::LoadProgress&)> live_status(RepContext& ctx, cons
     };
 }
 
+// The step's latency per second as an HdrHistogram interval log in the run
+// directory (hdr/<key>.<step>.hlog), named in its load record.
+void write_hdr_log(RepContext& ctx, const Step& s, const load::LoadResult& r) {
+    const auto file = ctx.env.dir.hdr_log_file(ctx.env.planned.key, s.name);
+    std::filesystem::create_directories(file.parent_path());  // a run begun before hdr/ was part of the layout
+    rundir::RunDirectory::write_atomically(file, load::hdr_interval_log(r));
+    ctx.record.loads[s.name].as_object()["hdr_log"] = file.lexically_relative(ctx.env.dir.root()).string();
+}
+
 // The load, with the admin churn and the open dashboards alongside when the
 // step asks for them (loads.<step>.churn, loads.<step>.dashboard).
 load::LoadResult drive(RepContext& ctx, const Step& s, const LoadStep& l, const load::LoadSpec& spec,
@@ -113,6 +124,7 @@ load::LoadResult drive(RepContext& ctx, const Step& s, const LoadStep& l, const 
         ctx.record.loads[s.name] = r.to_json();
         if (!churned.empty()) ctx.record.loads[s.name].as_object()["churn"] = churned;
         if (!polled.record.empty()) ctx.record.loads[s.name].as_object()["dashboard"] = polled.record;
+        if (r.latency_intervals.enabled()) write_hdr_log(ctx, s, r);
     }
     return r;
 }
@@ -218,7 +230,7 @@ load::LoadResult measure_load_here(RepContext& ctx, const Step& s, const LoadSte
 
 void run_load(RepContext& ctx, const Step& s, RepClock::time_point) {
     const auto& l = s.action.get<LoadStep>();
-    const load::LoadSpec spec = load_spec(ctx, s, l);
+    load::LoadSpec spec = load_spec(ctx, s, l);
     const MetricSink put = [&](const std::string& suffix, double v) { ctx.put(s.name + "." + suffix, v); };
     ProxyLoadInputs proxy{s.name, ctx.scope(s), 0, 0, 0, 0, std::nullopt, std::nullopt, std::nullopt, std::nullopt};
     std::optional<double> backend_cpu_before;
@@ -227,6 +239,7 @@ void run_load(RepContext& ctx, const Step& s, RepClock::time_point) {
         backend_cpu_before = ctx.env.backend->cpu_seconds();
     }
     const bool elsewhere = !l.generators.empty() || (l.from_controller && ctx.env.controller != nullptr);
+    if (!elsewhere) spec.histogram_interval = std::chrono::seconds(1);  // hdr/<key>.<step>.hlog
     const auto [r, box_cpu_s] = measure(ctx, s, s.name, put, [&] {
         return !l.generators.empty() ? run_from_generators(ctx, s, l, spec)
                : elsewhere           ? run_from_controller(ctx, s, l, spec)
