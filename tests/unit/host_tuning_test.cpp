@@ -9,6 +9,8 @@
 
 #include <filesystem>
 #include <fstream>
+#include <tuple>
+#include <utility>
 
 namespace {
 
@@ -40,6 +42,17 @@ const stand::detect::Finding* find(const std::vector<stand::detect::Finding>& fi
     for (const auto& f : findings)
         if (f.id == id) return &f;
     return nullptr;
+}
+
+// Writes `files` (path, text) under a fake root; returns its cpu_boost fact
+// and the cpu-boost finding's message ("" when it did not fire).
+std::pair<std::string, std::string> boost_of(std::initializer_list<std::pair<const char*, const char*>> files) {
+    FakeRoot root;
+    for (const auto& [path, text] : files) root.write(path, text);
+    const auto facts = root.facts();
+    const auto findings = check_host_tuning(facts, "this machine");
+    const auto* f = find(findings, "cpu-boost");
+    return {fact(facts, "cpu_boost"), f == nullptr ? "" : f->message};
 }
 
 }  // namespace
@@ -80,41 +93,22 @@ TEST_CASE("host tuning: mixed governors are listed per CPU; one that is not perf
 }
 
 TEST_CASE("host tuning: boost on, from each of the three places, is a cpu-boost finding with its own fix") {
-    SUBCASE("cpufreq/boost (acpi-cpufreq)") {
-        FakeRoot root;
-        root.write("sys/devices/system/cpu/cpufreq/boost", "1");
-        const auto facts = root.facts();
-        CHECK(fact(facts, "cpu_boost") == "on (/sys/devices/system/cpu/cpufreq/boost reads 1)");
-        const auto findings = check_host_tuning(facts, "this machine");
-        const auto* f = find(findings, "cpu-boost");
-        REQUIRE(f != nullptr);
-        CHECK(f->message.find("CPU boost on (/sys/devices/system/cpu/cpufreq/boost reads 1)") != std::string::npos);
-        CHECK(f->message.find("fix: echo 0 | sudo tee /sys/devices/system/cpu/cpufreq/boost") != std::string::npos);
-    }
-    SUBCASE("intel_pstate/no_turbo is inverted") {
-        FakeRoot root;
-        root.write("sys/devices/system/cpu/intel_pstate/no_turbo", "0");
-        const auto facts = root.facts();
-        CHECK(fact(facts, "cpu_boost") == "on (/sys/devices/system/cpu/intel_pstate/no_turbo reads 0)");
-        const auto findings = check_host_tuning(facts, "this machine");
-        const auto* f = find(findings, "cpu-boost");
-        REQUIRE(f != nullptr);
-        CHECK(f->message.find("fix: echo 1 | sudo tee /sys/devices/system/cpu/intel_pstate/no_turbo") != std::string::npos);
-        root.write("sys/devices/system/cpu/intel_pstate/no_turbo", "1");
-        CHECK(fact(root.facts(), "cpu_boost") == "off (/sys/devices/system/cpu/intel_pstate/no_turbo reads 1)");
-        CHECK(check_host_tuning(root.facts(), "this machine").empty());
-    }
-    SUBCASE("amd-pstate's per-CPU boost, partly on") {
-        FakeRoot root;
-        root.write("sys/devices/system/cpu/cpu0/cpufreq/boost", "1");
-        root.write("sys/devices/system/cpu/cpu1/cpufreq/boost", "0");
-        const auto facts = root.facts();
-        CHECK(fact(facts, "cpu_boost") == "partly on: cpu0 on; cpu1 off (/sys/devices/system/cpu/cpu*/cpufreq/boost)");
-        const auto findings = check_host_tuning(facts, "this machine");
-        const auto* f = find(findings, "cpu-boost");
-        REQUIRE(f != nullptr);
-        CHECK(f->message.find("fix: echo 0 | sudo tee /sys/devices/system/cpu/cpu*/cpufreq/boost") != std::string::npos);
-    }
+    auto [fact, message] = boost_of({{"sys/devices/system/cpu/cpufreq/boost", "1"}});  // acpi-cpufreq
+    CHECK(fact == "on (/sys/devices/system/cpu/cpufreq/boost reads 1)");
+    CHECK(message.find("CPU boost on (/sys/devices/system/cpu/cpufreq/boost reads 1)") != std::string::npos);
+    CHECK(message.find("fix: echo 0 | sudo tee /sys/devices/system/cpu/cpufreq/boost") != std::string::npos);
+
+    std::tie(fact, message) = boost_of({{"sys/devices/system/cpu/intel_pstate/no_turbo", "0"}});  // inverted
+    CHECK(fact == "on (/sys/devices/system/cpu/intel_pstate/no_turbo reads 0)");
+    CHECK(message.find("fix: echo 1 | sudo tee /sys/devices/system/cpu/intel_pstate/no_turbo") != std::string::npos);
+    std::tie(fact, message) = boost_of({{"sys/devices/system/cpu/intel_pstate/no_turbo", "1"}});
+    CHECK(fact == "off (/sys/devices/system/cpu/intel_pstate/no_turbo reads 1)");
+    CHECK(message.empty());
+
+    std::tie(fact, message) = boost_of({{"sys/devices/system/cpu/cpu0/cpufreq/boost", "1"},  // amd-pstate, per CPU
+                                        {"sys/devices/system/cpu/cpu1/cpufreq/boost", "0"}});
+    CHECK(fact == "partly on: cpu0 on; cpu1 off (/sys/devices/system/cpu/cpu*/cpufreq/boost)");
+    CHECK(message.find("fix: echo 0 | sudo tee /sys/devices/system/cpu/cpu*/cpufreq/boost") != std::string::npos);
 }
 
 TEST_CASE("host tuning: absent files are 'not visible', naming them, and fire nothing") {
