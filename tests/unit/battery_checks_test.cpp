@@ -194,7 +194,8 @@ TEST_CASE("host facts: hypervisor signatures as systemd-detect-virt names them; 
     CHECK(detect::hypervisor_from_signature("Microsoft Hv") == "microsoft (hyperv)");
     CHECK(detect::hypervisor_from_signature("odd") == "unknown (CPUID signature \"odd\")");
     auto f = detect::collect_host_facts();
-    for (const char* key : {"cpu_model", "cpus_online", "hypervisor", "ram_mib", "disks", "os", "kernel", "medium_type"})
+    for (const char* key : {"cpu_model", "cpus_online", "hypervisor", "ram_mib", "disks", "os", "kernel", "medium_type",
+                            "cpu_governor", "cpu_boost", "smt", "aslr", "transparent_hugepages"})
         CHECK_MESSAGE(f.contains(key), key);
     CHECK(f.at("ram_mib").to_number<double>() > 0);
 }

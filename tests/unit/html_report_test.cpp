@@ -187,6 +187,27 @@ TEST_CASE("html report: missing samples are a note, not an error") {
     fs::remove_all(dir);
 }
 
+TEST_CASE("html report: the machine facts run.json recorded, one column per host on a fleet") {
+    TempRun run;
+    json::object r = results();
+    CHECK(rp::render_html_report(r, run.dir).find("run.json records no machine facts.") != std::string::npos);
+    r["run"].as_object()["host_facts"] = {{"cpu_model", "AMD <EPYC>"},
+                                          {"cpu_governor", "not visible: no /sys/devices/system/cpu/cpu*/cpufreq/scaling_governor"}};
+    std::string html = rp::render_html_report(r, run.dir);
+    const auto machine = html.find("<section id=\"machine\"><h2>Machine</h2>");
+    REQUIRE(machine != std::string::npos);
+    CHECK(html.find("<a href=\"#machine\">Machine</a>") != std::string::npos);
+    CHECK(html.find("<tr><th>cpu_model</th><td>AMD &lt;EPYC&gt;</td></tr>", machine) != std::string::npos);
+    CHECK(html.find("<tr><th>cpu_governor</th><td>not visible: no /sys/devices/system/cpu/cpu*/cpufreq/scaling_governor</td>",
+                    machine) != std::string::npos);
+    json::object host{{"name", "edge1"}, {"url", "ssh://edge1"}, {"clock_offset_ns", 1500000}, {"clock_uncertainty_ns", 20000},
+                      {"problem", ""}, {"exit_code", 0}, {"host_facts", {{"cpu_boost", "on (/sys/devices/system/cpu/cpufreq/boost reads 1)"}}}};
+    r["run"].as_object()["fleet_hosts"] = json::array{host};
+    html = rp::render_html_report(r, run.dir);
+    CHECK(html.find("<th>Fact</th><th>edge1</th>") != std::string::npos);
+    CHECK(html.find("<tr><th>cpu_boost</th><td>on (/sys/devices/system/cpu/cpufreq/boost reads 1)</td></tr>") != std::string::npos);
+}
+
 TEST_CASE("plot axes: ticks at nice numbers") {
     auto a = rp::linear_axis(0, 7.3, 5);
     CHECK(a.lo == 0);

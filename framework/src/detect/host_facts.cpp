@@ -1,4 +1,5 @@
 #include "detect/host_facts.hpp"
+#include "detect/host_tuning.hpp"
 
 #include <sys/utsname.h>
 #include <unistd.h>
@@ -122,6 +123,7 @@ json::object collect_host_facts() {
         f["hostname"] = std::string(u.nodename);
     }
     f["medium_type"] = "not verifiable from inside a VM: a virtual disk hides the medium and its rotational flag is unreliable";
+    for (auto& [key, value] : read_host_tuning("/")) f[key] = std::move(value);
     return f;
 }
 

@@ -1,6 +1,8 @@
 // What machine a run measured: CPU model, hypervisor, RAM, disks, OS and
-// kernel, read from /proc, /sys and CPUID at the start of a run and kept in
-// run.json, so numbers from two hosts are never compared blind.
+// kernel, and the settings benchmarking guides check (detect/host_tuning.hpp:
+// governor, boost, SMT, ASLR, huge pages), read from /proc, /sys and CPUID at
+// the start of a run and kept in run.json, so numbers from two hosts are
+// never compared blind.
 #pragma once
 
 #include <boost/json.hpp>

@@ -1,11 +1,11 @@
 #include "report/battery_sections.hpp"
 #include "rundir/run_files.hpp"
 
+#include "report/machine_facts.hpp"
 #include "report/markdown_text.hpp"
 #include "text/number_format.hpp"
 #include "stats/descriptive.hpp"
 
-#include <cstdio>
 #include <map>
 #include <set>
 
@@ -106,58 +106,19 @@ std::string notes_markdown(const std::vector<json::object>& reps) {
     return md + "\n";
 }
 
-namespace {
-
-// A run on several hosts (run.json "fleet_hosts"): a column per host, its
-// address, stand, clock offset and how its run ended above its machine facts.
-std::string fleet_machines_markdown(const json::array& hosts) {
-    std::vector<std::string> names;
-    std::map<std::string, std::map<std::string, std::string>> facts;  // fact -> host -> value
-    std::vector<std::string> order{"address", "stand", "clock offset to the controller", "run"};
-    for (const auto& v : hosts) {
-        const auto& h = v.as_object();
-        const std::string name(h.at("name").as_string());
-        names.push_back(name);
-        facts["address"][name] = std::string(h.at("url").as_string());
-        if (auto* s = h.if_contains("stand"); s && s->is_object())
-            if (auto* ver = s->as_object().if_contains("version")) facts["stand"][name] = fact_text(*ver);
-        char clock[96];
-        std::snprintf(clock, sizeof(clock), "%+.3f ms ± %.3f ms", h.at("clock_offset_ns").to_number<double>() / 1e6,
-                      h.at("clock_uncertainty_ns").to_number<double>() / 1e6);
-        facts["clock offset to the controller"][name] = clock;
-        const std::string problem(h.at("problem").as_string());
-        facts["run"][name] = !problem.empty() ? problem : "exit " + fact_text(h.at("exit_code"));
-        if (auto* f = h.if_contains("host_facts"); f && f->is_object())
-            for (const auto& [k, x] : f->as_object()) {
-                if (!facts.contains(std::string(k))) order.push_back(std::string(k));
-                facts[std::string(k)][name] = fact_text(x);
-            }
-    }
-    std::string md = "## Machine\n\n| Fact |";
-    for (const auto& n : names) md += " " + cell_text(n) + " |";
-    md += "\n|---|";
-    for (std::size_t i = 0; i < names.size(); ++i) md += "---|";
-    md += "\n";
-    for (const auto& fact : order) {
-        md += "| " + cell_text(fact) + " |";
-        for (const auto& n : names) {
-            auto it = facts[fact].find(n);
-            md += " " + cell_text(it == facts[fact].end() ? "n/a" : it->second) + " |";
-        }
-        md += "\n";
-    }
-    return md + "\n";
-}
-
-}  // namespace
-
 std::string machine_markdown(const json::object& run, const std::vector<json::object>& reps) {
     std::string md;
-    if (auto* f = run.if_contains("fleet_hosts"); f && f->is_array()) {
-        md += fleet_machines_markdown(f->as_array());
-    } else if (auto* h = run.if_contains("host_facts"); h && h->is_object() && !h->as_object().empty()) {
-        md += "## Machine\n\n| Fact | Value |\n|---|---|\n";
-        for (const auto& [k, v] : h->as_object()) md += "| " + cell_text(std::string(k)) + " | " + cell_text(fact_text(v)) + " |\n";
+    if (const auto machine = machine_facts(run); !machine.rows.empty()) {
+        md += "## Machine\n\n| Fact |";
+        for (const auto& c : machine.columns) md += " " + cell_text(c) + " |";
+        md += "\n|---|";
+        for (std::size_t i = 0; i < machine.columns.size(); ++i) md += "---|";
+        md += "\n";
+        for (const auto& [fact, values] : machine.rows) {
+            md += "| " + cell_text(fact) + " |";
+            for (const auto& v : values) md += " " + cell_text(v) + " |";
+            md += "\n";
+        }
         md += "\n";
     }
     // plugin -> fact -> distinct values over all probe steps and repetitions

@@ -10,6 +10,7 @@
 #include "report/html_charts.hpp"
 #include "report/html_text.hpp"
 #include "report/json_get.hpp"
+#include "report/machine_facts.hpp"
 #include "report/report_error.hpp"
 #include "report/run_report.hpp"
 #include "report/table.hpp"
@@ -325,6 +326,22 @@ std::string failed_section(const Run& r) {
                  "<tbody>" + rows + "</tbody></table></section>";
 }
 
+// run.json's machine facts (a column per host for a run on hosts), as summary.md's "Machine".
+std::string machine_section(const Run& r) {
+    const MachineFacts machine = machine_facts(r.run);
+    std::string out = "<section id=\"machine\"><h2>Machine</h2>";
+    if (machine.rows.empty()) return out + "<p class=\"note\">run.json records no machine facts.</p></section>";
+    out += "<table><thead><tr><th>Fact</th>";
+    for (const auto& c : machine.columns) out += "<th>" + html_escape(c) + "</th>";
+    out += "</tr></thead><tbody>";
+    for (const auto& [fact, values] : machine.rows) {
+        out += "<tr><th>" + html_escape(fact) + "</th>";
+        for (const auto& v : values) out += "<td>" + html_escape(v) + "</td>";
+        out += "</tr>";
+    }
+    return out + "</tbody></table></section>";
+}
+
 std::string findings_section(const Run& r) {
     std::vector<const json::object*> findings;
     auto collect = [&](const json::array& a) {
@@ -377,12 +394,14 @@ std::string render_html_report(const json::object& results, const std::filesyste
            std::string(capacity.empty() ? "" : "<li><a href=\"#capacity\">Capacity searches</a></li>") +
            "<li><a href=\"#timeseries\">Memory and CPU over time</a></li>"
            "<li><a href=\"#failed\">Repetitions that did not finish</a></li>"
+           "<li><a href=\"#machine\">Machine</a></li>"
            "<li><a href=\"#findings\">What these numbers do not tell you</a></li></ul></nav>\n";
     out += tables_section(r) + "\n";
     out += latency_section(r.views) + "\n";
     if (!capacity.empty()) out += capacity + "\n";
     out += time_series_section(r.views, run_dir) + "\n";
     out += failed_section(r) + "\n";
+    out += machine_section(r) + "\n";
     out += findings_section(r) + "\n";
     return out + "</main></body></html>\n";
 }

@@ -19,6 +19,7 @@
 #include "report/table_spec.hpp"
 #include "detect/defaults_differ.hpp"
 #include "detect/finding.hpp"
+#include "detect/host_tuning_findings.hpp"
 #include "rundir/run_directory.hpp"
 #include "stats/summary.hpp"
 
@@ -206,6 +207,7 @@ RunReportFiles write_run_report(const std::filesystem::path& run_dir) {
     if (auto* p = run->if_contains("plugins"); p && p->is_array()) run_findings = detect::check_defaults_differ(reps, p->as_array());
     if (auto* f = run->if_contains("fleet_hosts"); f && f->is_array())
         for (auto& x : detect::check_shared_machine(f->as_array())) run_findings.push_back(std::move(x));
+    for (auto& x : detect::check_run_host_tuning(*run)) run_findings.push_back(std::move(x));
     for (const auto& f : run_findings) findings.push_back(f.to_json());
     std::vector<detect::ThresholdOutcome> thresholds;
     if (auto* t = run->if_contains("thresholds"); t && t->is_array() && !t->as_array().empty())

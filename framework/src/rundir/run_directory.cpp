@@ -150,6 +150,16 @@ std::optional<boost::json::object> RunDirectory::read_rep(const std::string& key
     return checked_rep(std::move(*rep), file);
 }
 
+std::optional<boost::json::object> RunDirectory::read_results() const {
+    const auto file = root_ / "results.json";
+    auto results = read_object(file);
+    if (!results) return results;
+    if (auto problems = results_problems(*results); !problems.empty())
+        throw text::UserError(file.string() + ": not results of schema version " + std::to_string(kResultsSchemaVersion) +
+                              " (docs/run-files.md): " + joined(problems));
+    return results;
+}
+
 std::vector<boost::json::object> RunDirectory::read_all_reps() const {
     std::vector<std::filesystem::path> files;
     std::error_code ec;

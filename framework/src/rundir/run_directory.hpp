@@ -52,6 +52,9 @@ public:
     // regular file (rundir reads are bounded: text::read_input_file) or is not JSON.
     std::optional<boost::json::object> read_rep(const std::string& key) const;
     std::vector<boost::json::object> read_all_reps() const;  // sorted by key
+    // results.json (what `stand report` derived); nullopt when absent,
+    // text::UserError naming it when it breaks its schema or is not JSON.
+    std::optional<boost::json::object> read_results() const;
 
     std::filesystem::path samples_file(const std::string& key) const;
     // The interval log of load step `step` in repetition `key` (load/hdr_interval_log.hpp).

@@ -23,6 +23,8 @@ json::array tables_to_json(const std::vector<RunTable>& tables) {
         for (const auto& r : t.rows) {
             json::object row{{"label", r.label}, {"metric", r.metric}, {"format", r.format}};
             if (!r.ratio_of.empty()) row["ratio_of"] = r.ratio_of;
+            if (!r.better.empty()) row["better"] = r.better;
+            if (!r.unit.empty()) row["unit"] = r.unit;
             rows.push_back(std::move(row));
         }
         out.push_back({{"title", t.title}, {"layout", t.layout}, {"rows", std::move(rows)}});
@@ -54,6 +56,10 @@ std::vector<RunTable> tables_of_run(const json::object& run) {
             row.metric = text_at(*r, "metric", row_where, true);
             if (auto f = text_at(*r, "format", row_where, false); !f.empty()) row.format = f;
             row.ratio_of = text_at(*r, "ratio_of", row_where, false);
+            row.better = text_at(*r, "better", row_where, false);
+            if (!row.better.empty() && row.better != "lower" && row.better != "higher")
+                throw std::runtime_error("run.json: " + row_where + ".better: expected \"lower\" or \"higher\"");
+            row.unit = text_at(*r, "unit", row_where, false);
             table.rows.push_back(std::move(row));
         }
         out.push_back(std::move(table));

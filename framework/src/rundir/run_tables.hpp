@@ -17,6 +17,10 @@ struct TableRow {
     std::string metric;
     std::string format = "%.2f";
     std::string ratio_of;  // "a.x": the cell also shows a.x / this value, "(29.9x)"
+    // For `stand report --bench-json`: which way the metric is better
+    // ("lower" or "higher"; "" not declared) and its unit ("ms"; "" none).
+    std::string better;
+    std::string unit;
 };
 
 struct RunTable {
