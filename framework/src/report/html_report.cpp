@@ -56,7 +56,7 @@ std::string stylesheet() {
                "table{border-collapse:collapse;margin:8px 0 12px;font-variant-numeric:tabular-nums}"
                "th,td{border:1px solid #dde1e6;padding:4px 8px;text-align:left;vertical-align:top}"
                "th{background:#f4f6f8;font-weight:600}td.num{text-align:right}td.num span{white-space:nowrap}"
-               "table.summary td:first-child{min-width:11em}.range{color:#555}.flag{color:#a04000;cursor:help}td.flagged{background:#fff6e8}"
+               "table.summary td:first-child{min-width:8em}td.num span.range{white-space:normal}.range{color:#555}.flag{color:#a04000;cursor:help}td.flagged{background:#fff6e8}"
                ".verdict{padding:6px 10px;border-left:4px solid}.verdict.clean{border-color:#009e73;background:#eef8f3}"
                ".verdict.unclean{border-color:#d55e00;background:#fff6e8}"
                "table.thresholds tr.fail td{background:#fdecea}"
