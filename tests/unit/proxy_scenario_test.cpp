@@ -172,6 +172,15 @@ TEST_CASE("proxy load metrics: backend connections per request say why, handshak
     add_proxy_load_metrics(pooled, m3, f3);
     CHECK(m3.at("pool_off.backend_conns_per_req").as_double() == doctest::Approx(0.002));
     CHECK(f3.empty());
+
+    // The scenario turned the pool off: a connection per request is what it asked for, not a finding.
+    ProxyLoadInputs asked = in;
+    asked.pool_off_by_scenario = true;
+    json::object m4;
+    json::array f4;
+    add_proxy_load_metrics(asked, m4, f4);
+    CHECK(m4.at("pool_off.backend_conns_per_req").as_double() == doctest::Approx(1.0));
+    CHECK(f4.empty());
 }
 
 TEST_CASE("open-model collapse: flagged when the queue climbs while the rate falls short, not when it keeps up") {

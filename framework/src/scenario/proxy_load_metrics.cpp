@@ -31,7 +31,7 @@ void add_proxy_load_metrics(const ProxyLoadInputs& in, boost::json::object& metr
         put("backend_conns_per_req", conns / completed);
         put("backend_requests_per_req", requests / completed);
         if (in.backend_cpu_s) put("backend_cpu_us_per_req", *in.backend_cpu_s * 1e6 / completed);
-        if (conns / completed > kNoReuseConnsPerRequest)
+        if (conns / completed > kNoReuseConnsPerRequest && !in.pool_off_by_scenario)
             findings.push_back(detect::Finding{"no-backend-reuse", in.scope,
                                                "the proxy opened " + fixed(conns / completed) +
                                                    " backend connections per request (" + fixed(conns, "%.0f") +

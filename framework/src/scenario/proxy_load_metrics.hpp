@@ -23,6 +23,7 @@ struct ProxyLoadInputs {
     std::optional<double> box_cpu_s;     // the system under test's box over the window
     std::optional<target::BackendStats> backend_before, backend_after;
     std::optional<double> backend_cpu_s;
+    bool pool_off_by_scenario = false;   // a configure step turned the backend pool off: no reuse is the point
 };
 
 // Adds to `metrics` (keys prefixed "<name>."):
@@ -30,7 +31,8 @@ struct ProxyLoadInputs {
 //   backend_cpu_us_per_req, conns_per_req,
 //   handshakes, server_us_per_handshake, client_us_per_handshake
 // and to `findings`: "no-backend-reuse" (a new backend connection for most
-// requests: says why a proxy's CPU per request is high), "generator-bound-tls"
+// requests: says why a proxy's CPU per request is high; not where the
+// scenario turned the pool off), "generator-bound-tls"
 // (the client spent more CPU per handshake than the server: the number
 // measures the generator).
 void add_proxy_load_metrics(const ProxyLoadInputs& in, boost::json::object& metrics, boost::json::array& findings);

@@ -232,7 +232,8 @@ void run_load(RepContext& ctx, const Step& s, RepClock::time_point) {
     const auto& l = s.action.get<LoadStep>();
     load::LoadSpec spec = load_spec(ctx, s, l);
     const MetricSink put = [&](const std::string& suffix, double v) { ctx.put(s.name + "." + suffix, v); };
-    ProxyLoadInputs proxy{s.name, ctx.scope(s), 0, 0, 0, 0, std::nullopt, std::nullopt, std::nullopt, std::nullopt};
+    ProxyLoadInputs proxy{s.name, ctx.scope(s), 0, 0, 0, 0, std::nullopt, std::nullopt, std::nullopt, std::nullopt,
+                          ctx.upstream_keepalive.has_value() && !*ctx.upstream_keepalive};
     std::optional<double> backend_cpu_before;
     if (ctx.env.backend != nullptr) {
         proxy.backend_before = ctx.backend_stats(s);

@@ -69,6 +69,8 @@ void run_configure(RepContext& ctx, const Step& s, RepClock::time_point) {
     }
     ctx.call("proxy.configure", {{"knobs", setup.knobs}}, s.timeout);
     ctx.proxy_tls = setup.tls;
+    if (const auto* pool = setup.knobs.if_contains("upstream_keepalive"))
+        ctx.upstream_keepalive = pool->is_bool() ? std::optional<bool>(pool->as_bool()) : std::nullopt;
     ctx.record.proxy_defaults[s.name] = ctx.call("proxy.effective_defaults", {}, s.timeout);
     note_settings_set(ctx.settings_set, a);
     json::array set;

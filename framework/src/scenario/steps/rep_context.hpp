@@ -84,6 +84,7 @@ public:
     std::vector<RepUser> users;            // created by create_users steps, in order
     ProxyTls proxy_tls;                    // what the last configure step set up
     std::set<std::string> settings_set;    // proxy knobs set so far (they persist between configure steps)
+    std::optional<bool> upstream_keepalive;  // the backend pool as a configure step set it; nullopt: the proxy's default
     RepClock::time_point last_start = RepClock::now();  // the last start step, for wait_ready
     const RepClock::time_point rep_start = RepClock::now();
 
