@@ -6,9 +6,11 @@
 # host process: plugins run in workers) stays under HOST_RSS_CEILING_KIB.
 # The ceiling is 18 MiB with four panels (measured 15.4-16.3 MiB on
 # 2026-12-04: the host's peak grows a little with each repetition it keeps)
-# and 16 MiB with one (scenario.panel_only_host_rss; measured 15.2-15.7 MiB
+# and 17.5 MiB with one (scenario.panel_only_host_rss; measured 15.2-15.7 MiB
 # on 2026-12-05 with the capacity searches, whose open-model levels put it
-# at 16.5 MiB before histograms kept only the pages their values touch).
+# at 16.5 MiB before histograms kept only the pages their values touch;
+# 15.5-16.3 MiB on 2026-12-06 once every load step kept a histogram per
+# second for its interval log, hdr/<key>.<step>.hlog).
 set -euo pipefail
 stand=$1 scenario=$2 plugins=$3 configs=$4; shift 4
 dir=$(mktemp -d /tmp/stand-panel-only.XXXXXX)
