@@ -12,6 +12,7 @@
 #include "load/link_pattern.hpp"
 #include "load/load_engine.hpp"
 #include "load/load_report.hpp"
+#include "quic/udp_batch.hpp"
 
 #include <boost/json/serialize.hpp>
 
@@ -95,6 +96,10 @@ HTTP/3
   --streams N              requests in flight per connection (default 1)
   --cc ALGO                the client's congestion control: cubic (default),
                            bbr, bbr2, reno
+  --udp-batching MODE      auto (default): GSO and GRO where the kernel takes
+                           them, else sendmmsg/recvmmsg; mmsg: those only;
+                           off: a system call per datagram. The result's
+                           "udp" names the paths used and any fallback
 
 TLS
   --insecure               do not verify the server's certificate or name
@@ -270,6 +275,12 @@ void transport_from(const Args& args, load::LoadSpec& spec) {
     if (auto v = args.value("cc")) {
         if (!spec.http3.enabled) throw UsageError("--cc needs --http3");
         spec.http3.congestion_control = *v;
+    }
+    if (auto v = args.value("udp-batching")) {
+        if (!spec.http3.enabled) throw UsageError("--udp-batching needs --http3");
+        auto mode = quic::parse_udp_batching(*v);
+        if (!mode) throw UsageError("--udp-batching " + *v + ": expected auto, mmsg or off");
+        spec.http3.udp_batching = *mode;
     }
     if (auto v = args.value("engine")) {
         if (*v == "auto") spec.engine = load::Engine::automatic;
@@ -469,7 +480,7 @@ int run_load(const std::vector<std::string>& argv) {
         {"warmup-once"},   {"threads", true}, {"connections", true}, {"duration", true}, {"rate", true},
         {"requests", true}, {"timeout", true}, {"late", true},      {"slow", true},     {"urls", true},
         {"method", true},  {"header", true, true}, {"ua", true},   {"keepalive", true}, {"xff", true},
-        {"bind-prefix", true}, {"cacert", true}, {"http3"},        {"streams", true},  {"cc", true},
+        {"bind-prefix", true}, {"cacert", true}, {"http3"},        {"streams", true},  {"cc", true}, {"udp-batching", true},
         {"histogram-out", true}, {"merge-histograms"}, {"start-at", true}, {"engine", true}, {"hdr-log", true},
         {"hdr-log-interval", true}};
     for (auto& o : generator_options()) options.push_back(std::move(o));

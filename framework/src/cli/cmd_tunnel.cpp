@@ -7,6 +7,7 @@
 #include "hysteria/hysteria_link.hpp"
 #include "load/duration.hpp"
 #include "load/load_report.hpp"
+#include "quic/udp_batch.hpp"
 #include "tunnel/tunnel_run.hpp"
 
 #include <boost/json/serialize.hpp>
@@ -39,6 +40,11 @@ them count as dropped. Start the sink with `stand backend`.
   --cc ALGO               client congestion control: bbr (default), cubic,
                           bbr2, reno (ngtcp2 has no Brutal; the client
                           sends Hysteria-CC-RX: 0)
+  --udp-batching MODE     auto (default): GSO and GRO where the kernel takes
+                          them, else sendmmsg/recvmmsg; mmsg: sendmmsg and
+                          recvmmsg only; off: a system call per datagram.
+                          The result's "udp" names the paths used and any
+                          fallback
   --cacert FILE           trust these PEM certificates too
   --below MBIT            count seconds below this rate (default: half the
                           median second)
@@ -80,6 +86,11 @@ tunnel::TunnelSpec spec_from(const Args& args) {
     if (auto v = args.value("probe-interval")) spec.probe_interval = duration_of("probe-interval", *v);
     if (auto v = args.value("probe-timeout")) spec.probe_timeout = duration_of("probe-timeout", *v);
     if (auto v = args.value("cc")) spec.congestion_control = *v;
+    if (auto v = args.value("udp-batching")) {
+        auto mode = quic::parse_udp_batching(*v);
+        if (!mode) throw UsageError("--udp-batching " + *v + ": expected auto, mmsg or off");
+        spec.udp_batching = *mode;
+    }
     if (auto v = args.value("cacert")) spec.ca_file = args.check_input_file("cacert");
     if (auto v = args.value("below")) {
         char* end = nullptr;
@@ -112,6 +123,7 @@ void print_result(const tunnel::TunnelResult& result) {
                 static_cast<unsigned long long>(result.reconnects));
     for (double g : result.reconnect_gaps_ms) std::printf("  reconnect gap %.1f ms\n", g);
     std::printf("  client CPU %.2f s, %.0f Mbit per CPU-second\n", result.cpu_s, result.mbit_per_cpu_s);
+    for (const auto& line : result.udp.describe()) std::printf("  %s\n", line.c_str());
     for (const auto& w : result.warnings) std::printf("  warning: %s\n", w.c_str());
 }
 
@@ -122,7 +134,8 @@ int run_tunnel(const std::vector<std::string>& argv) {
     for (const auto& a : argv) expanded.push_back(a == "-d" ? "--duration" : a == "-h" ? "--help" : a);
     Args args("tunnel", expanded,
               {{"help"}, {"json"}, {"allow-remote"}, {"sink", true}, {"streams", true}, {"duration", true},
-               {"probe-interval", true}, {"probe-timeout", true}, {"cc", true}, {"cacert", true}, {"below", true}});
+               {"probe-interval", true}, {"probe-timeout", true}, {"cc", true}, {"cacert", true}, {"below", true},
+               {"udp-batching", true}});
     if (args.flag("help")) {
         std::cout << kHelp;
         return kExitOk;

@@ -26,7 +26,8 @@ namespace json = boost::json;
 // Options every generator gets as given (the rest are the controller's).
 const char* const kForwardedFlags[] = {"insecure", "tls-resume", "allow-remote", "warmup-once", "http3"};
 const char* const kForwardedValues[] = {"threads", "connections", "duration", "timeout", "late",      "slow", "method",
-                                        "header",  "ua",          "keepalive", "xff",     "bind-prefix", "streams", "cc"};
+                                        "header",  "ua",          "keepalive", "xff",     "bind-prefix", "streams", "cc",
+                                        "udp-batching"};
 
 std::vector<fleet::SshTarget> targets_of(const Args& args, const std::string& option) {
     std::vector<fleet::SshTarget> out;

@@ -45,6 +45,10 @@ HysteriaClient::~HysteriaClient() { abandon(); }
 
 void HysteriaClient::connect() {
     abandon();
+    if (retired_) {
+        udp_done_.add(*retired_);
+        retired_.reset();
+    }
     streams_.clear();
     write_queue_.clear();
     authenticated_ = false;
@@ -147,7 +151,14 @@ void HysteriaClient::close() {
 void HysteriaClient::abandon() noexcept {
     if (conn_) conn_->abandon();
     h3_.reset();
-    conn_.reset();
+    if (conn_) retired_ = std::move(conn_);  // kept for udp_io() until the next connect()
+}
+
+quic::UdpIoSummary HysteriaClient::udp_io() const {
+    quic::UdpIoSummary summary = udp_done_;
+    if (retired_) summary.add(*retired_);
+    if (conn_) summary.add(*conn_);
+    return summary;
 }
 
 int HysteriaClient::on_stream_data(std::int64_t id, const std::uint8_t* data, std::size_t len, bool fin) {

@@ -10,6 +10,7 @@
 #include "quic/http3_layer.hpp"
 #include "quic/quic_app.hpp"
 #include "quic/quic_connection.hpp"
+#include "quic/udp_io_summary.hpp"
 
 #include <chrono>
 #include <cstdint>
@@ -75,6 +76,8 @@ public:
     const std::string& server_cc_rx() const noexcept { return server_cc_rx_; }
     std::size_t open_streams() const noexcept { return streams_.size(); }
     const quic::QuicConnection* connection() const noexcept { return conn_.get(); }
+    // The UDP paths and datagrams of every connection this client made.
+    quic::UdpIoSummary udp_io() const;
 
     // quic::QuicApp
     int on_handshake_completed(quic::QuicConnection& conn) override;
@@ -110,6 +113,8 @@ private:
     std::string auth_;
     HysteriaEvents events_;
     std::shared_ptr<quic::QuicConnection> conn_;
+    std::shared_ptr<quic::QuicConnection> retired_;  // the last one abandon() ended
+    quic::UdpIoSummary udp_done_;                    // connections before it
     std::unique_ptr<quic::Http3Layer> h3_;
     std::unordered_map<std::int64_t, std::unique_ptr<RawStream>> streams_;
     std::deque<std::int64_t> write_queue_;

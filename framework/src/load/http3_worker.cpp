@@ -95,6 +95,8 @@ public:
     }
 
     bool idle() const noexcept { return !conn_ || conn_->closed(); }
+    // After the run: the connection's UDP figures go to the worker's summary.
+    void retire() { drop_connection(); }
 
     // quic::QuicApp
     int on_handshake_completed(quic::QuicConnection& conn) override {
@@ -264,7 +266,9 @@ private:
     }
 
     void drop_connection() {
-        if (conn_) conn_->abandon();
+        if (!conn_) return;
+        conn_->abandon();
+        worker_.udp().add(*conn_);
         h3_.reset();
         conn_.reset();
     }
@@ -358,6 +362,7 @@ void Http3Worker::run(std::int64_t start_ns, std::int64_t end_ns) {
         arm_sweep();
     }
     ioc_.run();
+    for (auto& c : clients_) c->retire();
     if (!window_closed_flag_) window_closed_ = now_ns();
     finished_at_ = now_ns();
     stop_clocks();
@@ -381,6 +386,7 @@ PassTimes run_http3_pass(const LoadSpec& spec, const Plan& plan, const LoadHooks
     shared.quic.handshake_timeout = spec.timeout;
     shared.quic.idle_timeout = std::max<std::chrono::nanoseconds>(spec.timeout, std::chrono::seconds(5));
     shared.quic.cc = quic::parse_congestion_control(spec.http3.congestion_control).value_or(quic::CongestionControl::cubic);
+    shared.quic.udp_batching = spec.http3.udp_batching;
 
     std::vector<std::unique_ptr<Http3Worker>> workers;
     try {
@@ -391,6 +397,9 @@ PassTimes run_http3_pass(const LoadSpec& spec, const Plan& plan, const LoadHooks
         throw LoadSpecError(std::string("--http3: ") + e.what());
     }
     PassTimes times = run_workers(spec, workers, hooks, false, out);
+    quic::UdpIoSummary udp;
+    for (const auto& w : workers) udp.merge(w->udp());
+    out.udp = std::move(udp);
     for (const auto& w : workers)
         if (!w->first_failure().empty()) {
             out.warnings.push_back("QUIC connection failure: " + w->first_failure());

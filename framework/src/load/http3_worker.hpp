@@ -13,6 +13,7 @@
 #include "load/worker_progress.hpp"
 #include "quic/http3_layer.hpp"
 #include "quic/quic_connection.hpp"
+#include "quic/udp_io_summary.hpp"
 
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/steady_timer.hpp>
@@ -60,6 +61,8 @@ public:
         if (first_failure_.empty()) first_failure_ = reason;
     }
     const std::string& first_failure() const noexcept { return first_failure_; }
+    // The UDP paths and datagrams of this thread's connections, each added when it is dropped.
+    quic::UdpIoSummary& udp() noexcept { return udp_; }
 
     class Client;
 
@@ -76,6 +79,7 @@ private:
     std::int64_t start_ = 0;
     bool window_closed_flag_ = false;
     std::string first_failure_;
+    quic::UdpIoSummary udp_;
 };
 
 // The --http3 pass: one Http3Worker per thread, results merged into `out`.

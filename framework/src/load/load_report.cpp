@@ -82,6 +82,8 @@ void run_description(std::ostringstream& out, const LoadResult& r) {
     if (r.protocol == "h3") {
         out << "  HTTP/3 over QUIC, " << r.streams_per_connection << " stream(s) per connection, congestion control "
             << r.congestion_control << "\n";
+        if (r.udp)
+            for (const auto& line : r.udp->describe()) out << "  " << line << "\n";
     }
     if (!r.engine.empty() && r.protocol != "h3") {
         out << "  engine: " << r.engine;

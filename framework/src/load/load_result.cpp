@@ -58,6 +58,7 @@ void put_settings(json::object& o, const LoadResult& r) {
     o["protocol"] = r.protocol;
     o["streams_per_connection"] = r.streams_per_connection;
     if (!r.congestion_control.empty()) o["congestion_control"] = r.congestion_control;
+    if (r.udp) o["udp"] = r.udp->to_json();
     o["engine"] = r.engine;
     if (!r.engine_note.empty()) o["engine_note"] = r.engine_note;
     json::array u;

@@ -6,12 +6,14 @@
 #include "load/hdr_histogram.hpp"
 #include "load/interval_histograms.hpp"
 #include "load/load_spec.hpp"
+#include "quic/udp_io_summary.hpp"
 
 #include <boost/json/object.hpp>
 
 #include <array>
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -114,6 +116,7 @@ struct LoadResult {
     std::string protocol = "http/1.1";  // or "h3"
     unsigned streams_per_connection = 1;
     std::string congestion_control;     // h3: the QUIC client's algorithm
+    std::optional<quic::UdpIoSummary> udp;  // h3: the UDP paths the connections used
     std::string engine;       // "io_uring", "asio" (HTTP/1.1) or "quic" (h3)
     std::string engine_note;  // why not io_uring, when automatic chose Asio
 

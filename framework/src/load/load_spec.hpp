@@ -3,6 +3,7 @@
 #pragma once
 
 #include "load/link_list.hpp"
+#include "quic/udp_batch.hpp"
 
 #include <chrono>
 #include <istream>
@@ -55,6 +56,7 @@ struct Http3Options {
     bool enabled = false;
     unsigned streams = 1;                 // concurrent requests per connection
     std::string congestion_control = "cubic";  // cubic, bbr, bbr2, reno
+    quic::UdpBatching udp_batching = quic::UdpBatching::automatic;
 };
 
 // What carries HTTP/1.1: io_uring (plain TCP; load/uring_worker.hpp) or

@@ -1,6 +1,7 @@
 // One QUIC client connection on ngtcp2, driven by an Asio io_context: a
-// connected UDP socket, a receive loop, the write loop that asks the QuicApp
-// for stream data, and the ngtcp2 expiry timer. Everything runs on the
+// connected UDP socket read and written in batches (quic/udp_batch: GRO and
+// recvmmsg, GSO and sendmmsg, ECN), the write loop that asks the QuicApp for
+// stream data, and the ngtcp2 expiry timer. Everything runs on the
 // io_context's thread; no locking.
 //
 // Lifetime: create with std::make_shared; pending socket and timer handlers
@@ -12,6 +13,7 @@
 #include "quic/packet_obfuscator.hpp"
 #include "quic/quic_app.hpp"
 #include "quic/quic_tls.hpp"
+#include "quic/udp_batch.hpp"
 
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/ip/udp.hpp>
@@ -53,6 +55,8 @@ struct QuicOptions {
     std::uint64_t max_streams_uni = 100;      // peer-opened uni streams (HTTP/3 control, QPACK)
     std::uint64_t max_datagram_frame_size = 0;  // 0: DATAGRAM frames are not accepted
     PacketObfuscator* obfuscator = nullptr;   // owned by the caller; outlives the connection
+    UdpBatching udp_batching = UdpBatching::automatic;
+    const UdpSyscalls* udp_syscalls = nullptr;  // the kernel's when null; a test's to refuse one
 };
 
 struct QuicCounters {
@@ -106,6 +110,8 @@ public:
     std::string cipher() const;
     CongestionControl congestion_control() const noexcept { return options_.cc; }
     const QuicCounters& counters() const noexcept { return counters_; }
+    // The UDP paths in use (after start()), with what the kernel refused.
+    const UdpIoFeatures& udp_io() const noexcept { return udp_; }
     ngtcp2_conn* native() noexcept { return conn_; }
 
     // For the ngtcp2 callbacks (quic_connection.cpp).
@@ -117,14 +123,18 @@ public:
 private:
     void open_socket();  // the connected, non-blocking UDP socket; sets local_
     void receive();
-    void on_packet(std::size_t len);
-    void drain_socket();
+    void on_readable();
+    bool read_batch(std::size_t& packets);
+    void on_packet(const std::uint8_t* data, std::size_t len, std::uint8_t ecn, std::uint64_t now);
     void write();
     bool write_datagrams(std::uint64_t ts, std::size_t max_size);
-    bool send_packet(const std::uint8_t* data, std::size_t len);
+    std::uint8_t* packet_slot(std::size_t max_size);
+    void queue_packet(const std::uint8_t* written, std::size_t len, std::uint8_t ecn);
+    bool flush_packets();
     void wait_writable();
     void arm_timer();
     void on_timer();
+    void expire(std::uint64_t now);
     void refused();
     void fail(int liberr, const std::string& what);
     void finish(CloseInfo info);
@@ -141,11 +151,12 @@ private:
     gnutls_session_t session_ = nullptr;
     ngtcp2_conn* conn_ = nullptr;
 
-    std::array<std::uint8_t, 65536> rx_{};
-    std::array<std::uint8_t, 65536> rx_plain_{};
-    std::array<std::uint8_t, 65536> tx_{};
-    std::array<std::uint8_t, 65536> tx_wire_{};
-    std::vector<std::uint8_t> blocked_packet_;  // a packet the socket refused (EAGAIN)
+    const UdpSyscalls& sys_;
+    UdpIoFeatures udp_;
+    UdpBatchSender sender_;
+    bool send_blocked_ = false;  // the socket refused part of a burst (EAGAIN): it waits in sender_
+    std::array<std::uint8_t, 65536> rx_plain_{};  // a deobfuscated packet
+    std::array<std::uint8_t, 65536> tx_{};        // a packet before obfuscation, or a CONNECTION_CLOSE
     std::deque<std::vector<std::uint8_t>> datagrams_;
 
     bool closed_ = false;
@@ -153,6 +164,7 @@ private:
     bool write_posted_ = false;
     bool in_write_ = false;
     bool stateless_reset_ = false;
+    bool expiring_inline_ = false;          // arm_timer is handling a deadline already due
     bool timer_pending_ = false;            // a wait for armed_expiry_ is outstanding
     std::uint64_t armed_expiry_ = 0;
     std::uint64_t timer_generation_ = 0;

@@ -40,6 +40,7 @@ boost::json::object TunnelResult::to_json() const {
     o["loss_reasons"] = boost::json::value_from(loss_reasons);
     o["cpu_s"] = cpu_s;
     o["mbit_per_cpu_s"] = mbit_per_cpu_s;
+    o["udp"] = udp.to_json();
     o["warnings"] = boost::json::value_from(warnings);
     return o;
 }

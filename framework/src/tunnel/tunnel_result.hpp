@@ -2,6 +2,7 @@
 #pragma once
 
 #include "load/hdr_histogram.hpp"
+#include "quic/udp_io_summary.hpp"
 
 #include <boost/json/object.hpp>
 
@@ -52,6 +53,7 @@ struct TunnelResult {
     // Cost on the client.
     double cpu_s = 0;                   // user + system of this process over the window
     double mbit_per_cpu_s = 0;
+    quic::UdpIoSummary udp;             // the UDP paths of every connection, and their datagrams
 
     std::vector<std::string> warnings;
     boost::json::object to_json() const;

@@ -76,6 +76,7 @@ public:
         io_.run();
         result_.window_s = static_cast<double>(window_end_ - start_) / 1e9;
         result_.cpu_s = load::process_cpu_seconds() - cpu_before;
+        result_.udp = client_->udp_io();
     }
 
     // For the stream handlers.
@@ -284,6 +285,7 @@ TunnelResult run_tunnel(const TunnelSpec& spec, const TunnelHooks& hooks) {
     spec.validate();
     ClientSetup setup = make_client_setup(spec.link, spec.ca_file, spec.congestion_control, spec.handshake_timeout,
                                           spec.allow_remote);
+    setup.options.udp_batching = spec.udp_batching;
     TunnelResult result;
     result.server = spec.link.host + ":" + std::to_string(spec.link.port);
     result.sink = spec.sink;

@@ -6,6 +6,7 @@
 #pragma once
 
 #include "hysteria/hysteria_link.hpp"
+#include "quic/udp_batch.hpp"
 
 #include <chrono>
 #include <cstdint>
@@ -41,6 +42,7 @@ struct TunnelSpec {
     std::chrono::nanoseconds probe_timeout = std::chrono::seconds(2);
     std::chrono::nanoseconds handshake_timeout = std::chrono::seconds(5);
     std::string congestion_control = "bbr";  // the Go client's default
+    quic::UdpBatching udp_batching = quic::UdpBatching::automatic;
     std::string ca_file;
     // A second whose rate is below this many Mbit/s is counted; 0: half the
     // median of the run's seconds.
