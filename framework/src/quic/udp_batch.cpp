@@ -178,7 +178,7 @@ UdpIoFeatures configure_udp_socket(int fd, bool ipv6, UdpBatching requested, con
 UdpBatchSender::UdpBatchSender() : buffer_(new std::uint8_t[kBufferSize]) { messages_.reserve(kMaxMessagesPerCall); }
 
 std::uint8_t* UdpBatchSender::slot(std::size_t room) noexcept {
-    if (next_ != 0 || used_ + room > kBufferSize || messages_.size() >= kMaxMessagesPerCall * 4) return nullptr;
+    if (interrupted_ || used_ + room > kBufferSize || messages_.size() >= kMaxMessagesPerCall * 4) return nullptr;
     return buffer_.get() + used_;
 }
 
@@ -218,6 +218,7 @@ void UdpBatchSender::split_into_single_packets() {
 }
 
 void UdpBatchSender::reset() noexcept {
+    interrupted_ = false;
     used_ = 0;
     messages_.clear();
     next_ = 0;
@@ -252,6 +253,7 @@ UdpIoResult UdpBatchSender::flush(int fd, bool ipv6, UdpIoFeatures& features, co
                 continue;
             }
             if (is_would_block(error)) {
+                interrupted_ = true;
                 result.status = UdpIoStatus::would_block;
                 return result;
             }

@@ -109,6 +109,7 @@ private:
     std::size_t used_ = 0;
     std::vector<Message> messages_;
     std::size_t next_ = 0;  // the first message not sent yet
+    bool interrupted_ = false;  // a flush stopped at a full socket: the burst is closed to new packets
 };
 
 struct UdpDatagram {
