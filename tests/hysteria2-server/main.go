@@ -27,6 +27,7 @@ type config struct {
 	usersFile       string
 	restartOnChange bool
 	obfsPassword    string
+	maxTxMbit       uint64
 }
 
 func parseFlags(args []string, stderr io.Writer) (config, error) {
@@ -40,6 +41,7 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 	fs.StringVar(&c.usersFile, "users", "", "file with initial users, one auth string per line")
 	fs.BoolVar(&c.restartOnChange, "restart-on-change", false, "restart the whole server (dropping all connections) on every user change")
 	fs.StringVar(&c.obfsPassword, "obfs-password", "", "enable Salamander obfuscation with this password (min 4 bytes)")
+	fs.Uint64Var(&c.maxTxMbit, "max-tx-mbit", 0, "honour the download rate a client declares (Hysteria-CC-RX) up to this many Mbit/s: Brutal at that rate toward it (0: ignore it, BBR)")
 	if err := fs.Parse(args); err != nil {
 		return c, err
 	}
@@ -84,7 +86,7 @@ func startApp(c config, logger *log.Logger) (*app, error) {
 		}
 	}
 	tr := newTraffic()
-	sup, err := newSupervisor(udpAddr, cert, c.obfsPassword, users, st, tr)
+	sup, err := newSupervisor(udpAddr, cert, c.obfsPassword, c.maxTxMbit*125000, users, st, tr)
 	if err != nil {
 		return nil, err
 	}

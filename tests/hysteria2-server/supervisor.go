@@ -23,6 +23,7 @@ import (
 type supervisor struct {
 	cert         tls.Certificate
 	obfsPassword string
+	maxTx        uint64 // bytes/s; 0: client bandwidth ignored
 	users        *userStore
 	stats        *stats
 	traffic      *traffic
@@ -35,9 +36,9 @@ type supervisor struct {
 	running bool
 }
 
-func newSupervisor(listen *net.UDPAddr, cert tls.Certificate, obfsPassword string, users *userStore, st *stats,
+func newSupervisor(listen *net.UDPAddr, cert tls.Certificate, obfsPassword string, maxTx uint64, users *userStore, st *stats,
 	tr *traffic) (*supervisor, error) {
-	s := &supervisor{cert: cert, obfsPassword: obfsPassword, users: users, stats: st, traffic: tr, addr: listen}
+	s := &supervisor{cert: cert, obfsPassword: obfsPassword, maxTx: maxTx, users: users, stats: st, traffic: tr, addr: listen}
 	if _, err := rand.Read(s.resetKey[:]); err != nil {
 		return nil, err
 	}
@@ -69,10 +70,12 @@ func (s *supervisor) startLocked() error {
 		Conn:              pc,
 		StatelessResetKey: &s.resetKey,
 		Outbound:          loopbackOutbound{},
-		// No BandwidthConfig: the server announces no rx limit, and with
+		// Without --max-tx-mbit: no BandwidthConfig, and with
 		// IgnoreClientBandwidth it answers "Hysteria-CC-RX: auto", so neither
 		// side switches to Brutal; both use their configured CC (BBR default).
-		IgnoreClientBandwidth: true,
+		// With it: a client's declared rx (capped) is sent with Brutal.
+		BandwidthConfig:       server.BandwidthConfig{MaxTx: s.maxTx},
+		IgnoreClientBandwidth: s.maxTx == 0,
 		Authenticator:         s.users,
 		EventLogger:           s.stats,
 		TrafficLogger:         s.traffic,

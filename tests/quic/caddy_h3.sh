@@ -1,12 +1,13 @@
-# Sourced by the HTTP/3 test and benchmark: start_caddy_h3 DIR PORT BODY
+# Sourced by the HTTP/3 tests and benchmark: start_caddy_h3 DIR PORT BODY
 # [CMD-PREFIX...] writes a P-256 certificate for localhost (and 127.0.0.1)
 # to DIR/cert.pem, a Caddyfile serving BODY on https://localhost:PORT with
-# h1, h2 and h3, starts Caddy (its state kept in DIR) with the optional
-# command prefix (e.g. taskset -c 0), sets caddy_pid, and waits until the
-# UDP port is open.
+# h1, h2 and h3 (and DIR/files/* under /files/), starts Caddy (its state
+# kept in DIR) with the optional command prefix (e.g. taskset -c 0), sets
+# caddy_pid, and waits until the UDP port is open.
 start_caddy_h3() {
   local dir=$1 port=$2 body=$3
   shift 3
+  mkdir -p "$dir/files"
   openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes -keyout "$dir/key.pem" -out "$dir/cert.pem" \
     -days 2 -subj /CN=localhost -addext "subjectAltName=DNS:localhost,IP:127.0.0.1" 2>/dev/null
   cat > "$dir/Caddyfile" <<CADDY
@@ -20,6 +21,10 @@ start_caddy_h3() {
 }
 https://localhost:$port {
   tls $dir/cert.pem $dir/key.pem
+  handle_path /files/* {
+    root * $dir/files
+    file_server
+  }
   respond "$body" 200
 }
 CADDY

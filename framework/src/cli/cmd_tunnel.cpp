@@ -45,6 +45,10 @@ them count as dropped. Start the sink with `stand backend`.
                           recvmmsg only; off: a system call per datagram.
                           The result's "udp" names the paths used and any
                           fallback
+  --rx-mbit MBIT          declare this download rate (Hysteria-CC-RX, as a
+                          client's bandwidth.down): a server that honours it
+                          sends with Brutal at min(this, its own limit).
+                          Default: none declared (the server's own CC)
   --cacert FILE           trust these PEM certificates too
   --below MBIT            count seconds below this rate (default: half the
                           median second)
@@ -98,6 +102,12 @@ tunnel::TunnelSpec spec_from(const Args& args) {
         if (end == v->c_str() || *end != '\0' || spec.below_mbit < 0)
             throw UsageError("--below: expected Mbit/s >= 0, got '" + *v + "'");
     }
+    if (auto v = args.value("rx-mbit")) {
+        char* end = nullptr;
+        spec.rx_mbit = std::strtod(v->c_str(), &end);
+        if (end == v->c_str() || *end != '\0' || !(spec.rx_mbit > 0) || spec.rx_mbit > 1e6)
+            throw UsageError("--rx-mbit: expected Mbit/s in (0, 1000000], got '" + *v + "'");
+    }
     spec.allow_remote = args.flag("allow-remote");
     return spec;
 }
@@ -135,7 +145,7 @@ int run_tunnel(const std::vector<std::string>& argv) {
     Args args("tunnel", expanded,
               {{"help"}, {"json"}, {"allow-remote"}, {"sink", true}, {"streams", true}, {"duration", true},
                {"probe-interval", true}, {"probe-timeout", true}, {"cc", true}, {"cacert", true}, {"below", true},
-               {"udp-batching", true}});
+               {"udp-batching", true}, {"rx-mbit", true}});
     if (args.flag("help")) {
         std::cout << kHelp;
         return kExitOk;

@@ -72,7 +72,9 @@ int HysteriaClient::on_handshake_completed(quic::QuicConnection&) {
         {":authority", "hysteria"},  // the server checks Host == "hysteria"
         {":path", "/auth"},
         {"hysteria-auth", auth_},
-        {"hysteria-cc-rx", "0"},  // unknown: the server uses its own congestion control toward us
+        // 0: unknown, the server uses its own congestion control toward us;
+        // a rate: a server that honours it sends with Brutal at that rate.
+        {"hysteria-cc-rx", std::to_string(rx_bytes_per_second_)},
         {"hysteria-padding", random_padding(256, 2048)},
     };
     auth_stream_ = h3_->submit(fields, nullptr);

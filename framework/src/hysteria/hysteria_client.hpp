@@ -54,6 +54,9 @@ public:
                    std::string auth, HysteriaEvents events);
     ~HysteriaClient() override;
 
+    // The download rate to declare at auth (Hysteria-CC-RX, bytes/s), as a
+    // client's bandwidth.down does; 0 (the default) declares none.
+    void declare_rx(std::uint64_t bytes_per_second) noexcept { rx_bytes_per_second_ = bytes_per_second; }
     // Starts the handshake (throws quic::QuicSetupError on socket failures).
     void connect();
     bool ready() const noexcept { return authenticated_ && conn_ && !conn_->closed(); }
@@ -119,6 +122,7 @@ private:
     std::unordered_map<std::int64_t, std::unique_ptr<RawStream>> streams_;
     std::deque<std::int64_t> write_queue_;
     std::int64_t auth_stream_ = -1;
+    std::uint64_t rx_bytes_per_second_ = 0;
     int auth_status_ = 0;
     bool authenticated_ = false;
     std::string server_udp_;

@@ -16,6 +16,7 @@ boost::json::object TunnelResult::to_json() const {
     o["probe_interval_ms"] = probe_interval_ms;
     o["congestion_control"] = congestion_control;
     o["obfs"] = obfs;
+    o["rx_mbit"] = rx_mbit;
     o["handshake_ms"] = handshake_ms;
     o["auth_ms"] = auth_ms;
     o["server_udp"] = server_udp;

@@ -21,6 +21,7 @@ struct TunnelResult {
     double probe_interval_ms = 0;
     std::string congestion_control;
     bool obfs = false;
+    double rx_mbit = 0;      // the download rate declared (Hysteria-CC-RX); 0: none
 
     // The first connection.
     double handshake_ms = 0;  // QUIC handshake

@@ -61,6 +61,7 @@ public:
         events.on_streams_available = [this] { top_up(); };
         client_ = std::make_unique<hysteria::HysteriaClient>(io_, *setup_.tls, setup_.options, spec.link.auth,
                                                              std::move(events));
+        client_->declare_rx(static_cast<std::uint64_t>(spec.rx_mbit * 125'000));
     }
 
     void run() {
@@ -294,6 +295,7 @@ TunnelResult run_tunnel(const TunnelSpec& spec, const TunnelHooks& hooks) {
     result.probe_interval_ms = static_cast<double>(spec.probe_interval.count()) / 1e6;
     result.congestion_control = spec.congestion_control;
     result.obfs = !spec.link.obfs.empty();
+    result.rx_mbit = spec.rx_mbit;
     {
         Run run(spec, hooks, std::move(setup), result);
         run.run();

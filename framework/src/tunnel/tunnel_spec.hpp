@@ -43,6 +43,9 @@ struct TunnelSpec {
     std::chrono::nanoseconds handshake_timeout = std::chrono::seconds(5);
     std::string congestion_control = "bbr";  // the Go client's default
     quic::UdpBatching udp_batching = quic::UdpBatching::automatic;
+    // Declared to the server as the download rate (Hysteria-CC-RX); a server
+    // that honours it sends with Brutal at this rate. 0: none declared.
+    double rx_mbit = 0;
     std::string ca_file;
     // A second whose rate is below this many Mbit/s is counted; 0: half the
     // median of the run's seconds.
