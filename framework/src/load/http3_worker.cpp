@@ -9,6 +9,7 @@
 #include <nghttp3/nghttp3.h>
 
 #include <unordered_map>
+#include <utility>
 
 namespace stand::load {
 
@@ -105,9 +106,7 @@ public:
         handshaken_ = true;
         stats.connect.record(ns_to_us(conn.handshake_time().count()));
         if (int rv = h3_->start(); rv != 0) return rv;
-        asio::post(worker_.io(), [this, c = conn_] {
-            if (c == conn_) fill();
-        });
+        refill_soon(false);
         return 0;
     }
     int on_stream_data(std::int64_t id, const std::uint8_t* data, std::size_t len, bool fin) override {
@@ -120,11 +119,7 @@ public:
     int on_stream_reset(std::int64_t id, std::uint64_t) override { return h3_->on_stream_reset(id); }
     int on_stream_stop_sending(std::int64_t id, std::uint64_t) override { return h3_->on_stream_reset(id); }
     void on_stream_unblocked(std::int64_t id) override { h3_->on_stream_unblocked(id); }
-    void on_streams_available() override {
-        asio::post(worker_.io(), [this, c = conn_] {
-            if (c == conn_) fill();
-        });
-    }
+    void on_streams_available() override { refill_soon(false); }
     void on_datagram(const std::uint8_t*, std::size_t) override {}
     int next_chunk(quic::StreamChunk& chunk) override { return h3_->next_chunk(chunk); }
     int on_written(std::int64_t id, std::size_t len) override { return h3_->on_written(id, len); }
@@ -148,7 +143,7 @@ public:
         // Reconnect from a fresh stack frame: this one is inside the old connection.
         const bool quick = info.handshake_done;
         asio::post(worker_.io(), [this, quick] { reconnect_later(quick); });
-        worker_.publish();
+        worker_.publish_counts();
     }
 
     // quic::Http3Listener
@@ -175,10 +170,8 @@ public:
         else
             worker_.stats().record_response(it->second.status, took, took, it->second.body, worker_.since_start(now));
         inflight_.erase(it);
-        worker_.publish();
-        asio::post(worker_.io(), [this, c = conn_] {
-            if (c == conn_) after_response();
-        });
+        worker_.publish_counts();
+        refill_soon(true);
     }
     void on_stream_closed(std::int64_t id, std::uint64_t) override {
         auto it = inflight_.find(id);
@@ -187,9 +180,7 @@ public:
         worker_.stats().record_error(ErrorKind::reset, "stream closed before the response was complete",
                                      worker_.second_of(now_ns()));
         inflight_.erase(it);
-        asio::post(worker_.io(), [this, c = conn_] {
-            if (c == conn_) after_response();
-        });
+        refill_soon(true);
     }
 
 
@@ -199,6 +190,27 @@ private:
         int status = 0;
         std::uint64_t body = 0;
     };
+
+    // fill() (after_response() when a response ended) out of the
+    // connection's callbacks: when they came from received datagrams, in
+    // on_datagrams_processed (the new requests leave with the ACKs);
+    // otherwise from one post, however many responses ended.
+    void refill_soon(bool after_a_response) {
+        responses_ended_ = responses_ended_ || after_a_response;
+        refill_wanted_ = true;
+        if (refill_posted_ || (conn_ && conn_->reading())) return;
+        refill_posted_ = true;
+        asio::post(worker_.io(), [this, c = conn_] {
+            refill_posted_ = false;
+            if (c == conn_) refill();
+        });
+    }
+    void refill() {
+        if (!std::exchange(refill_wanted_, false)) return;
+        if (std::exchange(responses_ended_, false)) after_response();
+        else fill();
+    }
+    void on_datagrams_processed() override { refill(); }
 
     void after_response() {
         if (!worker_.shared().spec->keepalive && inflight_.empty()) {
@@ -281,6 +293,9 @@ private:
     std::uint64_t requests_on_connection_ = 0;
     bool failed_ = false;
     bool handshaken_ = false;  // some connection of this client completed its handshake
+    bool refill_posted_ = false;
+    bool refill_wanted_ = false;
+    bool responses_ended_ = false;  // since the refill was posted
 };
 
 Http3Worker::Http3Worker(Http3Shared& shared, unsigned connections)

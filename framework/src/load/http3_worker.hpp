@@ -71,7 +71,7 @@ private:
     void close_window();
 
     Http3Shared& shared_;
-    boost::asio::io_context ioc_;
+    boost::asio::io_context ioc_{1};  // run by this worker's thread alone: posts from it skip the reactor
     boost::asio::steady_timer sweep_timer_;
     boost::asio::steady_timer end_timer_;
     std::unique_ptr<quic::QuicTlsContext> tls_;

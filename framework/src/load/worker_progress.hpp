@@ -31,10 +31,17 @@ public:
     std::atomic<std::uint64_t> progress_completed{0};
     std::atomic<std::uint64_t> progress_errors{0};
 
-    void publish() noexcept {
+    // The counters only: cheap enough for every response.
+    void publish_counts() noexcept {
         progress_sent.store(stats_.sent, std::memory_order_relaxed);
         progress_completed.store(stats_.completed, std::memory_order_relaxed);
         progress_errors.store(stats_.error_total, std::memory_order_relaxed);
+    }
+    // The counters and the latencies since the last call: the latencies
+    // cost a pass over the histogram's slots, so call it from a sweep (every
+    // 100 ms or less) and at the end, not per response.
+    void publish() noexcept {
+        publish_counts();
         if (stats_.recent_latency.empty()) return;
         std::lock_guard lock(latency_mutex_);
         stats_.recent_latency.drain_into(published_latency_);

@@ -71,6 +71,12 @@ public:
     virtual void on_blocked(std::int64_t stream_id) = 0;   // stream flow control is exhausted
     virtual void on_shut_write(std::int64_t stream_id) = 0;  // the stream cannot be written any more
 
+    // A batch of datagrams was handed to ngtcp2 and the connection writes
+    // next (its ACKs, and what the app queues now, in one burst): the place
+    // to start new streams after responses ended in the callbacks above,
+    // outside them and without a post. Not from inside ngtcp2.
+    virtual void on_datagrams_processed() {}
+
     // The connection is gone (after the handshake or not). Called once.
     virtual void on_closed(const CloseInfo& info) = 0;
 };

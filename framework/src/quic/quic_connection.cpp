@@ -344,7 +344,9 @@ bool QuicConnection::send_datagram(const std::uint8_t* data, std::size_t len) {
 }
 
 void QuicConnection::signal_write() {
-    if (closed_ || write_posted_) return;
+    // Inside on_readable the round's own write() follows: no post needed
+    // (a post from a handler wakes the reactor with an epoll_ctl).
+    if (closed_ || write_posted_ || (reading_ && !in_write_)) return;
     write_posted_ = true;
     asio::post(io_, [self = shared_from_this()] {
         self->write_posted_ = false;
@@ -352,6 +354,10 @@ void QuicConnection::signal_write() {
     });
 }
 
+// Asio re-arms the socket's epoll registration for each wait (an
+// epoll_ctl); ready data then reports at once, so a batch that came back
+// short need not be followed by a read that finds the socket empty. (A
+// zero-byte MSG_PEEK receive instead costs two recvfrom per wake-up.)
 void QuicConnection::receive() {
     socket_.async_wait(udp::socket::wait_read, [self = shared_from_this()](boost::system::error_code ec) {
         if (self->closed_ || ec == asio::error::operation_aborted) return;
@@ -372,7 +378,10 @@ void QuicConnection::on_readable() {
     for (int round = 0; round < kRounds; ++round) {
         std::size_t packets = 0;
         bool more = true;
+        reading_ = true;
         while (more && packets < kPacketsBeforeWrite && !closed_) more = read_batch(packets);
+        if (!closed_) app_.on_datagrams_processed();  // still reading_: what it signals goes in write() below
+        reading_ = false;
         if (closed_) return;
         if (const std::uint64_t now = quic_now(); ngtcp2_conn_get_expiry(conn_) <= now) expire(now);
         if (closed_) return;
@@ -388,8 +397,9 @@ void QuicConnection::on_readable() {
     });
 }
 
-// One system call's worth of datagrams; false once the socket is empty (or
-// the connection ended).
+// One system call's worth of datagrams; false once a batch came back short
+// (the socket is likely empty: receive() looks again) or the connection
+// ended.
 bool QuicConnection::read_batch(std::size_t& packets) {
     UdpBatchReceiver& receiver = UdpBatchReceiver::for_this_thread();
     const UdpIoResult got = receiver.receive(socket_.native_handle(), udp_, sys_);
@@ -408,7 +418,7 @@ bool QuicConnection::read_batch(std::size_t& packets) {
         if (closed_) return false;
     }
     packets += receiver.datagrams().size();
-    return true;
+    return got.full;
 }
 
 void QuicConnection::on_packet(const std::uint8_t* data, std::size_t len, std::uint8_t ecn, std::uint64_t now) {
@@ -632,6 +642,17 @@ void QuicConnection::write() {
     arm_timer();
 }
 
+// The reactor's timer for ngtcp2's next deadline. Each move of it is a
+// timerfd_settime, which in a VM costs a VM exit (~8 µs here): per batch of
+// a download that was 8 % of the client's CPU, and loopback's ACK delay
+// (smoothed RTT / 8, tens of µs) moved it per response. So the timer runs on
+// a 1 ms grid: a deadline is rounded up to the next millisecond, the timer
+// moves only when the rounded deadline moves earlier, and a deadline that
+// moved later keeps the earlier wait (firing early is harmless: it re-arms).
+// ngtcp2's timers take a millisecond: an ACK is due within the 25 ms
+// max_ack_delay we announce, loss detection waits a PTO, and pacing sends
+// a packet up to 1 ms early (NGTCP2_PKT_PACING_OVERHEAD) in send quanta of
+// 1 ms. A busy connection handles what came due between reads (on_readable).
 void QuicConnection::arm_timer() {
     const ngtcp2_tstamp expiry = ngtcp2_conn_get_expiry(conn_);
     if (!expiring_inline_ && expiry <= quic_now()) {
@@ -643,31 +664,19 @@ void QuicConnection::arm_timer() {
         expiring_inline_ = false;
         return;
     }
-    // Re-arming moves the reactor's timerfd (a syscall), and most events
-    // move the deadline later (the ACK delay starts again): keep the earlier
-    // wait then. Handling expiry early is harmless; it re-arms for the rest.
-    if (timer_pending_ && expiry >= armed_expiry_) return;
-    // Moving it earlier is a timerfd_settime, which in a VM costs a VM exit
-    // (~8 µs here, 8 % of a tunnel client's CPU when done per batch). A
-    // deadline a little earlier than the armed one waits for it: late by at
-    // most a quarter of the wait (20 µs to 1 ms), and a busy connection
-    // handles what came due between its reads anyway (on_readable).
-    if (timer_pending_) {
-        const std::uint64_t now = quic_now();
-        const std::uint64_t wait = expiry > now ? expiry - now : 0;
-        const std::uint64_t slack = std::clamp<std::uint64_t>(wait / 4, 20'000, 1'000'000);
-        if (armed_expiry_ - expiry <= slack) return;
-    }
+    constexpr std::uint64_t kGrid = 1'000'000;
+    const std::uint64_t deadline = expiry >= UINT64_MAX - kGrid ? UINT64_MAX : (expiry / kGrid + 1) * kGrid;
+    if (timer_pending_ && deadline >= armed_expiry_) return;
     const std::uint64_t generation = ++timer_generation_;
-    armed_expiry_ = expiry;
-    if (expiry == UINT64_MAX) {
+    armed_expiry_ = deadline;
+    if (deadline == UINT64_MAX) {
         timer_pending_ = false;
         timer_.cancel();
         return;
     }
     timer_pending_ = true;
     timer_.expires_at(std::chrono::steady_clock::time_point(
-        std::chrono::duration_cast<std::chrono::steady_clock::duration>(std::chrono::nanoseconds(expiry))));
+        std::chrono::duration_cast<std::chrono::steady_clock::duration>(std::chrono::nanoseconds(deadline))));
     // expires_at cancels the previous wait; its handler sees an old generation.
     timer_.async_wait([self = shared_from_this(), generation](boost::system::error_code ec) {
         if (generation != self->timer_generation_) return;

@@ -104,6 +104,8 @@ public:
     void abandon() noexcept;
 
     bool closed() const noexcept { return closed_; }
+    // Inside a batch of received datagrams: QuicApp::on_datagrams_processed follows.
+    bool reading() const noexcept { return reading_; }
     bool handshake_done() const noexcept { return handshake_done_; }
     std::chrono::nanoseconds handshake_time() const noexcept;
     std::string negotiated_alpn() const;
@@ -164,6 +166,7 @@ private:
     bool write_posted_ = false;
     bool in_write_ = false;
     bool stateless_reset_ = false;
+    bool reading_ = false;                  // on_readable is handing datagrams to ngtcp2; its write() follows
     bool expiring_inline_ = false;          // arm_timer is handling a deadline already due
     bool timer_pending_ = false;            // a wait for armed_expiry_ is outstanding
     std::uint64_t armed_expiry_ = 0;

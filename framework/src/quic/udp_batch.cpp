@@ -347,6 +347,7 @@ UdpIoResult UdpBatchReceiver::receive(int fd, const UdpIoFeatures& features, con
         result.bytes += headers[i].msg_len;
     }
     result.packets = datagrams_.size();
+    result.full = static_cast<std::size_t>(got) == count;
     return result;
 }
 

@@ -69,8 +69,9 @@ enum class UdpIoStatus { ok, would_block, refused, failed };
 struct UdpIoResult {
     UdpIoStatus status = UdpIoStatus::ok;
     int error = 0;            // errno for refused and failed
-    std::size_t packets = 0;  // sent by this call (QUIC packets, not system calls)
+    std::size_t packets = 0;  // sent or received by this call (QUIC packets, not system calls)
     std::size_t bytes = 0;
+    bool full = false;        // receive: every message slot was filled, so more may be queued
 };
 
 // A burst of outgoing packets, written in place by the caller and sent by

@@ -256,7 +256,7 @@ private:
     const TunnelSpec& spec_;
     const TunnelHooks& hooks_;
     TunnelResult& result_;
-    asio::io_context io_;
+    asio::io_context io_{1};  // one thread: posts from it skip the reactor
     asio::steady_timer probe_timer_;
     asio::steady_timer tick_timer_;
     asio::steady_timer end_timer_;
