@@ -634,7 +634,7 @@ void QuicConnection::write() {
             break;
         }
     }
-    const bool sent = !closed_ && flush_packets();
+    const bool sent = !closed_ && !send_blocked_ && flush_packets();
     if (!closed_) ngtcp2_conn_update_pkt_tx_time(conn_, ts);
     in_write_ = false;
     if (closed_) return;
