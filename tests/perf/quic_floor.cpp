@@ -22,7 +22,8 @@
 // aes: decrypts one SIZE-byte packet (with a 20-byte header as associated
 // data, as a QUIC short header is) again and again with
 // gnutls_aead_cipher_decrypt, the call ngtcp2's GnuTLS backend makes;
-// ns_per_byte is per plaintext byte.
+// ns_per_packet is the fastest slice's (the mean beside it), ns_per_byte
+// per plaintext byte.
 #include <gnutls/crypto.h>
 #include <gnutls/gnutls.h>
 #include <netinet/in.h>
@@ -43,13 +44,6 @@
 #include <string>
 #include <thread>
 #include <vector>
-
-#ifndef UDP_SEGMENT
-#define UDP_SEGMENT 103
-#endif
-#ifndef UDP_GRO
-#define UDP_GRO 104
-#endif
 
 namespace {
 
@@ -121,6 +115,12 @@ double thread_cpu_seconds() {
     getrusage(RUSAGE_THREAD, &u);
     return static_cast<double>(u.ru_utime.tv_sec + u.ru_stime.tv_sec) +
            static_cast<double>(u.ru_utime.tv_usec + u.ru_stime.tv_usec) / 1e6;
+}
+
+double thread_cpu_seconds_precise() {
+    timespec t{};
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+    return static_cast<double>(t.tv_sec) + static_cast<double>(t.tv_nsec) / 1e9;
 }
 
 double now_seconds() {
@@ -256,12 +256,15 @@ int aes_floor(const Options& o) {
         std::fprintf(stderr, "stand_quic_floor: gnutls_aead_cipher_encrypt failed\n");
         return 1;
     }
-    timespec t0{}, t1{};
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t0);
+    // The fastest slice of 2048 packets: the floor, without what a noisy
+    // (virtual) machine adds to some slices.
+    constexpr int kSlice = 2048;
     const double end = now_seconds() + o.seconds;
     std::uint64_t packets = 0;
+    double fastest = 1e300, total = 0;
     while (now_seconds() < end) {
-        for (int i = 0; i < 256; ++i, ++packets) {
+        const double t0 = thread_cpu_seconds_precise();
+        for (int i = 0; i < kSlice; ++i) {
             std::size_t opened_len = opened.size();
             if (gnutls_aead_cipher_decrypt(aead, nonce, sizeof nonce, header.data(), kHeader, kTag, sealed.data(),
                                            sealed_len, opened.data(), &opened_len) < 0) {
@@ -269,14 +272,16 @@ int aes_floor(const Options& o) {
                 return 1;
             }
         }
+        const double slice = (thread_cpu_seconds_precise() - t0) * 1e9 / kSlice;
+        fastest = slice < fastest ? slice : fastest;
+        total += slice * kSlice;
+        packets += kSlice;
     }
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t1);
     gnutls_aead_cipher_deinit(aead);
-    const double ns = static_cast<double>(t1.tv_sec - t0.tv_sec) * 1e9 + static_cast<double>(t1.tv_nsec - t0.tv_nsec);
     std::printf("{\"floor\":\"aes-128-gcm\",\"library\":\"GnuTLS %s\",\"packet\":%zu,\"packets\":%llu,"
-                "\"ns_per_packet\":%.1f,\"ns_per_byte\":%.4f}\n",
-                gnutls_check_version(nullptr), o.segment, static_cast<unsigned long long>(packets),
-                ns / static_cast<double>(packets), ns / static_cast<double>(packets * plain_size));
+                "\"ns_per_packet\":%.1f,\"ns_per_packet_mean\":%.1f,\"ns_per_byte\":%.4f}\n",
+                gnutls_check_version(nullptr), o.segment, static_cast<unsigned long long>(packets), fastest,
+                total / static_cast<double>(packets), fastest / static_cast<double>(plain_size));
     return 0;
 }
 
