@@ -248,7 +248,7 @@ run_quick_tests() {
 }
 
 bench() {
-  PACKAGES+=(linux-perf)  # load_kernel_profile.sh's perf; no test needs it
+  PACKAGES+=(linux-perf)  # load_kernel_profile.sh's and quic_profile.sh's perf; no test needs it
   install_deps
   build
   log "ABI call cost (Google Benchmark)"

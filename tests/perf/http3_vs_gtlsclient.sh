@@ -44,9 +44,10 @@ if [[ -n $PIN ]]; then
   client_cpus=(taskset -c "$PIN")
   [[ -n $others ]] && server_cpus=(taskset -c "$others")
 fi
-source "$here/../quic/caddy_h3.sh"
-start_caddy_h3 "$dir" "$port" "hello" "${server_cpus[@]}"
-url=https://localhost:$port/
+# shellcheck source=tests/perf/lib/http3_bench.sh
+source "$here/lib/http3_bench.sh"
+start_http3_bench "$dir" "$port" "${server_cpus[@]}"
+http3_clients "$N"
 
 if h2load --npn-list h3 -n 10 -c 1 "$url" 2>&1 | grep -q '10 succeeded'; then
   echo "h2load speaks h3 here; this script compares with gtlsclient only"
@@ -56,8 +57,7 @@ fi
 echo "$N requests per round on one connection, $ROUNDS rounds, Caddy $(caddy version | cut -d' ' -f1)"
 
 run_stand() {
-  /usr/bin/time -f "%U %S" -o "$dir/time" "${client_cpus[@]}" "$STAND" load --http3 --cacert "$dir/cert.pem" \
-    -t 1 -c 1 --streams 100 --requests "$N" -d 600s --json "$url" >"$dir/stand.json"
+  /usr/bin/time -f "%U %S" -o "$dir/time" "${client_cpus[@]}" "${stand_h3[@]}" >"$dir/stand.json"
   python3 - "$dir/stand.json" "$dir/time" "$N" <<'PY'
 import json, sys
 r = json.load(open(sys.argv[1])); u, s = map(float, open(sys.argv[2]).read().split()[-2:]); n = int(sys.argv[3])
@@ -69,15 +69,11 @@ PY
 run_gtls() {
   local start end
   start=$(date +%s.%N)
-  /usr/bin/time -f "%U %S" -o "$dir/time" "${client_cpus[@]}" gtlsclient -q -n "$N" --exit-on-all-streams-close \
-    --max-streams-bidi 100 localhost "$port" "$url" >/dev/null 2>"$dir/gtls.err" || { cat "$dir/gtls.err" >&2; exit 1; }
+  /usr/bin/time -f "%U %S" -o "$dir/time" "${client_cpus[@]}" "${gtls_h3[@]}" >/dev/null 2>"$dir/gtls.err" || { cat "$dir/gtls.err" >&2; exit 1; }
   end=$(date +%s.%N)
   python3 -c "import sys; u,s=map(float,open(sys.argv[1]).read().split()[-2:]); print(f'{(u+s)*1e6/int(sys.argv[2]):.2f} {float(sys.argv[4])-float(sys.argv[3]):.3f}')" \
     "$dir/time" "$N" "$start" "$end"
 }
-# gtlsclient -q prints nothing: one verbose run first proves it completes every request.
-got=$(gtlsclient -n 200 --exit-on-all-streams-close localhost "$port" "$url" 2>&1 >/dev/null | grep -c ':status: 200' || true)
-[[ $got == 200 ]] || { echo "gtlsclient got $got of 200 responses" >&2; exit 1; }
 
 stand_us=() gtls_us=()
 printf '%-6s %18s %18s\n' round "stand us/req (s)" "gtlsclient us/req (s)"

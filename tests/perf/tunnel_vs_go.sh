@@ -38,16 +38,9 @@ command -v go >/dev/null || die "go not found: the Go client and the test server
 [[ $ROUNDS =~ ^[1-9][0-9]*$ ]] || die "ROUNDS must be a positive integer, got '$ROUNDS'"
 for s in $STREAMS; do [[ $s =~ ^[1-9][0-9]*$ ]] || die "STREAMS must be positive integers, got '$s'"; done
 [[ -z $HY2SERVER || -x $HY2SERVER ]] || die "HY2SERVER=$HY2SERVER is not an executable"
-for p in $SINK_PORT $SINK_CONTROL $SERVER_PORT $SERVER_CONTROL; do
-  python3 - "$p" <<'PY' || die "port $p on 127.0.0.1 is in use (TCP or UDP)"
-import socket, sys
-for kind in (socket.SOCK_STREAM, socket.SOCK_DGRAM):
-    s = socket.socket(socket.AF_INET, kind)
-    try: s.bind(("127.0.0.1", int(sys.argv[1])))
-    except OSError: sys.exit(1)
-    finally: s.close()
-PY
-done
+# shellcheck source=tests/perf/lib/hysteria_bench.sh
+source "$here/perf/lib/hysteria_bench.sh"
+require_free_ports $SINK_PORT $SINK_CONTROL $SERVER_PORT $SERVER_CONTROL
 
 work=$(mktemp -d /tmp/tunnel-vs-go-XXXXXX)
 pids=()
@@ -58,46 +51,9 @@ cleanup() {
 }
 trap cleanup EXIT
 
-# Pinning: clients on one CPU, the server and the sink on the others.
-client_cpus=() server_cpus=()
-cpus=$(python3 -c "import os; print(' '.join(map(str, sorted(os.sched_getaffinity(0)))))")
-read -ra cpu_list <<<"$cpus"
-case $PIN in
-  off) ;;
-  auto) if ((${#cpu_list[@]} >= 2)); then PIN=${cpu_list[-1]}; else PIN=off; fi ;;
-  *) [[ " $cpus " == *" $PIN "* ]] || die "PIN=$PIN is not one of this process's CPUs ($cpus)" ;;
-esac
-if [[ $PIN != off ]]; then
-  others=$(python3 -c "import os; print(','.join(str(c) for c in sorted(os.sched_getaffinity(0)) if c != $PIN))")
-  client_cpus=(taskset -c "$PIN")
-  [[ -n $others ]] && server_cpus=(taskset -c "$others")
-fi
-
-"$here/build_go_program.sh" "$here/hysteria2-client" "$work/hy2client" || die "building the Go client failed (tests/build_go_program.sh tests/hysteria2-client)"
-if [[ -z $HY2SERVER ]]; then
-  "$here/hysteria2-server/build.sh" "$work/hy2server" || die "building the test server failed (tests/hysteria2-server/build.sh)"
-  HY2SERVER=$work/hy2server
-fi
-openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes -keyout "$work/key.pem" -out "$work/cert.pem" \
-  -days 2 -subj /CN=localhost -addext "subjectAltName=DNS:localhost,IP:127.0.0.1" 2>/dev/null ||
-  die "openssl could not make the test certificate"
-echo bench >"$work/users"
-
-"${server_cpus[@]}" "$STAND" backend --listen "127.0.0.1:$SINK_PORT" --control "127.0.0.1:$SINK_CONTROL" \
-  >"$work/sink.out" 2>"$work/sink.err" &
-pids+=($!)
-"${server_cpus[@]}" "$HY2SERVER" --listen "127.0.0.1:$SERVER_PORT" --control "127.0.0.1:$SERVER_CONTROL" \
-  --cert "$work/cert.pem" --key "$work/key.pem" --users "$work/users" >"$work/server.out" 2>"$work/server.err" &
-pids+=($!)
-for _ in $(seq 100); do
-  [[ -s $work/sink.out ]] && grep -q '^ready' "$work/server.out" 2>/dev/null && break
-  sleep 0.1
-done
-[[ -s $work/sink.out ]] || die "the sink (stand backend) did not start: $(cat "$work/sink.err")"
-grep -q '^ready' "$work/server.out" || die "the test server did not start: $(cat "$work/server.err")"
-
-sink=127.0.0.1:$SINK_PORT
-server=127.0.0.1:$SERVER_PORT
+pin_bench_cpus
+build_hysteria_peers "$work"
+start_hysteria_bench "$work" $SINK_PORT $SINK_CONTROL $SERVER_PORT $SERVER_CONTROL
 # run_stand N / run_go N: prints "MBIT_S CPU_S BYTES"
 summarize() {  # NAME JSON TIME
   python3 - "$@" <<'PY'
@@ -115,23 +71,19 @@ print(f"{r['bytes'] * 8 / 1e6 / r['window_s']:.1f} {u + s:.3f} {r['bytes']}")
 PY
 }
 run_stand() {
-  /usr/bin/time -f "%U %S" -o "$work/time" "${client_cpus[@]}" "$STAND" tunnel "hysteria2://bench@$server/?insecure=1" \
-    --sink "$sink" --streams "$1" -d "$DURATION" --json >"$work/stand.json" 2>"$work/stand.err" ||
+  /usr/bin/time -f "%U %S" -o "$work/time" "${client_cpus[@]}" "${stand_client[@]}" --streams "$1" -d "$DURATION" --json \
+    >"$work/stand.json" 2>"$work/stand.err" ||
     die "stand tunnel failed: $(tail -3 "$work/stand.err") $(head -c 600 "$work/stand.json")"
   summarize stand "$work/stand.json" "$work/time" || exit 1
 }
 run_go() {
-  /usr/bin/time -f "%U %S" -o "$work/time" "${client_cpus[@]}" "$work/hy2client" --server "$server" --auth bench \
-    --insecure --sink "$sink" --streams "$1" -d "$DURATION" >"$work/go.json" 2>"$work/go.err" ||
+  /usr/bin/time -f "%U %S" -o "$work/time" "${client_cpus[@]}" "${go_client[@]}" --streams "$1" -d "$DURATION" \
+    >"$work/go.json" 2>"$work/go.err" ||
     die "the Go client failed: $(tail -3 "$work/go.err") $(head -c 600 "$work/go.json")"
   summarize go "$work/go.json" "$work/time" || exit 1
 }
 
-# Warm-up, not counted: one second of each client (the server's first connection is slower).
-"${client_cpus[@]}" "$work/hy2client" --server "$server" --auth bench --insecure --sink "$sink" -d 1s \
-  >"$work/go.json" 2>&1 || die "the Go client's first run failed: $(cat "$work/go.json")"
-"${client_cpus[@]}" "$STAND" tunnel "hysteria2://bench@$server/?insecure=1" --sink "$sink" -d 1s --json \
-  >"$work/stand.json" 2>&1 || die "stand tunnel's first run failed: $(head -c 600 "$work/stand.json")"
+warm_up_hysteria_bench "$work"
 library=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["library"])' "$work/go.json")
 echo "stand tunnel ($STAND) vs the Go client on $library, through tests/hysteria2-server to stand backend's /zero"
 echo "window $DURATION, $ROUNDS interleaved rounds per stream count, /small probe every 97 ms in both;" \
