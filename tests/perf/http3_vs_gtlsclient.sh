@@ -46,6 +46,8 @@ if [[ -n $PIN ]]; then
 fi
 # shellcheck source=tests/perf/lib/http3_bench.sh
 source "$here/lib/http3_bench.sh"
+# shellcheck source=tests/perf/lib/steal.sh
+source "$here/lib/steal.sh"
 start_http3_bench "$dir" "$port" "${server_cpus[@]}"
 http3_clients "$N"
 
@@ -75,17 +77,24 @@ run_gtls() {
     "$dir/time" "$N" "$start" "$end"
 }
 
-stand_us=() gtls_us=()
-printf '%-6s %18s %18s\n' round "stand us/req (s)" "gtlsclient us/req (s)"
+stand_us=() gtls_us=() steals=()
+printf '%-6s %18s %18s %7s\n' round "stand us/req (s)" "gtlsclient us/req (s)" "steal%"
 for ((i = 1; i <= ROUNDS; i++)); do
+  mark=$(steal_mark)
   if ((i % 2)); then a=$(run_stand); b=$(run_gtls); else b=$(run_gtls); a=$(run_stand); fi
-  stand_us+=("${a%% *}") gtls_us+=("${b%% *}")
-  printf '%-6s %11s (%5s) %11s (%5s)\n' "$i" "${a%% *}" "${a##* }" "${b%% *}" "${b##* }"
+  steal=$(steal_pct "$mark")
+  stand_us+=("${a%% *}") gtls_us+=("${b%% *}") steals+=("$steal")
+  printf '%-6s %11s (%5s) %11s (%5s) %7s\n' "$i" "${a%% *}" "${a##* }" "${b%% *}" "${b##* }" "$steal"
 done
-python3 - "${stand_us[*]}" "${gtls_us[*]}" <<'PY'
+python3 - "${stand_us[*]}" "${gtls_us[*]}" "${steals[*]}" "$STEAL_WARN_PCT" <<'PY'
 import statistics, sys
 a = [float(x) for x in sys.argv[1].split()]; b = [float(x) for x in sys.argv[2].split()]
+steal = [float(x) for x in sys.argv[3].split()]; warn = float(sys.argv[4])
 ma, mb = statistics.median(a), statistics.median(b)
 print(f"median client CPU per request: stand {ma:.2f} us, gtlsclient {mb:.2f} us, ratio stand/gtlsclient {ma / mb:.3f}")
 print("per-round ratios: " + " ".join(f"{x / y:.3f}" for x, y in zip(a, b)))
+stolen = [f"{i + 1} ({s:.1f} %)" for i, s in enumerate(steal) if s > warn]
+if stolen:
+    print(f"warning: steal above {warn:g} % in rounds " + ", ".join(stolen) +
+          ": the hypervisor ran others on these CPUs, and the ratios of those rounds may be off")
 PY

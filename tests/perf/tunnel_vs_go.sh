@@ -40,6 +40,8 @@ for s in $STREAMS; do [[ $s =~ ^[1-9][0-9]*$ ]] || die "STREAMS must be positive
 [[ -z $HY2SERVER || -x $HY2SERVER ]] || die "HY2SERVER=$HY2SERVER is not an executable"
 # shellcheck source=tests/perf/lib/hysteria_bench.sh
 source "$here/perf/lib/hysteria_bench.sh"
+# shellcheck source=tests/perf/lib/steal.sh
+source "$here/perf/lib/steal.sh"
 require_free_ports $SINK_PORT $SINK_CONTROL $SERVER_PORT $SERVER_CONTROL
 
 work=$(mktemp -d /tmp/tunnel-vs-go-XXXXXX)
@@ -54,7 +56,7 @@ trap cleanup EXIT
 pin_bench_cpus
 build_hysteria_peers "$work"
 start_hysteria_bench "$work" $SINK_PORT $SINK_CONTROL $SERVER_PORT $SERVER_CONTROL
-# run_stand N / run_go N: prints "MBIT_S CPU_S BYTES"
+# run_stand N / run_go N: prints "MBIT_S CPU_S BYTES PROBE_P50_MS"
 summarize() {  # NAME JSON TIME
   python3 - "$@" <<'PY'
 import json, sys
@@ -67,7 +69,9 @@ u, s = map(float, open(tfile).read().split()[-2:])
 err = r.get("error") or "; ".join(r.get("warnings", []))
 if r["bytes"] <= 0 or r["streams_dropped"] or err:
     sys.exit(f"{name}: {r['bytes']} bytes, {r['streams_dropped']} streams dropped {err}")
-print(f"{r['bytes'] * 8 / 1e6 / r['window_s']:.1f} {u + s:.3f} {r['bytes']}")
+probes = r["probes"]
+p50 = probes["latency_us"]["p50"] if "latency_us" in probes else probes["p50_us"]
+print(f"{r['bytes'] * 8 / 1e6 / r['window_s']:.1f} {u + s:.3f} {r['bytes']} {p50 / 1000:.2f}")
 PY
 }
 run_stand() {
@@ -88,37 +92,49 @@ library=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["libra
 echo "stand tunnel ($STAND) vs the Go client on $library, through tests/hysteria2-server to stand backend's /zero"
 echo "window $DURATION, $ROUNDS interleaved rounds per stream count, /small probe every 97 ms in both;" \
   "$(if [[ $PIN == off ]]; then echo "nothing pinned"; else echo "clients on CPU $PIN, server and sink on CPU ${others:-(none)}"; fi);" \
-  "CPU = user + system of the client process"
-printf '%7s %5s | %12s %6s %10s | %12s %6s %10s | %s\n' streams round \
-  "stand Mbit/s" "CPU s" "Mbit/CPU-s" "go Mbit/s" "CPU s" "Mbit/CPU-s" "Mbit/CPU-s stand/go"
+  "CPU = user + system of the client process; probe = the /small probe's p50 through the loaded tunnel;" \
+  "steal = CPU time the hypervisor gave elsewhere during the round"
+printf '%7s %5s | %12s %6s %10s %8s | %12s %6s %10s %8s | %19s %6s\n' streams round \
+  "stand Mbit/s" "CPU s" "Mbit/CPU-s" "probe ms" "go Mbit/s" "CPU s" "Mbit/CPU-s" "probe ms" "Mbit/CPU-s stand/go" \
+  "steal%"
 rows=()
 for n in $STREAMS; do
   for ((i = 1; i <= ROUNDS; i++)); do
+    mark=$(steal_mark)
     if ((i % 2)); then a=$(run_stand "$n"); b=$(run_go "$n"); else b=$(run_go "$n"); a=$(run_stand "$n"); fi
-    read -r a_mbit a_cpu a_bytes <<<"$a"
-    read -r b_mbit b_cpu b_bytes <<<"$b"
+    steal=$(steal_pct "$mark")
+    read -r a_mbit a_cpu a_bytes a_probe <<<"$a"
+    read -r b_mbit b_cpu b_bytes b_probe <<<"$b"
     row=$(python3 -c '
 import sys
-n, i, am, ac, ab, bm, bc, bb = sys.argv[1:]
+n, i, am, ac, ab, ap, bm, bc, bb, bp, st = sys.argv[1:]
 ae, be = int(ab) * 8 / 1e6 / float(ac), int(bb) * 8 / 1e6 / float(bc)
-print(f"{n:>7} {i:>5} | {float(am):12.1f} {float(ac):6.2f} {ae:10.1f} | {float(bm):12.1f} {float(bc):6.2f} {be:10.1f} | {ae / be:19.3f}")
-' "$n" "$i" "$a_mbit" "$a_cpu" "$a_bytes" "$b_mbit" "$b_cpu" "$b_bytes")
+print(f"{n:>7} {i:>5} | {float(am):12.1f} {float(ac):6.2f} {ae:10.1f} {float(ap):8.2f} |"
+      f" {float(bm):12.1f} {float(bc):6.2f} {be:10.1f} {float(bp):8.2f} | {ae / be:19.3f} {float(st):6.1f}")
+' "$n" "$i" "$a_mbit" "$a_cpu" "$a_bytes" "$a_probe" "$b_mbit" "$b_cpu" "$b_bytes" "$b_probe" "$steal")
     echo "$row"
-    rows+=("$n $a_mbit $a_cpu $a_bytes $b_mbit $b_cpu $b_bytes")
+    rows+=("$n $a_mbit $a_cpu $a_bytes $b_mbit $b_cpu $b_bytes $a_probe $b_probe $steal")
   done
 done
 printf '%s\n' "${rows[@]}" | python3 -c '
 import statistics, sys
 by = {}
+steal_warn = float(sys.argv[1])
+stolen = []
 for line in sys.stdin:
-    n, am, ac, ab, bm, bc, bb = line.split()
+    n, am, ac, ab, bm, bc, bb, ap, bp, st = line.split()
     by.setdefault(int(n), []).append((float(am), float(ac), int(ab) * 8 / 1e6 / float(ac),
-                                      float(bm), float(bc), int(bb) * 8 / 1e6 / float(bc)))
+                                      float(bm), float(bc), int(bb) * 8 / 1e6 / float(bc), float(ap), float(bp)))
+    if float(st) > steal_warn: stolen.append(f"{n} streams: {float(st):.1f} %")
 print("medians:")
 for n, rs in by.items():
     m = [statistics.median(c) for c in zip(*rs)]
     ratios = [r[2] / r[5] for r in rs]
-    print(f"  {n:>4} streams: stand {m[0]:.1f} Mbit/s, {m[2]:.1f} Mbit/CPU-s; go {m[3]:.1f} Mbit/s, {m[5]:.1f} Mbit/CPU-s;"
+    print(f"  {n:>4} streams: stand {m[0]:.1f} Mbit/s, {m[2]:.1f} Mbit/CPU-s, probe p50 {m[6]:.2f} ms;"
+          f" go {m[3]:.1f} Mbit/s, {m[5]:.1f} Mbit/CPU-s, probe p50 {m[7]:.2f} ms;"
           f" Mbit/s stand/go {m[0] / m[3]:.3f}, Mbit/CPU-s stand/go {m[2] / m[5]:.3f} (median of per-round ratios"
           f" {statistics.median(ratios):.3f})")
-'
+if stolen:
+    print(f"warning: steal above {steal_warn:g} % in rounds of " + "; ".join(stolen) +
+          ": the hypervisor ran others on these CPUs, and the ratios of those rounds may be off")
+' "$STEAL_WARN_PCT"
