@@ -17,13 +17,6 @@
 #include <string>
 #include <vector>
 
-#ifndef UDP_SEGMENT
-#define UDP_SEGMENT 103
-#endif
-#ifndef UDP_GRO
-#define UDP_GRO 104
-#endif
-
 using namespace stand::quic;
 
 namespace {

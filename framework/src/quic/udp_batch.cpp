@@ -9,13 +9,6 @@
 #include <cerrno>
 #include <cstring>
 
-#ifndef UDP_SEGMENT
-#define UDP_SEGMENT 103
-#endif
-#ifndef UDP_GRO
-#define UDP_GRO 104
-#endif
-
 namespace stand::quic {
 namespace {
 
