@@ -52,6 +52,7 @@ public:
     void connect() {
         drop_connection();
         requests_on_connection_ = 0;
+        refill_wanted_ = responses_ended_ = false;  // the old connection's
         conn_ = std::make_shared<quic::QuicConnection>(worker_.io(), worker_.tls(), worker_.shared().quic, *this);
         h3_ = std::make_unique<quic::Http3Layer>(*conn_, *this);
         ++worker_.stats().connections_opened;
@@ -200,9 +201,9 @@ private:
         refill_wanted_ = true;
         if (refill_posted_ || (conn_ && conn_->reading())) return;
         refill_posted_ = true;
-        asio::post(worker_.io(), [this, c = conn_] {
+        asio::post(worker_.io(), [this] {
             refill_posted_ = false;
-            if (c == conn_) refill();
+            refill();
         });
     }
     void refill() {

@@ -370,8 +370,8 @@ void QuicConnection::receive() {
 }
 
 // Reads in batches, answering each with one write (its ACKs and whatever
-// the app has), until the socket is empty; after a few rounds it yields to
-// the other connections of this io_context and comes back.
+// the app has), until a batch comes back short; after a few rounds it
+// yields to the other connections of this io_context and comes back.
 void QuicConnection::on_readable() {
     constexpr std::size_t kPacketsBeforeWrite = 64;
     constexpr int kRounds = 8;
