@@ -48,7 +48,7 @@ hysteria)
   udp=$(sed -n 's/^ready udp=\([^ ]*\) .*/\1/p' "$dir/server.out")
   for ((r = 1; r <= ROUNDS; r++)); do
     for mode in $(order "$r"); do
-      "$stand" tunnel "hysteria2://alice@$udp/?insecure=1" --sink "$sink" --streams 2 -d 3s --rx-mbit 150 \
+      "$stand" tunnel "hysteria2://alice@$udp/?insecure=1" --sink "$sink" --streams 2 -d 2s --rx-mbit 150 \
         --udp-batching "$mode" --json >"$dir/$mode.$r.json"
     done
   done
@@ -61,7 +61,7 @@ http3)
   head -c 65536 /dev/urandom >"$dir/files/64k.bin"
   for ((r = 1; r <= ROUNDS; r++)); do
     for mode in $(order "$r"); do
-      "$stand" load --http3 --cacert "$dir/cert.pem" -t 1 -c 2 --streams 4 -d 2s --udp-batching "$mode" --json \
+      "$stand" load --http3 --cacert "$dir/cert.pem" -t 1 -c 2 --streams 4 -d 1s --udp-batching "$mode" --json \
         "https://localhost:$port/files/64k.bin" >"$dir/$mode.$r.json"
     done
   done
