@@ -58,11 +58,14 @@ print("ok")
 PY
   exit 0
 fi
+# The server's capacity is its schedule of sleeps, not its CPU: a few % of steal (CI's VMs lend 3-11 %) cannot move
+# it, so only a level the hypervisor took a fifth of is disturbed here.
 cat >"$dir/capacity.json" <<JSON
 {"schema_version": 1, "name": "capacity", "plugins": ["fixture-flaky"], "repetitions": 1,
  "phases": [{"name": "search", "steps": [
    {"step": "capacity", "name": "cap", "urls": ["http://127.0.0.1:$port/"], "from_rate": 50, "to_rate": 3200,
-    "resolution_pct": 10, "dwell_s": 3, "connections": 64, "objective": {"p95_ms": 50, "error_pct": 1}}]}],
+    "resolution_pct": 10, "dwell_s": 3, "connections": 64, "steal_disturbs_pct": 20,
+    "objective": {"p95_ms": 50, "error_pct": 1}}]}],
  "tables": [{"title": "capacity", "rows": [{"label": "highest rate met (/s)", "metric": "cap.max_rate", "format": "%.0f"}]}]}
 JSON
 "$stand" run "$dir/capacity.json" --run-dir "$dir/run" --plugin-path "$fixtures" | tail -5

@@ -71,16 +71,29 @@ TEST_CASE("capacity search: a saturated generator ends it and is never the syste
     CHECK(s.summary().starts_with("generator saturated at 1280/s (its threads ran 97 % of the time): met up to 640/s"));
 }
 
-TEST_CASE("capacity search: a disturbed level runs once more; twice ends the search") {
+TEST_CASE("capacity search: a disturbed failure runs once more; twice ends the search") {
     const auto once = run(plan(10, 100000), 1234, 1e12,
-                          [](double rate, int attempt) { return rate == 80 && attempt == 0 ? "steal 7 %" : ""; });
+                          [](double rate, int attempt) { return rate == 1280 && attempt == 0 ? "steal 7 %" : ""; });
     CHECK(once.end() == CapacityEnd::limit_found);
-    CHECK(once.levels()[3].first.offered == 80);
-    CHECK(once.levels()[4].first.offered == 80);
+    CHECK(once.levels()[7].first.offered == 1280);
+    CHECK(once.levels()[8].first.offered == 1280);
+    CHECK(*once.first_failed() > 1234);
 
-    const auto twice = run(plan(10, 100000), 1234, 1e12, [](double rate, int) { return rate == 80 ? "steal 7 %" : ""; });
+    const auto twice = run(plan(10, 100000), 1234, 1e12,
+                           [](double rate, int) { return rate == 1280 ? "steal 7 %" : ""; });
     CHECK(twice.end() == CapacityEnd::disturbed);
-    CHECK(*twice.best() == 40);
+    CHECK(*twice.best() == 640);
+    CHECK_FALSE(twice.first_failed());  // a disturbed failure is not the system's
+    CHECK(twice.summary().starts_with("the machine disturbed the level at 1280/s twice (steal 7 %): met up to 640/s"));
+}
+
+TEST_CASE("capacity search: a level met despite a disturbance is met, and runs once") {
+    const auto s = run(plan(10, 100000), 1234, 1e12, [](double, int) { return "steal 7 %"; });
+    CHECK(*s.best() == 640);  // every met level counted
+    CHECK(s.end() == CapacityEnd::disturbed);
+    CHECK(s.levels().size() == 9);  // 10 ... 640 once each, the failure at 1280 twice
+    CHECK(s.levels()[6].first.disturbed == "steal 7 %");
+    CHECK(s.levels()[6].second.met);
 }
 
 TEST_CASE("capacity search: a value the level did not measure fails it; a bad plan is refused") {

@@ -48,7 +48,9 @@ void CapacitySearch::record(const LevelOutcome& level) {
         end_ = CapacityEnd::generator_saturated;
         return;
     }
-    if (!level.disturbed.empty()) {
+    // A disturbance only slows a level down (the latency counts from the intended send), so a level met
+    // despite one is met; only a failure may be the disturbance's and is run once more.
+    if (!level.disturbed.empty() && !verdict.met) {
         if (retried_) end_ = CapacityEnd::disturbed;
         retried_ = true;  // the same rate once more
         return;

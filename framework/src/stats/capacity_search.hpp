@@ -6,8 +6,10 @@
 // A level where the generator could not keep the rate (it ran out of CPU, or
 // sent late with a connection free) ends the search: what failed there may
 // be the generator's limit, never reported as the system's. A
-// level the machine disturbed (steal, another load) is run once more; a
-// second disturbed level at that rate ends the search too.
+// level the machine disturbed (steal, another load) that failed is run once
+// more, and a second disturbed failure at that rate ends the search too; one
+// that met the objective despite the disturbance is met (a disturbance only
+// makes a level slower).
 #pragma once
 
 #include <map>

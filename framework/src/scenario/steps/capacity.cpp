@@ -93,6 +93,7 @@ StepAction read_capacity(const ObjectReader& r, const StepParseContext& ctx) {
         c.plan.factor = *f;
     }
     if (auto res = r.positive("resolution_pct", 100)) c.plan.resolution_pct = *res;
+    if (auto steal = r.positive("steal_disturbs_pct", 100)) c.steal_disturbs_pct = *steal;
     if (r.find("dwell_s")) c.dwell = Seconds(expect_positive(*r.find("dwell_s"), r.at("dwell_s"), step_keys::kMaxDurationS));
     return c;
 }
@@ -121,6 +122,9 @@ std::vector<StepKey> capacity_keys() {
         {"factor", "number > 1, at most 100 (each level's rate over the last, until one fails)", "2"},
         {"resolution_pct", "number > 0, at most 100 (bisect until the first failing rate is within this of the best)", "5"},
         {"dwell_s", "number > 0, at most 86400 (each level's duration)", "10"},
+        {"steal_disturbs_pct", "number > 0, at most 100 (a level during which the hypervisor stole more of the CPU "
+                               "time is disturbed: a failure there runs once more)",
+         "2"},
         {"target", "\"http\" (requests, as the load step sends them) or \"admin_create\" (users created through the "
                    "panel's admin API, one call at a time; no HTTP load key with it)",
          "http"}};
@@ -149,6 +153,7 @@ json::object search_json(const CapacityStep& c, const stats::CapacitySearch& sea
     json::object o{{"objective", objective},
                    {"plan", {{"from_rate", c.plan.from}, {"to_rate", c.plan.to}, {"factor", c.plan.factor},
                              {"resolution_pct", c.plan.resolution_pct}, {"dwell_s", c.dwell.count()},
+                             {"steal_disturbs_pct", c.steal_disturbs_pct},
                              {"connections", c.load.connections},
                              {"target", c.target == CapacityStep::Target::http ? "http" : "admin_create"}}},
                    {"end", stats::capacity_end_name(search.end())},
@@ -201,7 +206,7 @@ void run_capacity(RepContext& ctx, const Step& s, RepClock::time_point) {
             if (auto it = measured.find(limit.metric); it != measured.end()) level.values[limit.metric] = it->second;
         level.generator_limited = generator.limited;
         level.disturbed = generator.disturbed;
-        if (steal > detect::kStealDisturbsPct) {
+        if (steal > c.steal_disturbs_pct) {
             char text[96];
             std::snprintf(text, sizeof text, "%.1f %% of CPU time stolen by the hypervisor", steal);
             level.disturbed = text;

@@ -2,6 +2,7 @@
 // that meets an objective, level by level, each an open-model load.
 #pragma once
 
+#include "detect/machine_busy.hpp"
 #include "scenario/scenario_model.hpp"
 #include "scenario/steps/load.hpp"
 #include "stats/capacity_search.hpp"
@@ -22,6 +23,8 @@ struct CapacityStep {
     LoadStep load;             // what each level sends (its rate and duration set per level)
     stats::CapacityPlan plan;  // the rates, the resolution and the objective
     Seconds dwell{10};         // each level's duration
+    // Above this much hypervisor steal (% of the CPU time) a level is disturbed.
+    double steal_disturbs_pct = detect::kStealDisturbsPct;
 };
 
 // Whether a level's generator kept its rate. Late sends with a connection
