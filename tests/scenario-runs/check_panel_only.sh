@@ -21,7 +21,7 @@ for p in "$@"; do  # each config with the ports something else on this machine h
   args+=(--plugin "$p=@$dir/$p-config.json")
 done
 "$stand" run "$scenario" --run-dir "$dir/run" --plugin-path "$plugins" "${args[@]}" \
-  --param users=5 --param idle_settle_s=1 --param idle_window_s=2 --param load_s=3 --param after_load_s=2 \
+  --param users=5 --param idle_settle_s=1 --param idle_window_s=2 --param load_s=3 --param after_load_settle_s=1 --param after_load_s=2 --param stopped_s=1 \
   --param connections=8 --param repetitions=2 --param sample_ms=200 \
   --param cap_from_rate=20 --param cap_to_rate=320 --param cap_dwell_s=1 --param cap_resolution_pct=50 \
   --param admin_cap_from_rate=4 --param admin_cap_to_rate=16 --param admin_cap_dwell_s=1
