@@ -24,7 +24,8 @@ trap 'rm -rf "$dir"' EXIT
   --param users=30 --param settle_s=1 --param idle_s=3 --param storm_s=8 --param storm_rate=50 \
   --param repetitions=1 --param sample_ms=200 --param tunnel_s=3 --param vcpu=1 --param placement=auto \
   --param clients=10 --param clients_s=4 --param ramp_s=1 --param restart_s=8 --param restart_after_s=2 \
-  --param acc_settle_s=12 --param acc_mid=5 --param acc_many=20 --param revoke_watch_s=4
+  --param acc_settle_s=12 --param acc_mid=5 --param acc_many=20 --param acc_ramp_s=2 --param revoke_after_s=1 \
+  --param revoke_watch_s=4
 sed -n '/^| Metric/,/^$/p' "$dir/run/summary.md"
 python3 - "$dir/run" <<'PY'
 import json, sys
