@@ -29,19 +29,16 @@ std::string ecn_text(std::uint64_t with, std::uint64_t of) {
 void UdpIoSummary::add(const QuicConnection& connection) { add(connection.udp_io(), connection.counters()); }
 
 void UdpIoSummary::add(const UdpIoFeatures& features, const QuicCounters& c) {
-    if (batching.empty()) batching = udp_batching_name(features.requested);
-    add_distinct(send_paths, features.send_path());
-    add_distinct(receive_paths, features.receive_path());
-    ++connections;
-    if (features.ecn) ++connections_with_ecn;
-    if (receive_buffer == 0 || (features.receive_buffer > 0 && features.receive_buffer < receive_buffer))
-        receive_buffer = features.receive_buffer;
-    for (const auto& f : features.fallbacks) add_distinct(fallbacks, f);
-    counters.packets_sent += c.packets_sent;
-    counters.packets_received += c.packets_received;
-    counters.bytes_sent += c.bytes_sent;
-    counters.bytes_received += c.bytes_received;
-    counters.packets_dropped += c.packets_dropped;
+    UdpIoSummary one;
+    one.batching = udp_batching_name(features.requested);
+    one.send_paths = {features.send_path()};
+    one.receive_paths = {features.receive_path()};
+    one.connections = 1;
+    one.connections_with_ecn = features.ecn ? 1 : 0;
+    one.receive_buffer = features.receive_buffer;
+    for (const auto& f : features.fallbacks) add_distinct(one.fallbacks, f);
+    one.counters = c;
+    merge(one);
 }
 
 void UdpIoSummary::merge(const UdpIoSummary& other) {
