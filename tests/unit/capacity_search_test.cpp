@@ -94,6 +94,7 @@ TEST_CASE("capacity search: a level met despite a disturbance is met, and runs o
     CHECK(s.levels().size() == 9);  // 10 ... 640 once each, the failure at 1280 twice
     CHECK(s.levels()[6].first.disturbed == "steal 7 %");
     CHECK(s.levels()[6].second.met);
+    CHECK(s.summary().ends_with("; no limit is stated; 7 of the levels met despite a disturbance"));
 }
 
 TEST_CASE("capacity search: a value the level did not measure fails it; a bad plan is refused") {

@@ -1,5 +1,6 @@
 #include "stats/capacity_search.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <stdexcept>
@@ -85,6 +86,13 @@ void CapacitySearch::bisect() {
 }
 
 std::string CapacitySearch::summary() const {
+    const auto despite = std::count_if(levels_.begin(), levels_.end(),
+                                       [](const auto& l) { return l.second.met && !l.first.disturbed.empty(); });
+    const std::string note = despite == 0 ? "" : "; " + std::to_string(despite) + " of the levels met despite a disturbance";
+    return summary_of_end() + note;
+}
+
+std::string CapacitySearch::summary_of_end() const {
     const std::string met = best_ ? "met up to " + rate_text(*best_) : std::string("met at no level");
     const std::string failed = first_failed_ ? ", not at " + rate_text(*first_failed_) + " (" + broke_ + ")" : "";
     switch (end_) {

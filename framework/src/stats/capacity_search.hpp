@@ -73,10 +73,12 @@ public:
     const std::string& broke() const noexcept { return broke_; }                   // what broke at first_failed
     // Every level in the order run, each with its verdict.
     const std::vector<std::pair<LevelOutcome, LevelVerdict>>& levels() const noexcept { return levels_; }
-    // One line: "limit 480/s (met at 480/s, p95_ms 812 > 500 at 510/s; resolution 5 %)".
+    // One line: "limit found: met up to 480/s, not at 510/s (p95_ms 812 > 500), within 5 %", and how many
+    // levels met the objective despite a disturbance.
     std::string summary() const;
 
 private:
+    std::string summary_of_end() const;
     void step_up(double met_rate);
     void bisect();
 
