@@ -68,8 +68,11 @@ cat >"$dir/capacity.json" <<JSON
     "objective": {"p95_ms": 50, "error_pct": 1}}]}],
  "tables": [{"title": "capacity", "rows": [{"label": "highest rate met (/s)", "metric": "cap.max_rate", "format": "%.0f"}]}]}
 JSON
-"$stand" run "$dir/capacity.json" --run-dir "$dir/run" --plugin-path "$fixtures" | tail -5
-python3 - "$dir/run" $limit <<'PY'
+# A search the machine disturbed twice at one rate states no limit (exit 3 below, after checking what it did
+# state); it runs once more, and a second such search is a skip that says why.
+search_once() {  # RUN_DIR
+  "$stand" run "$dir/capacity.json" --run-dir "$1" --plugin-path "$fixtures" | tail -5
+  python3 - "$1" $limit <<'PY'
 import csv, json, sys
 run, limit = sys.argv[1], float(sys.argv[2])
 rep = json.load(open(f"{run}/reps/fixture-flaky_r1.json"))
@@ -77,21 +80,42 @@ search = rep["capacity"]["cap"]
 levels = search["levels"]
 for l in levels:
     print(f"  {l['offered_rps']:8.1f}/s  p95 {l.get('p95_ms', float('nan')):9.2f} ms  "
-          f"{'met' if l['met'] else 'failed: ' + l['broke']}")
+          f"{'met' if l['met'] else 'failed: ' + l['broke']}{'  (disturbed: ' + l['disturbed'] + ')' if l['disturbed'] else ''}")
 print(search["summary"])
 bad = []
 if rep["status"] != "ok": bad.append(f"status {rep['status']}")
-if search["end"] != "limit found": bad.append(f"end {search['end']}")
 best, failed = search["best_rate"], search["first_failed_rate"]
-if best is None or not 0.8 * limit <= best <= 1.05 * limit: bad.append(f"best {best}, the limit is {limit}")
-if failed is None or not limit < failed: bad.append(f"first failed {failed}, the limit is {limit}")
-if best and failed and failed / best > 1.1 + 1e-9: bad.append(f"{failed}/{best} is beyond the 10 % resolution")
+if best is not None and best > 1.05 * limit: bad.append(f"best {best}, over the limit {limit}")
+if failed is not None and not limit < failed: bad.append(f"first failed {failed}, the limit is {limit}")
 if rep["metrics"].get("cap.max_rate") != best: bad.append("cap.max_rate is not the best rate")
 rows = list(csv.DictReader(open(f"{run}/per_rep.csv")))
 if not any(r["metric"] == f"cap.level{len(levels)}.p95_ms" for r in rows): bad.append("per_rep.csv lacks the curve")
 html = open(f"{run}/report.html").read()
 if 'id="capacity"' not in html or "capacity curve of step cap" not in html: bad.append("report.html lacks the curve")
+if search["end"] == "disturbed" and not bad:
+    if "cap.first_failed_rate" in rep["metrics"] and failed is None: bad.append("a first failed rate with none stated")
+    if not any(f["id"] == "capacity-not-found" for f in rep["findings"]): bad.append("no capacity-not-found finding")
+    if not bad:
+        print("disturbed: what it stated holds; no limit to check")
+        sys.exit(3)
+if search["end"] != "limit found": bad.append(f"end {search['end']}")
+if best is None or best < 0.8 * limit: bad.append(f"best {best}, the limit is {limit}")
+if failed is None: bad.append("no first failed rate")
+if best and failed and failed / best > 1.1 + 1e-9: bad.append(f"{failed}/{best} is beyond the 10 % resolution")
 if bad:
     sys.exit("FAIL: " + "; ".join(bad))
 print("ok")
 PY
+}
+code=0
+search_once "$dir/run" || code=$?
+if [[ $code == 3 ]]; then
+  echo "the machine disturbed the search: once more"
+  code=0
+  search_once "$dir/run2" || code=$?
+  if [[ $code == 3 ]]; then
+    echo "SKIP: the machine disturbed the search twice (above: what disturbed it); the limit was not checked"
+    exit 77
+  fi
+fi
+exit $code
