@@ -24,8 +24,10 @@
 #   @kastov/uuid-color, passkey-authenticator-aaguids and
 #   @kastov/nestjs-prisma-kysely@0.1.2: node-contract and hashed-set are
 #   transpiled from their published sources (remnawave/node libs/contract,
-#   the backend's libs/hashed-set); the other three are stand-ins whose only
-#   runtime values lie off the adapter's paths; nestjs-prisma-kysely is 0.2.2;
+#   the backend's libs/hashed-set); the other three are stand-ins: uuid-color's
+#   and aaguids' values lie off the adapter's paths, xray-typed's does not
+#   (sortXrayConfig orders each stored config profile and feeds the config
+#   hash the node compares; remnawave-from-source.md); nestjs-prisma-kysely is 0.2.2;
 # - Prisma's native engines come from a download site: the generator uses
 #   engineType "client" (wasm query compiler) with @prisma/adapter-pg, and
 #   the adapter applies the migrations with psql ("migrations": "psql":

@@ -13,8 +13,12 @@
 #                     /usr/local/bin/rw-core, /usr/local/share/xray, ...) as
 #                     links to Debian's s6 and this Xray; the node finds them
 #                     under $RW_ROOT (a patch, below)
-# and s6 (the supervisor the image's s6-overlay is made of) from Debian.
-#   ./prepare_remnawave_node.sh OUT NODE_GIT [TAG]
+# and s6 (the supervisor the image's s6-overlay is made of) from Debian;
+# given PANEL_OUT (what prepare_remnawave.sh made), the backend's plugin
+# config and compat target with the node and Hysteria 2 users
+# (remnawave_node_configs.py says which ports):
+#   PANEL_OUT/remnawave-node-plugin.json, PANEL_OUT/remnawave-node.json
+#   ./prepare_remnawave_node.sh OUT NODE_GIT [TAG [PANEL_OUT [PORT [NODE_PORT [INBOUND_PORT]]]]]
 # NODE_GIT: a clone or bare snapshot of github.com/remnawave/node holding TAG
 # (default 3.3.2). The sources of four of the refused packages, clones or
 # bare snapshots too, in the environment:
@@ -46,10 +50,12 @@
 # - the type checker plugin is dropped from the build (the stand-ins carry no types).
 set -euo pipefail
 
-usage="usage: BACKEND_GIT=.. XTLS_SDK_GIT=.. XTLS_SDK_NESTJS_GIT=.. SOCKDESTROY_GIT=.. prepare_remnawave_node.sh OUT NODE_GIT [TAG]"
+usage="usage: BACKEND_GIT=.. XTLS_SDK_GIT=.. XTLS_SDK_NESTJS_GIT=.. SOCKDESTROY_GIT=.. prepare_remnawave_node.sh OUT NODE_GIT [TAG [PANEL_OUT [PORT [NODE_PORT [INBOUND_PORT]]]]]"
 out=${1:?$usage}
 node_git=${2:?$usage}
 tag=${3:-3.3.2}
+panel_out=${4:-}
+ports=("${@:5}")
 xray_version=${XRAY_VERSION:-v1.260327.1-0.20260728075948-5ca6f4b7d4dc}
 case $out in /*) ;; *) out="$(pwd)/$out" ;; esac
 here=$(cd "$(dirname "$0")" && pwd)
@@ -217,3 +223,8 @@ cat > "$out/node.json" <<EOF
 }
 EOF
 say "ready: $("$out/bin/xray" version | head -n 1); the adapter's keys in $out/node.json"
+
+# 9. The backend's configs with the node (prepare_remnawave.sh's, plus the node keys).
+if [[ -n $panel_out ]]; then
+  python3 "$here/remnawave_node_configs.py" "$panel_out" "$out" "${ports[@]}" || die "the configs in $panel_out"
+fi
