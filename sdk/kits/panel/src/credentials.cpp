@@ -55,8 +55,8 @@ void declare_credential_keys(stand::cpp::ConfigSpec& spec, const std::string& de
 
 void declare_api_key(stand::cpp::ConfigSpec& spec, const std::string& name, const std::string& note,
                      bool generated_when_absent) {
-    spec.string(name, note + (generated_when_absent ? "; generated and kept 0600 beside the data dir when absent"
-                                                    : "; needed") + "; never logged")
+    spec.string(name, note + (generated_when_absent ? "; generated and kept 0600 beside the data dir when absent" : "") +
+                          "; never logged")
         .secret();
 }
 

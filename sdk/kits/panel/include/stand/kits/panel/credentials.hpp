@@ -39,10 +39,15 @@ Credentials load_or_create_credentials(const stand::cpp::Host& host, const std::
                                        const Credentials& given, const std::string& prefix = "bn-",
                                        const std::string& suffix = "");
 
-// A key or token in place of a login: config.<name>, a secret (writeOnly).
-// `generated_when_absent`: the panel lets the adapter choose it at its first
-// start (then load_or_create_api_key makes one); else the key is one the
-// operator copies from the panel, and its absence is the adapter's error to give.
+// A key or token in place of a login: config.<name>, a string, a secret
+// (writeOnly), optional in the schema either way. Its description is `note`,
+// then, with `generated_when_absent` (the panel lets the adapter choose the
+// key at its first start; load_or_create_api_key() makes one), "; generated
+// and kept 0600 beside the data dir when absent", then "; never logged".
+// Without it the kit adds nothing about where the key comes from: `note`
+// says it ("needed: copy it from the panel's settings page", or "read from
+// the panel's CLI at first start when absent"), and the adapter decides what
+// an absent key means (its error, or reading it from the panel).
 void declare_api_key(stand::cpp::ConfigSpec& spec, const std::string& name, const std::string& note,
                      bool generated_when_absent);
 // `given` when it is not empty; else the key kept in `file`, else `bytes`

@@ -13,8 +13,9 @@
 // Commands, env values and the working directory may use the adapter's
 // variables (${data_dir}, ${port}, ${listen}, ...), expanded before the spawn.
 // Helper commands (a panel's own CLI: x-ui setting, pasarguard-cli, mistgate
-// setup) run with the same environment and working directory as the panel,
-// so they see the same database.
+// setup) run through run_capture() with LaunchConfig's env and working_dir:
+// the panel's when it is the config's command alone; with declared processes
+// each process has its own, which a helper does not get (see run_capture()).
 #pragma once
 
 #include <stand/kits/panel/compose_file.hpp>
@@ -113,6 +114,18 @@ public:
     // naming `what` and the output's tail. Its output file (helper-N.log in
     // the plugin's data dir, mode 0600: a panel's CLI may print a key) is
     // removed when the command succeeded; wipe() removes those of failures.
+    // Its environment and working directory, whatever processes are declared:
+    //   native: stand's environment plus LaunchConfig::env (values expanded),
+    //           in LaunchConfig::working_dir (expanded; "": stand's);
+    //   docker: stand's environment (plus STAND_CGROUP_PARENT when a box is
+    //           set), in stand's working directory.
+    // It runs as stand's user. A declared process's env, env_file,
+    // working_dir and user are NOT applied: a helper that must see what the
+    // panel process sees (its DATABASE_URL, its .env) gets it from
+    // LaunchConfig::env (which an adapter may also copy into each process,
+    // as Remnawave's does), from its argv (e.g. {"env", "K=V", ..., CLI}), or
+    // from a file the CLI reads. Called from the host's calls (one thread at
+    // a time), like everything here.
     std::string run_capture(const std::vector<std::string>& argv, const std::string& what, int timeout_ms);
     // What the system under test is made of on disk, for facts()
     // "artifacts": native: every process's program (argv[0], looked up in
