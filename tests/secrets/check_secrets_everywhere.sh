@@ -21,6 +21,7 @@ port = free_block(27600, 5 * len(panels))  # 27600.. unless something else holds
 for p in panels:
     c = json.load(open(f"{configs}/{p}.json"))
     c["password"] = f"Seeded-{p}-Pass-7f3a91"
+    c["host"] = "127.0.0.1"  # an address is no secret: it must stay visible (issue 51)
     c["port"] = port
     if p == "3x-ui":
         c.update(web_base_path="/seeded-base-5c2e8d/", sub_port=port + 1, inbound_port=port + 2, xray_api_port=port + 3)
@@ -93,6 +94,19 @@ if not urls or not all("<redacted>" in u for u in urls):
 calls = json.dumps(rep.get("http_calls", []))
 if "<redacted>" not in calls:
     found.append("3x-ui's admin calls do not show the base path redacted")
+# The address every config holds is no secret, whatever a plugin or a
+# subscription's X-Forwarded-For header marked: it stays written where it is.
+run = json.load(open(f"{d}/run/run.json"))
+hosts = {p["id"]: p.get("config", {}).get("host") for p in run.get("plugins", []) if isinstance(p, dict)}
+for p in panels:
+    if hosts.get(p) != "127.0.0.1":
+        found.append(f"run.json: {p}'s config host reads {hosts.get(p)!r}, not 127.0.0.1")
+for path in outputs:
+    if path.endswith((".json", ".md", ".csv", ".out", ".xml", ".html")) and not private(path):
+        text = open(path, "rb").read().decode("utf-8", "replace")
+        m = re.search(r'<redacted>:\d|<redacted>://|"(listen|host)": ?"<redacted>"', text)
+        if m:
+            found.append(f"{os.path.relpath(path, d)}: an address or scheme was redacted ({m.group(0)} in it)")
 for f in found:
     print("LEAK:", f)
 sys.exit(1 if found else 0)

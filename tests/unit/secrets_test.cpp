@@ -2,6 +2,7 @@
 // host writes; a config's secrets come from its plugin's schema.
 #include "loader/config_secrets.hpp"
 #include "rundir/run_directory.hpp"
+#include "scenario/steps/subscription_secrets.hpp"
 #include "text/secrets.hpp"
 
 #include "temp_dir.hpp"
@@ -127,4 +128,37 @@ TEST_CASE("secrets: a thousand subscription tokens scrub a large document in one
         secrets().add(temporary);
     }
     CHECK(secrets().scrub("a short-lived-secret here") == "a <redacted> here");
+}
+
+TEST_CASE("secrets: a value every run writes in the open is refused, and stays visible everywhere") {
+    FreshSecrets fresh;
+    for (const std::string open : {"127.0.0.1", "127.0.0.1:24443", "::ffff:7f00:1", "[::1]:443", "10.0.0.7", "8443",
+                                   "https", "HTTP", "localhost", "true", "none"}) {
+        CAPTURE(open);
+        CHECK_FALSE(secrets().add(open).empty());
+    }
+    CHECK(secrets().add("127.0.0.1") == "an IP address");
+    CHECK(secrets().add("24443") == "a number (a port or a count)");
+    CHECK(secrets().empty());
+    CHECK(secrets().scrub("nobody listens on UDP 127.0.0.1:24443 over https") ==
+          "nobody listens on UDP 127.0.0.1:24443 over https");
+    // A longer value that holds an address is a secret, and hides only itself.
+    CHECK(secrets().add("127.0.0.1/sub/Tk93xQ").empty());
+    CHECK(secrets().add("123456").empty());  // six digits: a PIN, not a port
+    CHECK(secrets().scrub("GET 127.0.0.1/sub/Tk93xQ from 127.0.0.1") == "GET <redacted> from 127.0.0.1");
+}
+
+TEST_CASE("secrets: a subscription's credential headers are secrets, its forwarding headers are not") {
+    using stand::scenario::steps::describes_client;
+    FreshSecrets fresh;
+    stand::scenario::steps::mark_subscription_secrets(json::parse(R"({
+        "url": "http://127.0.0.1:3000/api/sub/5fQk2vX9",
+        "headers": {"X-Forwarded-For": "127.0.0.1", "X-Forwarded-Proto": "https", "User-Agent": "v2rayN/7.5.0",
+                    "Authorization": "Bearer eyJhbGciOi", "X-Sub-Token": "tok-8d1c"}})").as_object());
+    CHECK(describes_client("x-forwarded-for"));
+    CHECK(describes_client("Accept-Encoding"));
+    CHECK_FALSE(describes_client("Authorization"));
+    CHECK(secrets().scrub("http://127.0.0.1:3000/api/sub/5fQk2vX9 via https as v2rayN/7.5.0") ==
+          "http://127.0.0.1:3000<redacted> via https as v2rayN/7.5.0");
+    CHECK(secrets().scrub("Bearer eyJhbGciOi tok-8d1c") == "<redacted> <redacted>");
 }

@@ -96,7 +96,12 @@ void PluginHost::log(int level, const std::string& message) const {
 
 void PluginHost::mark_secret(std::string_view value) const {
     if (value.size() < text::Secrets::kMinLength) return;
-    text::secrets().add(value);
+    if (auto why = text::secrets().add(value); !why.empty()) {
+        // Shaped as it is, the value is no secret: naming it shows the adapter's author what was marked.
+        log(STAND_LOG_WARNING, "stand.secrets/1: \"" + std::string(value) + "\" is " + why +
+                                ", not a secret: it is not hidden (hiding it would erase it wherever it is written)");
+        return;
+    }
     if (config_.secret) config_.secret(std::string(value));
 }
 

@@ -50,7 +50,9 @@ public:
 
     // The message with every known secret scrubbed (text/secrets.hpp).
     void log(int level, const std::string& message) const;
-    // Adds `value` to the process's secrets and tells config().secret.
+    // Adds `value` to the process's secrets and tells config().secret; a
+    // value that is not secret-shaped (text::Secrets::not_secret_shaped) is
+    // logged as a warning instead, and neither.
     void mark_secret(std::string_view value) const;
     void report_progress(double fraction, const std::string& message) const;
     void cancel() noexcept { cancelled_.store(true); }

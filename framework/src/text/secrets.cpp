@@ -1,8 +1,10 @@
 #include "text/secrets.hpp"
 
+#include <boost/asio/ip/address.hpp>
 #include <boost/json.hpp>
 
 #include <algorithm>
+#include <cctype>
 #include <functional>
 #include <map>
 #include <unordered_set>
@@ -62,14 +64,36 @@ json::value scrub_value(const json::value& v, const ByPrefix& by_prefix) {
 
 }  // namespace
 
-void Secrets::add(std::string_view secret) {
-    if (secret.size() < kMinLength) return;
+std::string Secrets::not_secret_shaped(std::string_view value) {
+    std::string lower(value);
+    std::transform(lower.begin(), lower.end(), lower.begin(), [](unsigned char c) { return std::tolower(c); });
+    for (const char* word : {"localhost", "http", "https", "true", "false", "null", "none"})
+        if (lower == word) return "a common word of protocols and configs";
+    if (!value.empty() && value.size() <= 5 && std::all_of(value.begin(), value.end(), [](unsigned char c) { return std::isdigit(c); }))
+        return "a number (a port or a count)";
+    std::string_view host = value;
+    if (host.size() > 2 && host.front() == '[') {  // [v6] or [v6]:port
+        const auto close = host.find(']');
+        if (close == std::string_view::npos) return "";
+        host = host.substr(1, close - 1);
+    } else if (std::count(host.begin(), host.end(), ':') == 1) {  // v4:port
+        host = host.substr(0, host.find(':'));
+    }
+    boost::system::error_code ec;
+    boost::asio::ip::make_address(std::string(host), ec);
+    return ec ? "" : "an IP address";
+}
+
+std::string Secrets::add(std::string_view secret) {
+    if (secret.size() < kMinLength) return "";
+    if (auto why = not_secret_shaped(secret); !why.empty()) return why;
     std::lock_guard lock(mutex_);
     if (auto it = by_prefix_.find(secret.substr(0, kMinLength)); it != by_prefix_.end())
-        if (auto same = it->second.find(secret.size()); same != it->second.end() && same->second.contains(secret)) return;
+        if (auto same = it->second.find(secret.size()); same != it->second.end() && same->second.contains(secret)) return "";
     secrets_.push_back(std::make_unique<const std::string>(secret));
     const std::string_view added = *secrets_.back();
     by_prefix_[added.substr(0, kMinLength)][added.size()].insert(added);
+    return "";
 }
 
 void Secrets::add_all(const json::value& value) {

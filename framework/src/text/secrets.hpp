@@ -33,10 +33,21 @@ public:
     // apart); a schema-marked config field is still redacted as a whole.
     static constexpr std::size_t kMinLength = STAND_SECRET_MIN_LENGTH;
 
-    // Thread-safe; a value already known or shorter than kMinLength is ignored.
-    void add(std::string_view secret);
-    // Every string of `value` (an array's, an object's values), at any depth.
+    // Thread-safe; a value already known or shorter than kMinLength is
+    // ignored. A value that is not secret-shaped (not_secret_shaped) is
+    // refused: the reason is returned ("" otherwise) and nothing is hidden.
+    std::string add(std::string_view secret);
+    // Every string of `value` (an array's, an object's values), at any depth;
+    // values that are not secret-shaped are skipped.
     void add_all(const boost::json::value& value);
+    // Why `value` cannot be a secret, "" when it can: a value every run
+    // writes in the open, so hiding it would erase it wherever it stands,
+    // secret or not (an X-Forwarded-For header's 127.0.0.1 once turned every
+    // address of a run into kRedacted). That is an IP address (v4, v6,
+    // bracketed, with or without a port), a port or count (up to five
+    // digits), or a word of protocols and configs (localhost, http, https,
+    // true, false, null, none). A value that contains one is fine.
+    static std::string not_secret_shaped(std::string_view value);
     // `text` with every known secret replaced by kRedacted, in one pass from
     // the left; where several start at one place, the longest wins.
     std::string scrub(std::string_view text) const;

@@ -6,8 +6,8 @@
 #include "scenario/steps/rep_context.hpp"
 #include "scenario/steps/step_keys.hpp"
 #include "scenario/steps/step_kind.hpp"
+#include "scenario/steps/subscription_secrets.hpp"
 #include "scenario/value_syntax.hpp"
-#include "text/secrets.hpp"
 
 #include <algorithm>
 #include <filesystem>
@@ -36,20 +36,6 @@ std::pair<double, double> waits_so_far(RepContext& ctx) {
             if (auto* w = o.if_contains("waited_ms")) ms += w->to_number<double>();
         }
     return {count, ms / 1000.0};
-}
-
-// A subscription URL's path and query are its bearer token, as are its
-// headers' values: hidden wherever the host writes them.
-void mark_subscription_secrets(const json::object& subscription) {
-    if (const auto* url = subscription.if_contains("url"); url && url->is_string()) {
-        const std::string_view u = url->get_string();
-        const auto scheme_end = u.find("://");
-        const auto path = u.find('/', scheme_end == std::string_view::npos ? 0 : scheme_end + 3);
-        if (path != std::string_view::npos && u.size() - path > 1) text::secrets().add(u.substr(path));
-    }
-    if (const auto* headers = subscription.if_contains("headers"); headers && headers->is_object())
-        for (const auto& [name, value] : headers->get_object())
-            if (value.is_string()) text::secrets().add(value.get_string());
 }
 
 RepUser create_user(RepContext& ctx, const Step& s, const std::string& name) {

@@ -28,7 +28,12 @@ typedef struct stand_secrets_service {
 
     /* Marks `value` (`len` bytes of UTF-8, not necessarily NUL-terminated,
      * only read during the call) as a secret for the rest of the run. [any]
-     * Marking the same value again does nothing. Never fails. */
+     * Marking the same value again does nothing. Never fails. A value every
+     * run writes in the open is not hidden, and the host logs a warning
+     * naming it: an IP address (with or without a port), a number of up to
+     * five digits, or a common word (localhost, http, https, true, false,
+     * null, none). Hiding it would erase it everywhere, where it is no
+     * secret; mark the longer value that holds it instead (a URL's path). */
     void(STAND_ABI *mark)(const stand_host *host, const char *value, size_t len);
 } stand_secrets_service;
 
