@@ -1,4 +1,5 @@
 #include "compat/panel_checks.hpp"
+#include "compat/link_host.hpp"
 
 #include "hysteria/hysteria_link.hpp"
 #include "tunnel/auth_probe.hpp"
@@ -304,23 +305,39 @@ std::string joined(const std::vector<std::string>& items, const std::string& sep
 
 // The addresses the panel was told to serve on: the hosts of the readiness
 // request and its "also" checks, of the subscription URLs and of the links.
-// Names are looked up only when they are localhost names or remote targets
-// are allowed (as the HTTP client does).
-std::set<std::string> configured_addresses(const Rig& rig, const std::vector<std::string>& hosts) {
+// Names are looked up in the hosts file only (link_host.hpp).
+std::set<std::string> configured_addresses(const std::vector<std::string>& hosts) {
     std::set<std::string> out;
-    for (const auto& h : hosts) {
-        boost::system::error_code ec;
-        auto a = boost::asio::ip::make_address(h, ec);
-        if (!ec) {
-            out.insert(a.to_string());
-            continue;
-        }
-        const bool local = h == "localhost" || (h.size() > 10 && h.compare(h.size() - 10, 10, ".localhost") == 0);
-        if (!local && !rig.allows_remote()) continue;
-        boost::asio::io_context io;
-        boost::asio::ip::tcp::resolver resolver(io);
-        for (const auto& r : resolver.resolve(h, "", ec)) out.insert(r.endpoint().address().to_string());
+    for (const auto& h : hosts)
+        for (auto& a : place_of(h).addresses) out.insert(std::move(a));
+    return out;
+}
+
+// A user's links by where their endpoints are: `here` (on this machine's
+// loopback, the ones a check can connect to), `elsewhere` and `nowhere` (no
+// endpoint at all), each named with why. Links with an endpoint_problem are
+// the caller's to refuse.
+struct PlacedLinks {
+    std::map<std::string, ShareLink> here;
+    std::map<std::string, std::string> elsewhere;  // endpoint text -> why
+    std::map<std::string, std::string> nowhere;    // endpoint text -> why
+};
+
+void place_links(const std::vector<ShareLink>& links, PlacedLinks& out) {
+    for (const auto& l : links) {
+        if (!endpoint_problem(l).empty()) continue;
+        auto where = place_of(l.host);
+        if (where.place == LinkPlace::here) out.here.emplace(endpoint_text(l), l);
+        else (where.place == LinkPlace::elsewhere ? out.elsewhere : out.nowhere).emplace(endpoint_text(l), where.why);
     }
+}
+
+// "vless none:443, vless yahoo.com:443 (no address and not in /etc/hosts; ...)": the endpoints, by why.
+std::string named(const std::map<std::string, std::string>& endpoints) {
+    std::map<std::string, std::vector<std::string>> by_why;
+    for (const auto& [text, why] : endpoints) by_why[why].push_back(text);
+    std::string out;
+    for (const auto& [why, texts] : by_why) out += (out.empty() ? "" : "; ") + joined(texts) + " (" + why + ")";
     return out;
 }
 
@@ -390,16 +407,22 @@ std::string create_users_unique(Rig& rig, const PanelTarget& t) {
     return std::to_string(users.size()) + " users, unique ids and URLs; " + rig.waits_text();
 }
 
-// Throws unless every link names a real endpoint (collected into `endpoints`)
+// Throws unless every link names a real endpoint or none at all (a host
+// that is nowhere, placed into `placed`), at least one names an endpoint,
 // and, when create_user returned tunnel_auth, one of them carries it.
-void expect_real_endpoints_with_auth(const Rig::User& u, const std::vector<ShareLink>& parsed,
-                                     std::set<std::string>& endpoints) {
-    for (std::size_t i = 0; i < parsed.size(); ++i) {
+void expect_real_endpoints_with_auth(const Rig::User& u, const std::vector<ShareLink>& parsed, PlacedLinks& placed) {
+    for (std::size_t i = 0; i < parsed.size(); ++i)
         if (auto problem = endpoint_problem(parsed[i]); !problem.empty())
             throw CheckFailure("subscription of " + u.name + ": link " + std::to_string(i + 1) + " (" +
                                endpoint_text(parsed[i]) + ") is not a real endpoint: " + problem);
-        endpoints.insert(endpoint_text(parsed[i]));
-    }
+    PlacedLinks mine;
+    place_links(parsed, mine);
+    if (mine.here.empty() && mine.elsewhere.empty())
+        throw CheckFailure("subscription of " + u.name + ": none of its " + std::to_string(parsed.size()) +
+                           " link(s) names an endpoint: " + named(mine.nowhere));
+    placed.here.merge(mine.here);
+    placed.elsewhere.merge(mine.elsewhere);
+    placed.nowhere.merge(mine.nowhere);
     if (u.tunnel_auth.empty()) return;
     bool carried = false;
     for (const auto& l : parsed) carried = carried || carries_credential(l, u.tunnel_auth);
@@ -412,21 +435,23 @@ void expect_real_endpoints_with_auth(const Rig::User& u, const std::vector<Share
 std::string subscriptions_decode(Rig& rig, const PanelTarget& t) {
     auto users = started_with_users(rig, t.users);
     std::size_t links = 0, with_auth = 0;
-    std::set<std::string> endpoints;
+    PlacedLinks placed;
     std::map<std::string, std::size_t> unchecked;
     for (const auto& u : users) {
         auto parsed = rig.expect_links(u, &unchecked);
         links += parsed.size();
-        expect_real_endpoints_with_auth(u, parsed, endpoints);
+        expect_real_endpoints_with_auth(u, parsed, placed);
         if (!u.tunnel_auth.empty()) ++with_auth;
     }
     // subscription_request describes the same fetch for a user id
     auto again = rig.call("panel.subscription_request", {{"id", users.front().id}});
     if (!again.is_object() || again.as_object().at("url") != users.front().subscription.at("url"))
         throw CheckFailure("subscription_request(" + users.front().id + ") differs from create_user's URL");
-    std::vector<std::string> list(endpoints.begin(), endpoints.end());
+    std::vector<std::string> list;
+    for (const auto& [text, l] : placed.here) list.push_back(text);
+    for (const auto& [text, why] : placed.elsewhere) list.push_back(text);
     return std::to_string(users.size()) + " subscriptions decoded to " + std::to_string(links) + " links naming " +
-           joined(list) + "; " +
+           joined(list) + (placed.nowhere.empty() ? "" : "; not an endpoint: " + named(placed.nowhere)) + "; " +
            (with_auth == 0 ? std::string("create_user returned no tunnel_auth, credentials not checked")
                            : "tunnel_auth carried for " + std::to_string(with_auth) + " user(s)") +
            (unchecked.empty() ? "" : "; not checked: " + target::unchecked_text(unchecked)) + "; " + rig.waits_text();
@@ -560,6 +585,10 @@ Revoked revoke_stops_tunnel(Rig& rig, const PanelTarget& t, const std::string& p
     for (const auto& u : users) {
         auto link = hysteria2_link(rig.expect_links(u));
         if (!link) throw NotApplicable("no Hysteria 2 link (the panel's inbound is another protocol)");
+        if (auto where = place_of(link->host); where.place == LinkPlace::nowhere)
+            throw NotApplicable("the Hysteria 2 link names no endpoint: " + link->host + ": " + where.why);
+        else if (where.place == LinkPlace::elsewhere)
+            throw NotApplicable("the Hysteria 2 server is not on this machine: " + link->host + ": " + where.why);
         links.push_back(*link);
     }
     for (std::size_t i = 0; i < links.size(); ++i) {
@@ -567,7 +596,7 @@ Revoked revoke_stops_tunnel(Rig& rig, const PanelTarget& t, const std::string& p
         try {
             problem = problem_within_budget(rig, std::chrono::milliseconds(200), [&] { return auth_problem(rig, links[i]); });
         } catch (const tunnel::RemoteServerError& e) {
-            throw NotApplicable(std::string("the Hysteria 2 server is not on this machine: ") + e.what());
+            throw NotApplicable("the Hysteria 2 server is not on this machine: " + e.reason());
         }
         if (!problem.empty())
             throw CheckFailure("user " + users[i].name + " does not authenticate before " + call + ": " + problem);
@@ -633,17 +662,18 @@ std::string restart_keeps_users(Rig& rig, const PanelTarget& t) {
     rig.call("lifecycle.restart");
     double ready = rig.wait_ready(t0);
     rig.call("panel.admin_call");
-    std::map<std::string, ShareLink> endpoints;
-    for (const auto& u : users)
-        for (const auto& l : rig.expect_links(u))
-            if (endpoint_problem(l).empty()) endpoints.emplace(endpoint_text(l), l);
+    PlacedLinks placed;
+    for (const auto& u : users) place_links(rig.expect_links(u), placed);
     std::vector<std::string> served, udp;
-    if (t.unserved_links.empty()) served = served_after_restart(rig, endpoints, udp);
+    if (t.unserved_links.empty()) served = served_after_restart(rig, placed.here, udp);
     rig.create_user("compat-after-restart");
     std::string core = !t.unserved_links.empty() ? "link endpoints not checked: " + t.unserved_links
                        : served.empty()           ? std::string("no TCP or Hysteria 2 link endpoint to check")
                                                   : "link endpoints accept connections again: " + joined(served);
     if (!udp.empty()) core += "; not checked (UDP): " + joined(udp);
+    if (t.unserved_links.empty() && !placed.elsewhere.empty())
+        core += "; not checked (not on this machine): " + named(placed.elsewhere);
+    if (!placed.nowhere.empty()) core += "; not an endpoint: " + named(placed.nowhere);
     return std::string("ready again after ") + secs(ready) + ", " + std::to_string(users.size()) +
            " users still served, a new user created; " + core + "; " + rig.waits_text();
 }
@@ -694,7 +724,7 @@ std::string listens_only_configured(Rig& rig, const PanelTarget& t) {
     hosts.push_back(host::http::parse_url(std::string(user.subscription.at("url").as_string())).host);
     for (const auto& l : links)
         if (endpoint_problem(l).empty()) hosts.push_back(l.host);
-    const auto allowed = configured_addresses(rig, hosts);
+    const auto allowed = configured_addresses(hosts);
     const auto [offending, own_network, fine] = judge_sockets(found, allowed);
     const std::vector<std::string> allowed_list(allowed.begin(), allowed.end());
     if (!offending.empty())
@@ -734,9 +764,10 @@ std::vector<Check> panel_checks(const Plugin& p, const CompatOptions& o, const P
         check("panel.create-users-unique", "N users, each with its own absolute subscription URL", create_users_unique),
         check("panel.subscriptions-decode",
               "every subscription answers 200 with at least one link of a scheme stand checks; those parse, each "
-              "naming a real endpoint (no wildcard address, no port 0, no placeholder host), and where create_user "
-              "returns tunnel_auth one of them carries it; comment lines are skipped, links of other schemes "
-              "counted and named, not checked (docs/subscriptions.md)",
+              "naming a real endpoint (no wildcard address, no port 0, no placeholder host) or none at all (a "
+              "host that is no address and not in /etc/hosts, such as \"none\": named \"not an endpoint\"), at "
+              "least one an endpoint, and where create_user returns tunnel_auth one of them carries it; comment "
+              "lines are skipped, links of other schemes counted and named, not checked (docs/subscriptions.md)",
               subscriptions_decode),
         check("panel.delete-user-revokes", "a deleted user's subscription stops working, the others keep working",
               delete_user_revokes),
@@ -758,7 +789,8 @@ std::vector<Check> panel_checks(const Plugin& p, const CompatOptions& o, const P
         check("panel.restart-keeps-users",
               "after a restart the panel is ready in time, the users still work, and the core serves again: every "
               "TCP link endpoint accepts a connection and every Hysteria 2 endpoint authenticates the user within "
-              "the readiness budget (other UDP endpoints are named, not checked)",
+              "the readiness budget (other UDP endpoints, endpoints not on this machine and links that name no "
+              "endpoint are named, not checked)",
               restart_keeps_users),
         check("panel.admin-burst-429-waited", "250 admin calls in a row all succeed; 429s are waited out and counted",
               admin_burst_429_waited),

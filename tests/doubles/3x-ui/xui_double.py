@@ -112,6 +112,10 @@ class XuiDouble(PanelDouble):
         p.add_argument("--foreign-sub-lines", action="store_true",
                        help="each subscription also holds comment lines (#No Time Limit, # profile-title: x) "
                             "and links of schemes stand does not check (ssh://, snell://)")
+        p.add_argument("--unreachable-hosts", action="store_true",
+                       help="each subscription also holds links whose host names no endpoint, as real panels "
+                            "write them: none, none.sslip.io (no public address found), a REALITY decoy "
+                            "(yahoo.com) and an info line (12.51--2026.12.07.time)")
 
     @classmethod
     def adjust_args(cls, args):
@@ -831,6 +835,12 @@ class XuiDouble(PanelDouble):
         if self.args.foreign_sub_lines:
             links = ["#No Time Limit", "# profile-title: x"] + links + [
                 "ssh://%s:pw@%s:22#ssh-%s" % (subid, host, subid), "snell://%s:8443?psk=%s#snell" % (host, subid)]
+        if self.args.unreachable_hosts:
+            uid = urllib.parse.quote(clients[0].get("id", "") or clients[0].get("auth", ""), safe="")
+            links = links + ["vless://%s@none:443?type=tcp&security=none#no-address" % uid,
+                             "vless://%s@none.sslip.io:443?type=tcp&security=none#sslip" % uid,
+                             "vless://%s@yahoo.com:443?type=tcp&security=reality&sni=yahoo.com#decoy" % uid,
+                             "trojan://%s@12.51--2026.12.07.time:1251#info" % uid]
         text = "".join(lk + "\n" for lk in links)
         body = base64.b64encode(text.encode()).decode() if self.args.sub_encrypt == "true" else text
         return text_response(body, 200, headers={
