@@ -31,7 +31,8 @@ control=$(sed -n 's/.* control=\([^ ]*\)$/\1/p' "$dir/restarting.out")
 pids+=($!)
 "$stand" run "$scenario" --run-dir "$dir/run" --plugin-path "$plugins" \
   --param "server=hysteria2://alice@$(udp steady)/?insecure=1" \
-  --param "server_restarting=hysteria2://alice@$(udp restarting)/?insecure=1"
+  --param "server_restarting=hysteria2://alice@$(udp restarting)/?insecure=1" \
+  --param "storm_url=http://$(sed -n 's/.* control=\([^ ]*\)$/\1/p' "$dir/steady.out")/ready"
 cat "$dir/run/summary.md" | sed -n '/^## Tunnel/,/^## /p'
 python3 - "$dir/run/reps/fixture-flaky_r1.json" <<'PY'
 import json, sys
@@ -54,7 +55,12 @@ need("C.handshake_p95_ms", lambda v: v > 0, "> 0")
 need("E.streams_dropped", lambda v: v >= 2, ">= 2")
 need("E.reconnects", lambda v: v >= 1, ">= 1")
 need("tick.slept_ms", lambda v: v >= 500, ">= 500 (the during step ran)")
+need("storm.rps", lambda v: v > 0, "> 0 (the load beside B2 ran)")
+# The backend's connections beside B2 are the tunnel's probes, not the load's:
+# the plugin is no proxy, so the load neither reads them nor says "the proxy".
+if [k for k in m if k.startswith("storm.backend_")]: bad.append(f"backend metrics on a load through no proxy: {sorted(m)}")
 kinds = [f["id"] for f in rep.get("findings", [])]
+if "no-backend-reuse" in kinds: bad.append(f"no-backend-reuse on a load through no proxy: {rep['findings']}")
 if "tunnel-disrupted" not in kinds: bad.append(f"no tunnel-disrupted finding: {kinds}")
 if any("B2" in f.get("scope", "") and f["id"] == "tunnel-disrupted" for f in rep.get("findings", [])):
     bad.append("B2 reported as disrupted")

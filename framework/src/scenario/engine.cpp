@@ -58,6 +58,7 @@ public:
             auto plugin = options.search->resolve(p.id);
             plugin_files_.push_back(plugin->file);
             plugin_schemas_.push_back(plugin->config_schema);
+            plugin_proxies_.push_back(plugin->implements("stand.proxy/1"));
             loader::register_config_secrets(p.config, plugin->config_schema);
         }
     }
@@ -209,7 +210,8 @@ private:
                            [&](const std::string& status) {
                                if (options_.live) options_.live(prefix + ": " + status);
                            },
-                           figures_};
+                           figures_,
+                           plugin_proxies_[planned.plugin]};
         json::object rep;
         {
             const live::BoxSourceScope box_figures(figures_, box_source(resources->sampler()));
@@ -250,6 +252,7 @@ private:
     rundir::RunDirectory dir_;
     std::vector<std::filesystem::path> plugin_files_;
     std::vector<std::string> plugin_schemas_;  // each plugin's config schema (its secrets)
+    std::vector<bool> plugin_proxies_;         // each plugin implements stand.proxy/1
     std::vector<PlannedRep> plan_;
     AdaptiveReps adaptive_;
     ThresholdWatch thresholds_;

@@ -46,6 +46,11 @@ struct RepEnvironment {
     std::function<void(const std::string& status)> on_live;
     // The run's structured live figures (stand run --metrics-listen); null: none.
     live::LiveFigures* figures = nullptr;
+    // The plugin implements stand.proxy/1: a load through it is what reaches
+    // the backend, so the backend's connections per request are the proxy's
+    // doing. Elsewhere (a panel's subscription storm beside tunnels to the
+    // backend) they are not, and no load step reads them.
+    bool through_proxy = false;
 };
 
 }  // namespace stand::scenario

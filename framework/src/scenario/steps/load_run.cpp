@@ -235,7 +235,8 @@ void run_load(RepContext& ctx, const Step& s, RepClock::time_point) {
     ProxyLoadInputs proxy{s.name, ctx.scope(s), 0, 0, 0, 0, std::nullopt, std::nullopt, std::nullopt, std::nullopt,
                           ctx.upstream_keepalive.has_value() && !*ctx.upstream_keepalive};
     std::optional<double> backend_cpu_before;
-    if (ctx.env.backend != nullptr) {
+    const bool backend_behind = ctx.env.backend != nullptr && ctx.env.through_proxy;
+    if (backend_behind) {
         proxy.backend_before = ctx.backend_stats(s);
         backend_cpu_before = ctx.env.backend->cpu_seconds();
     }
@@ -252,7 +253,7 @@ void run_load(RepContext& ctx, const Step& s, RepClock::time_point) {
     proxy.connections = r.connections_opened;
     proxy.tls_handshakes = r.tls_handshakes;
     proxy.client_cpu_s = r.cpu.user_s + r.cpu.system_s;
-    if (ctx.env.backend != nullptr) {
+    if (backend_behind) {
         proxy.backend_after = ctx.backend_stats(s);
         if (auto now = ctx.env.backend->cpu_seconds(); now && backend_cpu_before) proxy.backend_cpu_s = *now - *backend_cpu_before;
     }

@@ -266,12 +266,8 @@ void run_many_clients(RepContext& ctx, const Step& s, Deadline) {
         ctx.check_aliasing(s, {"each client's request", std::chrono::duration<double, std::milli>(a.every).count(),
                                per_client}, w);
     }
-    if (r.handshake_failures > 0 || r.requests_failed > 0 || r.disconnects > 0)
-        ctx.record.finding(detect::Finding{
-            "tunnel-clients-failed", ctx.scope(s),
-            std::to_string(r.handshake_failures) + " of " + std::to_string(r.clients) + " clients failed to connect, " +
-                std::to_string(r.requests_failed) + " requests failed, " + std::to_string(r.disconnects) +
-                " disconnects" + first_error(r.errors)});
+    if (auto failed = many_clients_failures(r); !failed.empty())
+        ctx.record.finding(detect::Finding{"tunnel-clients-failed", ctx.scope(s), failed + first_error(r.errors)});
 }
 
 }  // namespace stand::scenario::steps

@@ -5,6 +5,8 @@
 #include <boost/json/serialize.hpp>
 
 #include <algorithm>
+#include <string>
+#include <vector>
 #include <stdexcept>
 
 namespace stand::scenario {
@@ -77,6 +79,20 @@ void put_many_clients_metrics(const PutMetric& put, const std::string& name, con
         put(name + ".request_p95_ms", static_cast<double>(r.request_us.value_at_percentile(95)) / 1000.0);
     put(name + ".disconnects", static_cast<double>(r.disconnects));
     if (r.elapsed_s > 0) put(name + ".client_cpu_pct", r.cpu_s / r.elapsed_s * 100.0);
+}
+
+std::string many_clients_failures(const tunnel::ManyClientsResult& r) {
+    std::vector<std::string> parts;
+    const auto n = [](std::uint64_t v) { return std::to_string(v); };
+    if (r.handshake_failures > 0) parts.push_back(n(r.handshake_failures) + " of " + n(r.clients) + " clients failed to connect");
+    if (r.requests_failed > 0)
+        parts.push_back(n(r.requests_failed) + " of " + n(r.requests_ok + r.requests_failed) + " requests failed" +
+                        (r.handshake_failures == 0 ? " (" + n(r.connected) + " of " + n(r.clients) + " clients connected)" : ""));
+    if (r.disconnects > 0)
+        parts.push_back(n(r.disconnects) + (r.disconnects == 1 ? " connection" : " connections") + " lost after authenticating");
+    std::string out;
+    for (const auto& p : parts) out += (out.empty() ? "" : ", ") + p;
+    return out;
 }
 
 }  // namespace stand::scenario

@@ -36,4 +36,9 @@ using PutMetric = std::function<void(const std::string& key, double value)>;
 void put_tunnel_metrics(const PutMetric& put, const std::string& name, const tunnel::TunnelResult& r);
 void put_many_clients_metrics(const PutMetric& put, const std::string& name, const tunnel::ManyClientsResult& r);
 
+// What failed in a many_clients run, naming only what did: "5 of 1200
+// requests failed (20 of 20 clients connected)", "3 of 20 clients failed to
+// connect", "2 connections lost after authenticating"; "" when nothing did.
+std::string many_clients_failures(const tunnel::ManyClientsResult& r);
+
 }  // namespace stand::scenario
