@@ -56,6 +56,28 @@ TEST_CASE("scenario params: defaults, overrides, and errors naming the JSON path
     CHECK(plugin.plugins[0].config.at("dir") == "${data_dir}");
 }
 
+TEST_CASE("scenario params: a table's title and labels state the run's values, not the file's") {
+    const std::string text = R"json({"schema_version": 1, "name": "t", "plugins": ["p"],
+        "params": {"users": 1000, "vcpu": 2, "mode": "fast"},
+        "phases": [{"name": "x", "steps": [{"step": "create_users", "name": "u", "count": "${users}"}]}],
+        "tables": [{"title": "One server, ${vcpu} vCPU: panel with ${users} users",
+                    "rows": [{"label": "${users} users, ${mode} (s)", "metric": "u.seconds"}]}]})json";
+    auto defaults = parse_scenario_text(text, "t.json");
+    CHECK(defaults.tables[0].title == "One server, 2 vCPU: panel with 1000 users");
+    auto small = parse_scenario_text(text, "t.json", {{"users", "20"}, {"vcpu", "1.5"}});
+    CHECK(small.tables[0].title == "One server, 1.5 vCPU: panel with 20 users");
+    CHECK(small.tables[0].rows[0].label == "20 users, fast (s)");
+    CHECK(error_of(R"({"schema_version": 1, "name": "t", "plugins": ["p"],
+        "phases": [{"name": "x", "steps": [{"step": "create_users", "name": "u"}]}],
+        "tables": [{"title": "with ${users} users", "rows": [{"label": "s", "metric": "u.seconds"}]}]})") ==
+          "t.json: $.tables[0].title: expected text whose \"${...}\" name declared parameters (see $.params), got "
+          "\"with ${users} users\"");
+    // The shipped one-server comparison's title follows its params.
+    auto one_server = parse_scenario_file(std::filesystem::path(STAND_TEST_SOURCE_DIR) / "scenarios/one-server.json",
+                                          {{"users", "500"}, {"vcpu", "1"}});
+    CHECK(one_server.tables[0].title == "One server, 1 vCPU / 2 GiB: panel with 500 users");
+}
+
 TEST_CASE("scenario panel steps: keys, defaults and the metrics they produce") {
     auto s = parse_scenario_text(scenario_with(R"({"step": "bootstrap"},
         {"step": "create_users", "name": "users", "count": 10, "prefix": "u"},

@@ -7,6 +7,8 @@
 // name, a parameter without a default or an override of an undeclared one is
 // an error naming the file and the JSON path; inside $.plugins an undeclared
 // "${x}" is left alone (the plugin's own placeholders, e.g. ${data_dir}).
+// Inside $.tables a "${name}" may also stand within a text (a title or a
+// label: "panel with ${users} users"), replaced by the value as text.
 #pragma once
 
 #include <boost/json.hpp>
