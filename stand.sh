@@ -90,12 +90,39 @@ install_deps() {  # [PACKAGE...] (default: all of PACKAGES)
   [[ $(id -u) -eq 0 ]] || die "missing packages (${missing[*]}); run as root or install them with apt-get"
   log "installing: ${missing[*]}"
   export DEBIAN_FRONTEND=noninteractive
-  apt-get update -qq
-  apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+  apt_get update -qq
+  apt_get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
   quiet_distro_services
   # An `if`, not `&&`: as the function's last command a false test would be its status, and set -e
   # ended the quickstart of a fresh machine here (its packages do not include openssh-server).
   if [[ " ${missing[*]} " == *" openssh-server "* ]]; then quiet_new_sshd; fi
+}
+
+# A fresh cloud machine runs unattended upgrades at its first boot, holding
+# the package lock for minutes: apt-get waits for it instead of failing at
+# once, saying who holds it. DPkg::Lock::Timeout covers dpkg's lock only;
+# `apt-get update` fails at once on the lists lock, so both are retried here.
+APT_LOCK_WAIT_S=${STAND_APT_LOCK_WAIT_S:-900}
+apt_get() {
+  local began=$SECONDS out holder
+  while true; do
+    if out=$(apt-get -o DPkg::Lock::Timeout=10 "$@" 2>&1); then
+      [[ -z $out ]] || printf '%s\n' "$out"
+      return 0
+    fi
+    if [[ $out != *"Could not get lock"* && $out != *"Unable to acquire the dpkg frontend lock"* ]] ||
+       ((SECONDS - began >= APT_LOCK_WAIT_S)); then
+      printf '%s\n' "$out" >&2
+      [[ $out != *"lock"* ]] || log "apt-get $1: the package lock was still held after $((SECONDS - began)) s (STAND_APT_LOCK_WAIT_S)"
+      return 1
+    fi
+    if [[ -z ${holder:-} ]]; then
+      holder=$(grep -o 'held by process [0-9]* ([^)]*)' <<<"$out" | head -n1 || true)
+      [[ -n $holder ]] || holder="held by $(pgrep -d ', ' -l -f '(^|/)(apt|apt-get|dpkg|unattended-upgrade)( |$)' || echo 'another process')"
+      log "apt-get $1: the package lock is $holder; waiting up to $APT_LOCK_WAIT_S s for it (STAND_APT_LOCK_WAIT_S)"
+    fi
+    sleep 5
+  done
 }
 
 # openssh-server is here for the fleet tests' own sshd processes (in network
