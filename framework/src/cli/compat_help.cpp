@@ -1,7 +1,15 @@
 #include "cli/compat_help.hpp"
 
+#include "compat/compat_suite.hpp"
 #include "compat/panel_target.hpp"
 
+#include <stand/ext/lifecycle.h>
+#include <stand/ext/panel.h>
+#include <stand/ext/probe.h>
+#include <stand/ext/proxy.h>
+
+#include <memory>
+#include <set>
 #include <sstream>
 
 namespace stand::cli {
@@ -15,11 +23,12 @@ signal or the timeout, never a crash of stand.
 
   --config JSON|@FILE  config passed to create() (default {}, or the target's)
   --target-config FILE add the stand.panel/1 checks against a real panel or a
-                       test double the plugin starts (the file's keys are
-                       below); check ids in tests/compat/mustpass-panel-1.txt
-  --check ID           run only this check (repeatable): any id the table of a
-                       full run shows, e.g. panel.subscriptions-decode (panel
-                       checks need --target-config). No check depends on
+                       test double the plugin starts (the file's keys and the
+                       checks are below)
+  --check ID           run only this check (repeatable): any id listed below
+                       that the plugin's full run has, e.g.
+                       panel.subscriptions-decode (panel checks need
+                       --target-config). No check depends on
                        another: each starts from a fresh instance, a panel
                        check from a fresh start of the panel. The table,
                        --json and --junit hold the checks run; an unknown id
@@ -58,6 +67,40 @@ std::string wrapped(const std::string& text, std::size_t indent, std::size_t wid
     return out;
 }
 
+// The ids and descriptions of suite_checks() (nothing runs; only
+// generic_checks() with `generic_only`), for a plugin declaring
+// `interfaces`, with a target file when `panel`; `skip` leaves out ids
+// already listed.
+std::string check_list(const std::vector<std::string>& interfaces, bool panel, std::set<std::string>& skip,
+                       bool generic_only = false) {
+    auto plugin = std::make_shared<loader::LoadedPlugin>();
+    plugin->id = "any";
+    plugin->interfaces = interfaces;
+    compat::CompatOptions options;
+    if (panel) options.panel_target = compat::PanelTarget{};
+    std::string out;
+    const auto suite = generic_only ? compat::generic_checks(plugin, options) : compat::suite_checks(plugin, options);
+    for (const auto& check : suite) {
+        if (!skip.insert(check.id).second) continue;
+        out += "  " + check.id + "\n" + wrapped(check.description, 6, 72);
+    }
+    return out;
+}
+
+// Every check id, from the suite itself: a new check is listed without more.
+std::string checks() {
+    std::set<std::string> listed;
+    std::string out = "\nThe checks (--check ID), in the order they run.\nEvery plugin:\n";
+    out += check_list({}, false, listed);
+    out += "One per interface the plugin declares:\n";
+    out += check_list({STAND_LIFECYCLE_ID, STAND_PANEL_ID, STAND_PROXY_ID, STAND_PROBE_ID}, false, listed, true);
+    out += "A stand.panel/1 plugin with --target-config (all must pass before an adapter\nis published):\n";
+    out += check_list({STAND_LIFECYCLE_ID, STAND_PANEL_ID}, true, listed);
+    out += "A stand.proxy/1 plugin with stand.lifecycle/1:\n";
+    out += check_list({STAND_LIFECYCLE_ID, STAND_PROXY_ID}, false, listed);
+    return out;
+}
+
 std::string target_keys() {
     std::string out =
         "\nThe --target-config file: a JSON object (// comment lines allowed) with these\nkeys:\n";
@@ -71,6 +114,6 @@ std::string target_keys() {
 
 }  // namespace
 
-std::string compat_help() { return kOptions + target_keys() + kExit; }
+std::string compat_help() { return kOptions + target_keys() + checks() + kExit; }
 
 }  // namespace stand::cli

@@ -1,5 +1,7 @@
 // `stand compat --help`: the options, then every key of the --target-config
-// file with its type, default and meaning (from compat::panel_target_keys()).
+// file with its type, default and meaning (from compat::panel_target_keys()),
+// then every check id with its description (from compat::suite_checks(), so
+// the list is the suite's own: the SDK installs no list of them).
 #pragma once
 
 #include <string>
