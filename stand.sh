@@ -33,6 +33,8 @@ PACKAGES=(
   podman runc docker-compose debootstrap
   openssh-client openssh-server iproute2
   prometheus
+  # the panel kit's PostgreSQL, MariaDB and Redis (fixtures.compat.databases; Remnawave's native mode)
+  postgresql-15 mariadb-server redis-server
 )
 
 # The compilers and libraries of the stand binary, the unit tests and the
@@ -139,13 +141,15 @@ quiet_new_sshd() {
 # Debian's services (caddy.service serves :80) would hold ports and CPU
 # outside the box. Prometheus is for the live-metrics test, which starts its
 # own: the package's service (:9090) and the node exporter's (:9100, when a
-# machine installs the recommends) stay off too. Stop and disable are
+# machine installs the recommends) stay off too, as do PostgreSQL's, MariaDB's
+# and Redis's (the tests start their own, in a data dir). Stop and disable are
 # separate so that the disable still happens where stopping fails (no
 # running systemd, e.g. in a container).
 quiet_distro_services() {
   command -v systemctl >/dev/null || return 0
   local unit
-  for unit in haproxy.service caddy.service prometheus.service prometheus-node-exporter.service; do
+  for unit in haproxy.service caddy.service prometheus.service prometheus-node-exporter.service \
+              postgresql.service mariadb.service redis-server.service; do
     systemctl stop "$unit" >/dev/null 2>&1 || true
     systemctl disable "$unit" >/dev/null 2>&1 || true
   done

@@ -10,7 +10,6 @@
 namespace stand_remnawave {
 
 namespace fs = std::filesystem;
-using stand_panel_kit::OnRestart;
 using stand_panel_kit::PanelProcess;
 using stand_panel_kit::RunWhen;
 
@@ -83,41 +82,29 @@ void check_build(const NativeSettings& s) {
 
 namespace {
 
-std::vector<std::string> psql(const NativeSettings& s, const std::string& database) {
-    return {s.postgres_bin + "/psql", "-h", "127.0.0.1", "-p", "${db_port}", "-U", "postgres", "-d", database, "-q",
-            "-v", "ON_ERROR_STOP=1"};
+using stand_panel_kit::Companion;
+
+// The database and the cache, declared by the panel kit (companions.hpp),
+// each in a folder of the data dir and on loopback TCP, not on the kit's
+// default unix sockets: the backend's config takes REDIS_HOST and REDIS_PORT
+// (its compose's socket is a docker volume), and its DATABASE_URL a host.
+stand_panel_kit::PostgresqlOptions database(const NativeSettings& s) {
+    return {.database = "remnawave", .tcp = "127.0.0.1:${db_port}", .bin_dir = s.postgres_bin,
+            .user = s.postgres_user, .settings = {"timezone=UTC"}};
 }
 
-// The database: a cluster of its own in <data dir>/postgres, on loopback.
-std::vector<PanelProcess> database(const NativeSettings& s) {
-    auto initdb = stand_panel_kit::step("initdb",
-                                        {s.postgres_bin + "/initdb", "-D", "${data_dir}/postgres", "-U", "postgres",
-                                         "--auth=trust", "-E", "UTF8", "--locale=C.UTF-8"},
-                                        RunWhen::first_start);
-    auto server = stand_panel_kit::service(
-        "postgres", {s.postgres_bin + "/postgres", "-D", "${data_dir}/postgres", "-p", "${db_port}", "-k", "", "-c",
-                     "listen_addresses=127.0.0.1", "-c", "timezone=UTC"});
-    server.ready.command = {s.postgres_bin + "/pg_isready", "-q", "-h", "127.0.0.1", "-p", "${db_port}"};
-    server.on_restart = OnRestart::persists;
-    server.stop_signal = SIGINT;  // "fast" shutdown: what compose's stop does to postgres
-    for (auto* p : {&initdb, &server}) {
-        p->user = s.postgres_user;
-        p->data = {"postgres"};
-        p->working_dir = "${data_dir}/postgres";  // the user may not enter stand's
-    }
-    auto create = psql(s, "postgres");
-    create.insert(create.end(), {"-c", "CREATE DATABASE remnawave"});
-    return {initdb, server, stand_panel_kit::step("createdb", create, RunWhen::first_start)};
+stand_panel_kit::RedisOptions cache(const NativeSettings& s) {
+    return {.tcp = "127.0.0.1:${redis_port}", .server = s.redis_server};
 }
 
-PanelProcess migrations(const NativeSettings& s) {
+PanelProcess migrations(const NativeSettings& s, const Companion& db) {
     if (s.migrations == "prisma") {
         auto deploy = stand_panel_kit::step("migrate", {s.node, "node_modules/prisma/build/index.js", "migrate", "deploy"},
                                             RunWhen::every_start);
         deploy.working_dir = s.source_dir;
         return deploy;
     }
-    auto apply = psql(s, "remnawave");
+    auto apply = db.client;
     for (const auto& f : migration_files(s.source_dir)) apply.insert(apply.end(), {"-f", f});
     auto step = stand_panel_kit::step("migrate", apply, RunWhen::first_start);
     step.working_dir = s.source_dir;
@@ -126,18 +113,19 @@ PanelProcess migrations(const NativeSettings& s) {
 
 // What the backend's config schema reads that depends on the adapter's
 // config (the secrets are in <data dir>/.env), and pm2's env_production.
-std::map<std::string, std::string> app_env() {
+std::map<std::string, std::string> app_env(const Companion& db, const Companion& redis) {
     return {{"NODE_ENV", "production"}, {"APP_PORT", "${port}"}, {"METRICS_PORT", "${metrics_port}"},
-            {"DATABASE_URL", "postgresql://postgres@127.0.0.1:${db_port}/remnawave"},
-            {"REDIS_HOST", "127.0.0.1"}, {"REDIS_PORT", "${redis_port}"}, {"SUB_PUBLIC_DOMAIN", "${sub_public_domain}"}};
+            {"DATABASE_URL", db.url}, {"REDIS_HOST", redis.host}, {"REDIS_PORT", redis.port},
+            {"SUB_PUBLIC_DOMAIN", "${sub_public_domain}"}};
 }
 
 // A node program of the checkout, with the app env.
-PanelProcess app(const NativeSettings& s, const std::string& name, const std::string& script, const char* instance) {
+PanelProcess app(const NativeSettings& s, const std::map<std::string, std::string>& env, const std::string& name,
+                 const std::string& script, const char* instance) {
     PanelProcess p = stand_panel_kit::service(name, {s.node, script});
     p.working_dir = s.source_dir;
     p.env_file = "${data_dir}/.env";
-    p.env = app_env();
+    p.env = env;
     if (instance) p.env["INSTANCE_TYPE"] = instance;
     return p;
 }
@@ -145,23 +133,19 @@ PanelProcess app(const NativeSettings& s, const std::string& name, const std::st
 }  // namespace
 
 std::vector<PanelProcess> native_processes(const NativeSettings& s) {
-    std::vector<PanelProcess> all = database(s);
-    auto redis = stand_panel_kit::service(
-        "redis", {s.redis_server, "--port", "${redis_port}", "--bind", "127.0.0.1", "--save", "", "--appendonly", "no",
-                  "--maxmemory-policy", "noeviction", "--loglevel", "warning", "--dir", "${data_dir}/redis"});
-    redis.data = {"redis"};
-    redis.ready.tcp = "127.0.0.1:${redis_port}";
-    redis.on_restart = OnRestart::persists;
-    all.push_back(redis);
-    auto migrate = migrations(s);
-    migrate.env = app_env();
+    std::vector<PanelProcess> all;
+    const auto db = stand_panel_kit::add_postgresql(all, database(s));
+    const auto redis = stand_panel_kit::add_redis(all, cache(s));
+    const auto env = app_env(db, redis);
+    auto migrate = migrations(s, db);
+    migrate.env = env;
     all.push_back(migrate);
-    auto seed = app(s, "seed", "dist/seed.js", nullptr);
+    auto seed = app(s, env, "seed", "dist/seed.js", nullptr);
     seed.one_shot = true;
     all.push_back(seed);
-    all.push_back(app(s, "api", "dist/app.js", "api"));
-    all.push_back(app(s, "processor", "dist/processors.js", "processor"));
-    all.push_back(app(s, "scheduler", "dist/scheduler.js", "scheduler"));
+    all.push_back(app(s, env, "api", "dist/app.js", "api"));
+    all.push_back(app(s, env, "processor", "dist/processors.js", "processor"));
+    all.push_back(app(s, env, "scheduler", "dist/scheduler.js", "scheduler"));
     return all;
 }
 

@@ -3,11 +3,13 @@
 // shared socket), with the box as cgroup parent, the API published on the
 // configured address only, the project's own volume names. Native: the same
 // parts as declared processes in the box, the database in the data dir:
-// PostgreSQL (initdb and the database once per data dir), Redis, the
+// PostgreSQL (initdb and the database once per data dir) and Redis as the
+// panel kit declares them (companions.hpp, on loopback TCP), the
 // migrations, the seeder and pm2's three apps (ecosystem.config.js: api,
 // processors, scheduler), as the image's docker-entrypoint.sh runs them.
 #pragma once
 
+#include <stand/kits/panel/companions.hpp>
 #include <stand/kits/panel/compose_file.hpp>
 #include <stand/kits/panel/launcher.hpp>
 #include <stand/kits/panel/panel_process.hpp>

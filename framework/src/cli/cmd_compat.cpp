@@ -149,7 +149,17 @@ int run_compat(const std::vector<std::string>& argv) {
     if (auto problem = compat::check_selection_problem(options.only_checks, known); !problem.empty())
         throw UsageError(problem);
     std::optional<text::TempDir> temporary;  // the scratch run dir unless --run-dir, removed at the end
-    if (!args.value("run-dir")) temporary.emplace("stand-compat");
+    if (!args.value("run-dir")) {
+        temporary.emplace("stand-compat");
+        // Searchable (o+x, never listable), as a run dir of `stand run` is: a
+        // panel's process that runs as its own user (PostgreSQL as postgres,
+        // MariaDB as mysql) reaches its data folder through it. The plugins'
+        // data dirs below stay 0700 but for the folders the kit gives such a
+        // user (panel kit, user_folders.hpp).
+        std::error_code ec;
+        std::filesystem::permissions(temporary->path(), std::filesystem::perms::others_exec,
+                                     std::filesystem::perm_options::add, ec);
+    }
     options.run_dir = temporary ? temporary->path() : std::filesystem::path(*args.value("run-dir"));
     if (record) make_record_parts_dir(options);
     register_secrets(*plugin, options);

@@ -11,7 +11,7 @@
 
 #define STAND_ABI_MAJOR 1
 #define STAND_ABI_MINOR 4
-#define STAND_SDK_VERSION_STRING "1.6.0"
+#define STAND_SDK_VERSION_STRING "1.7.0"
 
 typedef struct stand_abi_version {
     uint16_t major;

@@ -60,10 +60,14 @@ public:
             throw ConfigError("config.command: the panel's command line is needed (${data_dir} ${listen} ${port} "
                               "${inbound_port} are expanded)");
         // A panel with a database, a cache or a node beside it declares them
-        // all instead (launch.processes, <stand/kits/panel/panel_process.hpp>):
-        //   auto db = stand_panel_kit::service("database", {"mariadbd", "--datadir=${data_dir}/db", ...});
-        //   db.data = {"db"};  db.ready.tcp = "127.0.0.1:${db_port}";  db.on_restart = OnRestart::persists;
-        //   launch.processes = {db, stand_panel_kit::service("panel", launch.command)};
+        // all instead (launch.processes, <stand/kits/panel/panel_process.hpp>);
+        // PostgreSQL, MariaDB and Redis are one line each, on unix sockets in
+        // the data dir (<stand/kits/panel/companions.hpp>):
+        //   const auto db = stand_panel_kit::add_mariadb(launch.processes, {.database = "panel"});
+        //   const auto cache = stand_panel_kit::add_redis(launch.processes);
+        //   auto panel = stand_panel_kit::service("panel", launch.command);
+        //   panel.env = {{"DATABASE_URL", db.url}, {"REDIS_URL", cache.url}};
+        //   launch.processes.push_back(panel);
         // The kit starts them in order, waits for each, stops them in reverse,
         // and names the one that died.
         PanelPlugin::launch(std::move(launch),

@@ -9,8 +9,10 @@
 //   install  the data dir made; the mode's programs checked (native: every
 //            declared process's program, user and working directory; docker:
 //            the CLI and the compose command); then check_install().
-//   start    the data dir made; before_start(); the processes started in
-//            order, each waited for as it declares (docker: compose up).
+//   start    the data dir made (and the link of socket_dir() where the data
+//            dir's path is too long for a socket); before_start(); the
+//            processes started in order, each waited for as it declares
+//            (docker: compose up).
 //   stop     the processes stopped in reverse order (docker: compose down);
 //            then after_stop().
 //   restart  as the panel's operators restart it: native, the processes that
@@ -20,8 +22,9 @@
 //            restart` of the panel's container. before_start() is NOT run
 //            (a restart keeps the data dir as it is); then after_restart().
 //   wipe     refused while running; compose down -v in docker mode; the data
-//            dir (every process's data in it), the credentials file and the
-//            helper commands' leftover output removed; then forget().
+//            dir (every process's data in it), the credentials file, the
+//            link of socket_dir() and the helper commands' leftover output
+//            removed; then forget().
 //
 // Threads: the host calls an instance from one thread at a time; hooks are
 // called from those calls only.
@@ -54,10 +57,10 @@ public:
 protected:
     PanelLifecycle(const stand::cpp::Host& host, std::string panel);
 
-    // Builds the launcher. ${data_dir} is set to data_dir(); `vars` add the
-    // adapter's own (port, listen, ...). `install_hint` ends the message
-    // install() gives when a program the mode runs is missing (how to
-    // install it, which config key names it).
+    // Builds the launcher. ${data_dir} is set to data_dir(), ${socket_dir}
+    // to socket_dir(); `vars` add the adapter's own (port, listen, ...).
+    // `install_hint` ends the message install() gives when a program the
+    // mode runs is missing (how to install it, which config key names it).
     void launch(LaunchConfig config, const std::map<std::string, std::string>& vars, std::string install_hint);
 
     // --- hooks (all optional but forget())
@@ -83,10 +86,23 @@ protected:
     const stand::cpp::Host& host() const noexcept { return host_; }
     const std::string& panel_name() const noexcept { return panel_; }
     std::filesystem::path data_dir() const;
+    // Where the declared processes put their unix sockets (${socket_dir}, the
+    // kit's PostgreSQL, MariaDB and Redis: companions.hpp): data_dir() when
+    // its path is at most 67 bytes, else /tmp/stand-s-<16 hex digits of a
+    // hash of data_dir()>/data, a link to data_dir() (a socket's path may
+    // not exceed 107 bytes, and run dirs are deeper than that), so the
+    // sockets are still in the data dir. start() makes the link, in a folder
+    // of stand's user (0711) whose name every instance on this data dir
+    // computes alike, when a declared process names ${socket_dir}; a folder
+    // of that name that is not such a folder is an error naming it; wipe()
+    // removes both.
+    std::filesystem::path socket_dir() const;
     std::filesystem::path credentials_file() const;
     Launcher& launcher() const { return *launcher_; }
 
 private:
+    void make_socket_link() const;
+
     stand::cpp::Host host_;
     std::string panel_;
     std::string install_hint_;
