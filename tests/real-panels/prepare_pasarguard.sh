@@ -7,7 +7,8 @@
 #   OUT/src/.venv          the locked requirements (uv.lock), Python 3.14
 #                          (stand's default `python`: source_dir/.venv/bin/python3)
 #   OUT/python-root        Debian unstable's python3.14 and the glibc it needs
-#                          (newer_python.sh, the recipe for any panel needing a newer Python)
+#                          (sdk/tools/newer_python.sh, the SDK's recipe for any panel
+#                          needing a newer Python)
 #   OUT/pasarguard-plugin.json  the plugin config: `stand run --plugin pasarguard=@FILE`
 #   OUT/pasarguard.json    a `stand compat pasarguard --target-config` file (the same
 #                          config under "config", with the compat checks' keys)
@@ -17,7 +18,7 @@
 #
 # Why each step (see tests/real-panels/pasarguard-from-source.md):
 # - pyproject.toml wants Python >= 3.14 and the code uses PEP 758 syntax;
-#   Debian 12 has 3.11, so newer_python.sh unpacks sid's python3.14 .debs into
+#   Debian 12 has 3.11, so sdk/tools/newer_python.sh unpacks sid's python3.14 .debs into
 #   a private root with sid's glibc, and patchelf points the binary at that loader;
 # - asyncmy (MySQL only) has no cp314 wheel, so it is left out;
 # - the dashboard is built with bun at start-up when dashboard/build is
@@ -51,7 +52,7 @@ fi
 venv=$src/.venv
 if ! [[ -f $venv/.stand-complete ]]; then
   rm -rf "$venv"
-  python=$("$(dirname "$0")/newer_python.sh" 3.14 "$out/python-root" "$venv")
+  python=$("$(dirname "$0")/../../sdk/tools/newer_python.sh" 3.14 "$out/python-root" "$venv")
   say "venv with $tag's uv.lock (PyPI wheels)"
   "$python" -m pip install --quiet --upgrade pip uv >&2
   (cd "$src" && "$venv/bin/uv" export --frozen --no-dev --no-hashes --no-emit-project -o "$out/requirements.lock.txt" >&2)
