@@ -59,6 +59,9 @@ PAGES = [
     "tests/real-panels/pasarguard-from-source.md",
     "tests/real-panels/remnawave-from-source.md",
     "docs/measurements/one-server-all-panels.md",
+    "plugins/3x-ui/README.md",
+    "plugins/pasarguard/README.md",
+    "plugins/remnawave/README.md",
 ]
 PORT_BASE = 28400
 COMMAND_TIMEOUT_S = 300
