@@ -65,8 +65,8 @@ public:
         // the data dir (<stand/kits/panel/companions.hpp>):
         //   const auto db = stand_panel_kit::add_mariadb(launch.processes, {.database = "panel"});
         //   const auto cache = stand_panel_kit::add_redis(launch.processes);
-        //   auto panel = stand_panel_kit::service("panel", launch.command);
-        //   panel.env = {{"DATABASE_URL", db.url}, {"REDIS_URL", cache.url}};
+        //   auto panel = stand_panel_kit::command_process(launch);  // config.command, env, working_dir
+        //   panel.env.insert({{"DATABASE_URL", db.url}, {"REDIS_URL", cache.url}});
         //   launch.processes.push_back(panel);
         // The kit starts them in order, waits for each, stops them in reverse,
         // and names the one that died.
