@@ -21,4 +21,11 @@ expect 2 "no check 'panel.start-ready' here \(the panel checks run with --target
   compat hello --check panel.start-ready
 expect 0 "1 passed, 0 failed; 5 more check\(s\) of the suite not run \(--check\)" -- \
   compat hello --check generic.invalid-config
+# A compat target handed to a run as a plugin config is named as one (issue 51).
+scratch=$(mktemp -d); trap 'rm -rf "$scratch"' EXIT
+echo '{"schema_version": 1, "name": "t", "plugins": ["hello"], "phases": [{"name": "x", "steps": [{"step": "idle", "duration_s": 1}]}]}' \
+  >"$scratch/s.json"
+echo '{"config": {"sleeps": 5}, "users": 5, "ready_timeout_s": 10}' >"$scratch/target.json"
+expect 2 "This is a compat target \(stand compat --target-config\): a run takes the plugin config under its \"config\" alone" -- \
+  run "$scratch/s.json" --check --plugin "hello=@$scratch/target.json"
 exit $fail

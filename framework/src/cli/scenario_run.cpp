@@ -65,8 +65,16 @@ void resolve_plugins(const Args& args, const scenario::Scenario& scen, const loa
         }
         std::string all;
         for (const auto& p : problems) all += (all.empty() ? "" : "; ") + p;
+        // A compat target (stand compat --target-config) holds the plugin config under "config".
+        const auto* inner = plugin.config.if_contains("config");
+        const bool target = inner != nullptr && inner->is_object() &&
+                            (plugin.config.contains("wrong_credentials") || plugin.config.contains("users") ||
+                             plugin.config.contains("ready_timeout_s"));
         throw PluginConfigError(where + ".config: " + plugin.label + "'s config schema (stand info " + plugin.id +
-                                ") refuses: " + all);
+                                ") refuses: " + all +
+                                (target ? ". This is a compat target (stand compat --target-config): a run "
+                                          "takes the plugin config under its \"config\" alone"
+                                        : ""));
     }
 }
 

@@ -27,8 +27,9 @@ struct ScanResult {
 
 class PluginSearch {
 public:
-    // Directories in priority order: explicit ones, then $STAND_PLUGIN_PATH,
-    // then the plugins directory next to the executable (build/plugins).
+    // The directories searched: explicit ones, then $STAND_PLUGIN_PATH, then
+    // the plugins directory next to the executable (build/plugins). None
+    // comes first: an id found in two files is refused for both (scan()).
     static std::vector<std::filesystem::path> default_path(const std::vector<std::filesystem::path>& explicit_dirs);
 
     explicit PluginSearch(std::vector<std::filesystem::path> dirs) : dirs_(std::move(dirs)) {}
