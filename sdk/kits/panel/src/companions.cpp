@@ -74,6 +74,19 @@ std::vector<std::string> joined(std::vector<std::string> a, const std::vector<st
     return a;
 }
 
+// A companion's server that answers on its socket or, given one, its TCP
+// address, and outlives a panel restart.
+PanelProcess socket_or_tcp_server(const std::string& name, std::vector<std::string> argv, const std::string& socket,
+                                  const std::string& tcp) {
+    auto server = service(name, std::move(argv));
+    if (tcp.empty())
+        server.ready.unix_socket = socket;
+    else
+        server.ready.tcp = tcp;
+    server.on_restart = OnRestart::persists;
+    return server;
+}
+
 }  // namespace
 
 std::string postgresql_bin_dir() {
@@ -200,12 +213,7 @@ Companion add_mariadb(std::vector<PanelProcess>& processes, const MariadbOptions
     if (!o.database.empty()) c.client.push_back("--database=" + o.database);
 
     auto install_db = step(o.name + "-install-db", install, RunWhen::first_start);
-    auto server = service(o.name, argv);
-    if (o.tcp.empty())
-        server.ready.unix_socket = c.socket;
-    else
-        server.ready.tcp = o.tcp;
-    server.on_restart = OnRestart::persists;
+    auto server = socket_or_tcp_server(o.name, argv, c.socket, o.tcp);
     server.stop_timeout_ms = 30000;  // InnoDB's shutdown writes its buffer pool out
     const std::string hint = o.install_hint.empty() ? "MariaDB's server (Debian: apt-get install mariadb-server)"
                                                     : o.install_hint;
@@ -252,12 +260,7 @@ Companion add_redis(std::vector<PanelProcess>& processes, const RedisOptions& o)
     argv.insert(argv.end(), {"--save", "", "--appendonly", "no", "--maxmemory-policy", "noeviction", "--loglevel",
                              "warning", "--dir", c.folder});
     argv.insert(argv.end(), o.args.begin(), o.args.end());
-    auto server = service(o.name, argv);
-    if (o.tcp.empty())
-        server.ready.unix_socket = c.socket;
-    else
-        server.ready.tcp = o.tcp;
-    server.on_restart = OnRestart::persists;
+    auto server = socket_or_tcp_server(o.name, argv, c.socket, o.tcp);
     server.user = o.user;
     server.data = {o.name};
     server.install_hint = o.install_hint.empty() ? "Redis's server (Debian: apt-get install redis-server; or Valkey's)"
