@@ -70,6 +70,26 @@ TEST_CASE("secrets service: a marked value is scrubbed from the plugin's log lin
     text::secrets().clear();
 }
 
+TEST_CASE("secrets service: a value that is no secret is not hidden; a warning says so, naming no number") {
+    test::TempDir dir;
+    std::vector<std::string> lines, forwarded;
+    auto config = config_in(dir, &lines);
+    config.secret = [&forwarded](const std::string& s) { forwarded.push_back(s); };
+    host::PluginHost ph("demo", config);
+    text::secrets().clear();
+    cpp::Host h(ph.get());
+    h.mark_secret("127.0.0.1");
+    REQUIRE(lines.size() == 1);
+    CHECK(lines.back().rfind("30 demo stand.secrets/1: \"127.0.0.1\" is an IP address, not a secret", 0) == 0);
+    h.mark_secret("48213");
+    CHECK(lines.back().rfind("30 demo stand.secrets/1: a value of 5 digits is a number", 0) == 0);
+    CHECK(lines.back().find("48213") == std::string::npos);
+    CHECK(forwarded.empty());
+    h.info("listening on 127.0.0.1");
+    CHECK(lines.back() == "20 demo listening on 127.0.0.1");
+    text::secrets().clear();
+}
+
 TEST_CASE("files service: data dir is per plugin, private, under the run dir") {
     test::TempDir dir;
     host::PluginHost ph("demo", config_in(dir));

@@ -97,9 +97,14 @@ void PluginHost::log(int level, const std::string& message) const {
 void PluginHost::mark_secret(std::string_view value) const {
     if (value.size() < text::Secrets::kMinLength) return;
     if (auto why = text::secrets().add(value); !why.empty()) {
-        // Shaped as it is, the value is no secret: naming it shows the adapter's author what was marked.
-        log(STAND_LOG_WARNING, "stand.secrets/1: \"" + std::string(value) + "\" is " + why +
-                                ", not a secret: it is not hidden (hiding it would erase it wherever it is written)");
+        // An address or a word is named, to show the adapter's author what was marked; a
+        // number is not (a PIN of five digits is still someone's secret, if not one to hide).
+        const bool number = value.find_first_not_of("0123456789") == std::string_view::npos;
+        log(STAND_LOG_WARNING, "stand.secrets/1: " +
+                                   (number ? "a value of " + std::to_string(value.size()) + " digits"
+                                           : "\"" + std::string(value) + "\"") +
+                                   " is " + why +
+                                   ", not a secret: it is not hidden (hiding it would erase it wherever it is written)");
         return;
     }
     if (config_.secret) config_.secret(std::string(value));
