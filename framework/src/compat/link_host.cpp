@@ -2,26 +2,16 @@
 
 #include "host/http/target_resolver.hpp"
 
+#include <boost/algorithm/string/predicate.hpp>
 #include <boost/asio/ip/address.hpp>
 
 #include <algorithm>
-#include <cctype>
 #include <fstream>
 #include <sstream>
 
 namespace stand::compat {
 
 namespace {
-
-std::string lower(std::string_view s) {
-    std::string out(s);
-    std::transform(out.begin(), out.end(), out.begin(), [](unsigned char c) { return std::tolower(c); });
-    return out;
-}
-
-bool ends_with(std::string_view s, std::string_view suffix) {
-    return s.size() >= suffix.size() && s.substr(s.size() - suffix.size()) == suffix;
-}
 
 LinkHost of_addresses(std::vector<std::string> addresses, const std::string& source) {
     const bool loopback = std::all_of(addresses.begin(), addresses.end(), [](const std::string& a) {
@@ -37,7 +27,6 @@ LinkHost of_addresses(std::vector<std::string> addresses, const std::string& sou
 std::vector<std::string> hosts_file_addresses(std::string_view name, const std::filesystem::path& hosts_file) {
     std::vector<std::string> out;
     std::ifstream in(hosts_file);
-    const std::string wanted = lower(name);
     std::string line;
     while (std::getline(in, line)) {
         line = line.substr(0, line.find('#'));
@@ -48,7 +37,8 @@ std::vector<std::string> hosts_file_addresses(std::string_view name, const std::
         const auto parsed = boost::asio::ip::make_address(address, ec);
         if (ec) continue;
         while (words >> alias)
-            if (lower(alias) == wanted && std::find(out.begin(), out.end(), parsed.to_string()) == out.end())
+            if (boost::algorithm::iequals(alias, name) &&
+                std::find(out.begin(), out.end(), parsed.to_string()) == out.end())
                 out.push_back(parsed.to_string());
     }
     return out;
@@ -61,7 +51,7 @@ LinkHost place_of(const std::string& host, const std::filesystem::path& hosts_fi
     if (host::http::is_localhost_name(host)) return {LinkPlace::here, {"127.0.0.1", "::1"}, ""};
     if (auto found = hosts_file_addresses(host, hosts_file); !found.empty())
         return of_addresses(std::move(found), " (by " + hosts_file.string() + ")");
-    if (ends_with(lower(host), ".test"))
+    if (boost::algorithm::iends_with(host, ".test"))
         return {LinkPlace::elsewhere, {}, "a .test name " + hosts_file.string() + " does not give: nothing here serves it"};
     return {LinkPlace::nowhere, {},
             "no address and not in " + hosts_file.string() + "; stand compat looks no name up in DNS"};

@@ -1,5 +1,6 @@
 #include "text/secrets.hpp"
 
+#include <boost/algorithm/string/case_conv.hpp>
 #include <boost/asio/ip/address.hpp>
 #include <boost/json.hpp>
 
@@ -65,8 +66,7 @@ json::value scrub_value(const json::value& v, const ByPrefix& by_prefix) {
 }  // namespace
 
 std::string Secrets::not_secret_shaped(std::string_view value) {
-    std::string lower(value);
-    std::transform(lower.begin(), lower.end(), lower.begin(), [](unsigned char c) { return std::tolower(c); });
+    const std::string lower = boost::algorithm::to_lower_copy(std::string(value));
     for (const char* word : {"localhost", "http", "https", "true", "false", "null", "none"})
         if (lower == word) return "a common word of protocols and configs";
     if (!value.empty() && value.size() <= 5 && std::all_of(value.begin(), value.end(), [](unsigned char c) { return std::isdigit(c); }))

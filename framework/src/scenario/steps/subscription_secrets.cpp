@@ -2,10 +2,9 @@
 
 #include "text/secrets.hpp"
 
+#include <boost/algorithm/string/case_conv.hpp>
 #include <boost/json.hpp>
 
-#include <algorithm>
-#include <cctype>
 #include <string>
 
 namespace stand::scenario::steps {
@@ -13,8 +12,7 @@ namespace stand::scenario::steps {
 // A panel behind a proxy is told X-Forwarded-For 127.0.0.1 and
 // X-Forwarded-Proto https: values every run writes elsewhere in the open.
 bool describes_client(std::string_view header) {
-    std::string h(header);
-    std::transform(h.begin(), h.end(), h.begin(), [](unsigned char c) { return std::tolower(c); });
+    const std::string h = boost::algorithm::to_lower_copy(std::string(header));
     if (h.starts_with("x-forwarded-") || h.starts_with("accept")) return true;
     for (const char* name : {"user-agent", "forwarded", "x-real-ip", "host", "content-type", "connection",
                              "cache-control", "pragma", "referer", "origin"})
