@@ -26,6 +26,21 @@ host::HostConfig config_in(const test::TempDir& dir, std::vector<std::string>* l
     return c;
 }
 
+// A plugin host whose log lines and forwarded secrets are kept, with the
+// process's secrets forgotten before and after.
+struct SecretsHost {
+    test::TempDir dir;
+    std::vector<std::string> lines, forwarded;
+    host::PluginHost ph{"demo", [this] {
+                            auto config = config_in(dir, &lines);
+                            config.secret = [this](const std::string& s) { forwarded.push_back(s); };
+                            text::secrets().clear();
+                            return config;
+                        }()};
+    cpp::Host h{ph.get()};
+    ~SecretsHost() { text::secrets().clear(); }
+};
+
 }  // namespace
 
 TEST_CASE("host table: identity, log with plugin id, services by id") {
@@ -52,42 +67,29 @@ TEST_CASE("host table: identity, log with plugin id, services by id") {
 }
 
 TEST_CASE("secrets service: a marked value is scrubbed from the plugin's log lines and passed on") {
-    test::TempDir dir;
-    std::vector<std::string> lines, forwarded;
-    auto config = config_in(dir, &lines);
-    config.secret = [&forwarded](const std::string& s) { forwarded.push_back(s); };
-    host::PluginHost ph("demo", config);
-    text::secrets().clear();
-    cpp::Host h(ph.get());
-    h.mark_secret("one-time-key-5e1");
-    h.mark_secret("abc");  // too short to hide as a part of other text
-    h.info("setup with one-time-key-5e1 done (abc)");
-    CHECK(lines.back() == "20 demo setup with <redacted> done (abc)");
-    CHECK(forwarded == std::vector<std::string>{"one-time-key-5e1"});
-    const auto* t = static_cast<const stand_secrets_service*>(ph.get()->get_service(ph.get(), STAND_SECRETS_SERVICE_ID));
+    SecretsHost sh;
+    sh.h.mark_secret("one-time-key-5e1");
+    sh.h.mark_secret("abc");  // too short to hide as a part of other text
+    sh.h.info("setup with one-time-key-5e1 done (abc)");
+    CHECK(sh.lines.back() == "20 demo setup with <redacted> done (abc)");
+    CHECK(sh.forwarded == std::vector<std::string>{"one-time-key-5e1"});
+    const auto* host = sh.ph.get();
+    const auto* t = static_cast<const stand_secrets_service*>(host->get_service(host, STAND_SECRETS_SERVICE_ID));
     REQUIRE(t != nullptr);
-    t->mark(ph.get(), nullptr, 5);  // NULL: ignored, never a crash
-    text::secrets().clear();
+    t->mark(host, nullptr, 5);  // NULL: ignored, never a crash
 }
 
 TEST_CASE("secrets service: a value that is no secret is not hidden; a warning says so, naming no number") {
-    test::TempDir dir;
-    std::vector<std::string> lines, forwarded;
-    auto config = config_in(dir, &lines);
-    config.secret = [&forwarded](const std::string& s) { forwarded.push_back(s); };
-    host::PluginHost ph("demo", config);
-    text::secrets().clear();
-    cpp::Host h(ph.get());
-    h.mark_secret("127.0.0.1");
-    REQUIRE(lines.size() == 1);
-    CHECK(lines.back().rfind("30 demo stand.secrets/1: \"127.0.0.1\" is an IP address, not a secret", 0) == 0);
-    h.mark_secret("48213");
-    CHECK(lines.back().rfind("30 demo stand.secrets/1: a value of 5 digits is a number", 0) == 0);
-    CHECK(lines.back().find("48213") == std::string::npos);
-    CHECK(forwarded.empty());
-    h.info("listening on 127.0.0.1");
-    CHECK(lines.back() == "20 demo listening on 127.0.0.1");
-    text::secrets().clear();
+    SecretsHost sh;
+    sh.h.mark_secret("127.0.0.1");
+    REQUIRE(sh.lines.size() == 1);
+    CHECK(sh.lines.back().rfind("30 demo stand.secrets/1: \"127.0.0.1\" is an IP address, not a secret", 0) == 0);
+    sh.h.mark_secret("48213");
+    CHECK(sh.lines.back().rfind("30 demo stand.secrets/1: a value of 5 digits is a number", 0) == 0);
+    CHECK(sh.lines.back().find("48213") == std::string::npos);
+    CHECK(sh.forwarded.empty());
+    sh.h.info("listening on 127.0.0.1");
+    CHECK(sh.lines.back() == "20 demo listening on 127.0.0.1");
 }
 
 TEST_CASE("files service: data dir is per plugin, private, under the run dir") {
