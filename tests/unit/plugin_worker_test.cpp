@@ -98,6 +98,16 @@ TEST_CASE("plugin worker: a hang is cancelled, then killed, within the timeout a
     CHECK(::kill(pid, 0) != 0);  // reaped
 }
 
+TEST_CASE("plugin worker: a call cancelled at its timeout says so, with what the plugin said as it stopped") {
+    test::TempDir dir;
+    isolation::PluginWorker worker(options_for(test::fixture_plugin("fixture-stall"), dir));
+    REQUIRE(worker.create(R"({"stall": "start", "heed_cancel": true})", 10s).ok());
+    auto started = worker.call("lifecycle.start", {}, 300ms);
+    CHECK(started.code == STAND_E_TIMEOUT);
+    CHECK(started.error == "lifecycle.start did not return within 300 ms and was cancelled: fixture-stall: start cancelled");
+    CHECK(worker.alive());
+}
+
 TEST_CASE("plugin worker: an interrupt cancels a call at once and kills a deaf plugin after the interrupt grace") {
     test::TempDir dir;
     std::atomic<bool> interrupted{false};

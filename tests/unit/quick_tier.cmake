@@ -13,7 +13,7 @@ set(_stand_unit_needs_more
   "haproxy config: `haproxy -c`" "caddy validate " "fio probe: "
   # a plugin in a worker process, or the stand binary
   "proxy plugin: " "plugin worker: " "disk probe: tmpfs" "sysprobe: the plugin " "backend command: "
-  "backend process: "
+  "backend process: " "panel kit processes: "
   # the plugins of build/plugins (and examples/hello-adapter)
   "plugin config schemas: " "plugin search: " "compat: " "hello: " "loader: the hello example"
   # a cgroup box

@@ -195,9 +195,12 @@ WorkerReply PluginWorker::round_trip(boost::json::object request, const std::str
             r.code = message.code;
             r.error = std::move(message.error);
             r.output = std::move(message.output);
-            if (cancel_sent && r.code >= 0) {
+            if (cancel_sent) {  // the call's timeout came first; what the plugin said names what it waited for
+                r.error = r.code >= 0 ? what + " finished only after the timeout (cancelled)"
+                                      : what + " did not return within " + std::to_string(timeout.count()) +
+                                            " ms and was cancelled: " +
+                                            (r.error.empty() ? std::string(stand_result_name(r.code)) : r.error);
                 r.code = STAND_E_TIMEOUT;
-                r.error = what + " finished only after the timeout (cancelled)";
             }
             return r;
         }

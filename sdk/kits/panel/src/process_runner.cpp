@@ -6,6 +6,7 @@
 #include <stand/kits/panel/user_folders.hpp>
 
 #include <algorithm>
+#include <cstdio>
 #include <cstring>
 #include <fstream>
 #include <set>
@@ -144,25 +145,43 @@ void ProcessRunner::make_data_folders(const PanelProcess& p, bool empty_them) co
     }
 }
 
+std::string ProcessRunner::log_end(const std::string& name) const {
+    const fs::path log = log_file(name);
+    const std::string tail = tail_of(log);
+    return "its log " + log.string() + (tail.empty() ? " is empty" : " ends: " + tail);
+}
+
 std::string ProcessRunner::ended_text(Running& r) const {
     if (!r.ended) return {};
-    const fs::path log = log_file(r.name);
-    const std::string tail = tail_of(log);
-    return "the process '" + r.name + "' " + status_text(*r.ended) + "; its log " + log.string() +
-           (tail.empty() ? " is empty" : " ends: " + tail);
+    return "the process '" + r.name + "' " + status_text(*r.ended) + "; " + log_end(r.name);
+}
+
+void ProcessRunner::cancelled(const PanelProcess& p, const std::string& state, std::uint64_t since_ns,
+                              const std::string& why) const {
+    char took[32];
+    std::snprintf(took, sizeof took, "%.1f", static_cast<double>(host_.monotonic_ns() - since_ns) / 1e9);
+    fail(STAND_E_CANCELLED, p, state + " when the call was cancelled, " + took + " s after it was started" +
+                                   (why.empty() ? "" : " (" + why + ")") + "; " + log_end(p.name));
 }
 
 void ProcessRunner::run_step(const PanelProcess& p) {
+    const auto t0 = host_.monotonic_ns();
     stand::cpp::Process proc(host_, spawn_spec(p));
     stand_process_status st{};
-    if (!proc.wait(p.step_timeout_ms, st)) {
+    bool ended = false;
+    try {
+        ended = proc.wait(p.step_timeout_ms, st);
+    } catch (const Error& e) {
+        if (e.code() != STAND_E_CANCELLED) throw;
+        cancelled(p, "had not finished", t0, "");  // the host kills it with what it started
+    }
+    if (!ended) {
         proc.signal(SIGKILL);
-        fail(STAND_E_TIMEOUT, p, "did not finish within " + std::to_string(p.step_timeout_ms / 1000) +
-                                     " s; its log " + log_file(p.name).string() + " ends: " + tail_of(log_file(p.name)));
+        fail(STAND_E_TIMEOUT, p, "did not finish within " + std::to_string(p.step_timeout_ms / 1000) + " s; " +
+                                     log_end(p.name));
     }
     if (st.state != STAND_PROCESS_EXITED || st.exit_code != 0)
-        fail(STAND_E_IO, p, status_text(st) + "; its log " + log_file(p.name).string() + " ends: " +
-                                tail_of(log_file(p.name)));
+        fail(STAND_E_IO, p, status_text(st) + "; " + log_end(p.name));
     if (p.when == RunWhen::first_start) {
         fs::create_directories(step_record(p).parent_path());
         std::ofstream(step_record(p)) << "done\n";
@@ -190,20 +209,29 @@ std::string ProcessRunner::not_ready(const PanelProcess& p) {
     return "`" + expand_(c.command.front()) + "` " + status_text(st) + ": " + tail_of(log, 200);
 }
 
+// Until its ready check passes. A call the host cancels meanwhile (its
+// step's timeout came before ready.timeout_ms) names the process as the
+// timeout does: what it waited for and its log's end.
 void ProcessRunner::wait_ready(const PanelProcess& p, Running& r) {
     const auto t0 = host_.monotonic_ns();
-    for (;;) {
-        const std::string why = not_ready(p);
-        if (why.empty()) return;
-        stand_process_status st{};
-        if (r.process->wait(0, st)) {
-            r.ended = st;
-            throw Error(STAND_E_IO, panel_ + ": " + ended_text(r) + " (before it was ready)");
+    std::string why;
+    try {
+        for (;;) {
+            why = not_ready(p);
+            if (why.empty()) return;
+            stand_process_status st{};
+            if (r.process->wait(0, st)) {
+                r.ended = st;
+                throw Error(STAND_E_IO, panel_ + ": " + ended_text(r) + " (before it was ready)");
+            }
+            if (host_.monotonic_ns() - t0 >= static_cast<std::uint64_t>(p.ready.timeout_ms) * 1000000ULL)
+                fail(STAND_E_TIMEOUT, p, "was not ready within " + std::to_string(p.ready.timeout_ms / 1000) + " s (" +
+                                             why + "); " + log_end(p.name));
+            host_.sleep_ms(100);
         }
-        if (host_.monotonic_ns() - t0 >= static_cast<std::uint64_t>(p.ready.timeout_ms) * 1000000ULL)
-            fail(STAND_E_TIMEOUT, p, "was not ready within " + std::to_string(p.ready.timeout_ms / 1000) + " s (" + why +
-                                         "); its log " + log_file(p.name).string() + " ends: " + tail_of(log_file(p.name)));
-        host_.sleep_ms(100);
+    } catch (const Error& e) {
+        if (e.code() != STAND_E_CANCELLED) throw;
+        cancelled(p, "was not ready", t0, why.empty() ? "its ready check had not answered yet" : why);
     }
 }
 

@@ -42,7 +42,8 @@ struct ReadyCheck {
     std::string tcp;                   // "host:port" (numeric host): a connection is accepted
     std::string unix_socket;           // a path: a connection is accepted
     std::vector<std::string> command;  // exits 0 (e.g. pg_isready), run outside the box, 5 s at most each try
-    int timeout_ms = 60000;            // then start() fails naming the process and its log's end
+    int timeout_ms = 60000;            // then start() fails naming the process and its log's end; so does
+                                       // a call the host cancels first (its step's timeout)
 };
 
 struct PanelProcess {
@@ -55,7 +56,8 @@ struct PanelProcess {
     std::string user;                        // run as this user ("": stand's); its data folders become theirs
     bool one_shot = false;                   // a step: run to its end (exit 0) before the next entry starts
     RunWhen when = RunWhen::every_start;     // one_shot only
-    int step_timeout_ms = 600000;            // one_shot only: then it is killed and start() fails
+    int step_timeout_ms = 600000;            // one_shot only: then it is killed and start() fails (as at a
+                                             // host's cancel before it: named, with its log's end)
     OnRestart on_restart = OnRestart::restarts;
     bool autostart = true;                   // false: the adapter starts it (start_process()), e.g. a node once enrolled
     ReadyCheck ready;                        // long-running only

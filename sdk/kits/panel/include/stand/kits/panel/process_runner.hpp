@@ -2,7 +2,11 @@
 // stand.process/1: in order on start, each one waited for when it says how it
 // is ready, one-shot steps run to their end; in reverse on stop; only those
 // that restart with the panel on restart(). A process that dies is named,
-// with its exit status and the end of its log, by every call that finds it.
+// with its exit status and the end of its log, by every call that finds it;
+// so is one the call was still waiting for when the host cancelled it (the
+// step's timeout, or Ctrl-C, came before the process's own ready or step
+// timeout): a service not ready yet, with what its ready check last found,
+// or a step that had not finished (Error(STAND_E_CANCELLED)).
 //
 // Threads: the host calls an instance from one thread at a time; so do these.
 #pragma once
@@ -12,6 +16,7 @@
 
 #include <boost/json.hpp>
 
+#include <cstdint>
 #include <filesystem>
 #include <functional>
 #include <map>
@@ -86,6 +91,11 @@ private:
     void make_data_folders(const PanelProcess& p, bool empty_them) const;
     boost::json::object spawn_spec(const PanelProcess& p) const;
     std::string ended_text(Running& r) const;
+    std::string log_end(const std::string& name) const;  // "its log PATH ends: ..." (or "is empty")
+    // Error(STAND_E_CANCELLED) "the process 'NAME' STATE when the call was
+    // cancelled, N s after it was started (WHY); its log ... ends: ...".
+    [[noreturn]] void cancelled(const PanelProcess& p, const std::string& state, std::uint64_t since_ns,
+                                const std::string& why) const;
     std::filesystem::path step_record(const PanelProcess& p) const;
     [[noreturn]] void fail(stand_result code, const PanelProcess& p, const std::string& what) const;
 
