@@ -66,3 +66,26 @@ TEST_CASE("scaffold: a project is written into an absent or empty folder, never 
     CHECK_NOTHROW(write_adapter_project("t-proxy", "proxy", dir / "empty"));
     fs::remove_all(dir);
 }
+
+TEST_CASE("scaffold: names of the SDK's C types, and of classes the skeletons name qualified, are usable") {
+    const fs::path dir = fs::temp_directory_path() / ("stand-scaffold-sdk-names-" + std::to_string(::getpid()));
+    fs::remove_all(dir);
+    // stand_proxy, stand_result_name(), ... are the C ABI's; stand::cpp::Probe and Error the C++ helpers'.
+    for (const char* name : {"proxy", "panel", "lifecycle", "error", "sink", "result", "abi_version", "probe",
+                             "instance", "result_name", "plugin_entry_v1"})
+        for (const auto& interface : adapter_interfaces()) {
+            const fs::path project = dir / (interface + "-" + name);
+            INFO(interface << " " << name);
+            REQUIRE_NOTHROW(write_adapter_project(name, interface, project));
+            for (const auto& f : fs::recursive_directory_iterator(project)) {
+                if (!f.is_regular_file()) continue;
+                std::ifstream in(f.path());
+                const std::string text((std::istreambuf_iterator<char>(in)), {});
+                CHECK_MESSAGE(text.find("namespace stand_") == std::string::npos, f.path());
+            }
+        }
+    // A class the skeleton names unqualified is still refused.
+    CHECK_THROWS_WITH_AS(write_adapter_project("config-error", "panel", dir / "c"),
+                         doctest::Contains("its class ConfigError would hide"), ScaffoldError);
+    fs::remove_all(dir);
+}

@@ -67,10 +67,13 @@ const std::vector<std::string_view> kReservedNames{
     "all",     "clean",           "help",        "install",      "test",  "package", "package_source", "edit_cache",
     "rebuild_cache", "list_install_components", "depend", "preinstall", "compat"};
 
-bool is_word_of(const std::string& word, std::string_view text) {
+// Whether `text` names `word` unqualified: `stand::cpp::Probe` names the
+// kit's class whatever the adapter's own is called, a bare `Probe` does not.
+bool is_unqualified_word_of(const std::string& word, std::string_view text) {
     const auto ident = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; };
     for (std::size_t at = text.find(word); at != std::string_view::npos; at = text.find(word, at + 1)) {
-        const bool starts = at == 0 || !ident(text[at - 1]);
+        const bool qualified = at >= 2 && text.substr(at - 2, 2) == "::";
+        const bool starts = at == 0 || (!ident(text[at - 1]) && !qualified);
         const bool ends = at + word.size() == text.size() || !ident(text[at + word.size()]);
         if (starts && ends) return true;
     }
@@ -89,7 +92,7 @@ void check_usable(const AdapterNames& names, const std::string& interface) {
                             "another");
     for (const auto& t : template_files()) {
         const std::string_view folder = t.path.substr(0, t.path.find('/'));
-        if ((folder == interface || folder == "common") && is_word_of(names.class_name, t.text))
+        if ((folder == interface || folder == "common") && is_unqualified_word_of(names.class_name, t.text))
             throw ScaffoldError("'" + names.name + "' is not a usable adapter name: its class " + names.class_name +
                                 " would hide the kit's class of that name (" + std::string(t.path) +
                                 "), so the project would not build; choose another");

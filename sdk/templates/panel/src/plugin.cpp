@@ -24,7 +24,6 @@ namespace {
 
 namespace json = boost::json;
 using stand::cpp::ConfigError;
-using stand::cpp::Error;
 using stand_panel_kit::Reply;
 
 constexpr const char* kPanel = "%%name%%";
@@ -110,7 +109,8 @@ private:
     void remove_user(const std::string& user_id) override {
         auto r = call("delete user", {{"method", "DELETE"}, {"url", url("/api/users/" + user_id)}}, {204, 404});
         subscriptions_.erase(user_id);
-        if (r.status == 404) throw Error(STAND_E_NOT_FOUND, std::string(kPanel) + ": delete user: no user " + user_id);
+        if (r.status == 404)
+            throw stand::cpp::Error(STAND_E_NOT_FOUND, std::string(kPanel) + ": delete user: no user " + user_id);
     }
 
     void admin_ping() override { call("list users", {{"method", "GET"}, {"url", url("/api/users?limit=1")}}, {200}); }
@@ -118,7 +118,8 @@ private:
     json::object subscription_of(const std::string& user_id) override {
         if (auto it = subscriptions_.find(user_id); it != subscriptions_.end()) return subscription(it->second);
         auto r = call("read user", {{"method", "GET"}, {"url", url("/api/users/" + user_id)}}, {200, 404});
-        if (r.status == 404) throw Error(STAND_E_NOT_FOUND, std::string(kPanel) + ": read user: no user " + user_id);
+        if (r.status == 404)
+            throw stand::cpp::Error(STAND_E_NOT_FOUND, std::string(kPanel) + ": read user: no user " + user_id);
         return subscription(stand_panel_kit::string_member(r.json, kPanel, "read user", {"subscription_url"}));
     }
 

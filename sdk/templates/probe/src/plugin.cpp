@@ -21,7 +21,6 @@ namespace {
 
 namespace fs = std::filesystem;
 namespace json = boost::json;
-using stand::cpp::Error;
 
 constexpr const char* kJob = "write-fsync";
 constexpr std::size_t kBlock = 1u << 20;
@@ -58,15 +57,15 @@ public:
         check(job);
         const auto mount = stand_probe_kit::mount_of(dir_);
         if (mount.ram_backed)
-            throw Error(STAND_E_INVALID_ARGUMENT, "%%name%%: config.dir " + dir_ + " is on " + mount.fs_type +
-                                                      " (RAM): a disk probe needs a folder on a disk");
+            throw stand::cpp::Error(STAND_E_INVALID_ARGUMENT, "%%name%%: config.dir " + dir_ + " is on " + mount.fs_type +
+                                                          " (RAM): a disk probe needs a folder on a disk");
         mount_ = mount;
         file_ = fs::path(dir_) / ("%%name%%-" + std::to_string(::getpid()) + ".dat");
     }
 
     json::object run(const std::string& job) override {
         check(job);
-        if (file_.empty()) throw Error(STAND_E_BAD_STATE, "%%name%%: run before prepare");
+        if (file_.empty()) throw stand::cpp::Error(STAND_E_BAD_STATE, "%%name%%: run before prepare");
         const int fd = ::open(file_.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
         if (fd < 0) throw io_error("cannot create " + file_.string());
         const std::vector<char> block(kBlock, 'x');
@@ -74,10 +73,10 @@ public:
         for (std::int64_t i = 0; i < size_mib_; ++i) {
             if (host_.cancelled()) {
                 ::close(fd);
-                throw Error(STAND_E_CANCELLED, "%%name%%: " + std::string(kJob) + " cancelled");
+                throw stand::cpp::Error(STAND_E_CANCELLED, "%%name%%: " + std::string(kJob) + " cancelled");
             }
             if (::write(fd, block.data(), block.size()) != static_cast<ssize_t>(block.size())) {
-                const Error e = io_error("cannot write " + file_.string());
+                const stand::cpp::Error e = io_error("cannot write " + file_.string());
                 ::close(fd);
                 throw e;
             }
@@ -85,7 +84,8 @@ public:
         const bool synced = ::fdatasync(fd) == 0;
         const int sync_errno = errno;
         ::close(fd);
-        if (!synced) throw Error(STAND_E_IO, "%%name%%: fdatasync " + file_.string() + ": " + std::strerror(sync_errno));
+        if (!synced)
+            throw stand::cpp::Error(STAND_E_IO, "%%name%%: fdatasync " + file_.string() + ": " + std::strerror(sync_errno));
         const double seconds = static_cast<double>(host_.monotonic_ns() - t0) / 1e9;
         return {{"metrics", {{"mib_s", static_cast<double>(size_mib_) / seconds}, {"seconds", seconds}}},
                 {"facts", {{"filesystem", mount_.fs_type}, {"mount_point", mount_.mount_point},
@@ -103,11 +103,12 @@ public:
 
 private:
     static void check(const std::string& job) {
-        if (job != kJob) throw Error(STAND_E_NOT_FOUND, "%%name%%: no job '" + job + "' (try " + kJob + ")");
+        if (job != kJob)
+            throw stand::cpp::Error(STAND_E_NOT_FOUND, "%%name%%: no job '" + job + "' (try " + kJob + ")");
     }
 
-    static Error io_error(const std::string& what) {
-        return Error(STAND_E_IO, "%%name%%: " + what + ": " + std::strerror(errno));
+    static stand::cpp::Error io_error(const std::string& what) {
+        return stand::cpp::Error(STAND_E_IO, "%%name%%: " + what + ": " + std::strerror(errno));
     }
 
     void remove_file() const {

@@ -2,7 +2,7 @@
 
 #include <sstream>
 
-namespace stand_%%ident%% {
+namespace %%ident%%_adapter {
 namespace {
 
 std::string address(const std::string& host, std::uint16_t port) {
@@ -56,4 +56,4 @@ std::string render_config(const stand_proxy_kit::ProxySettings& s, const std::st
     return c.str();
 }
 
-}  // namespace stand_%%ident%%
+}  // namespace %%ident%%_adapter

@@ -8,7 +8,7 @@
 #include <cstdint>
 #include <string>
 
-namespace stand_%%ident%% {
+namespace %%ident%%_adapter {
 
 // Connections per worker when knobs.max_connections is unset.
 inline constexpr std::int64_t kDefaultConnections = 4096;
@@ -20,4 +20,4 @@ bool upstream_pool_on(const stand_proxy_kit::ProxySettings& s);
 // The whole config; `prefix` is the data dir (logs, pid, temp files).
 std::string render_config(const stand_proxy_kit::ProxySettings& s, const std::string& prefix);
 
-}  // namespace stand_%%ident%%
+}  // namespace %%ident%%_adapter

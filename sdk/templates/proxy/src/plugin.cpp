@@ -46,7 +46,7 @@ private:
     }
 
     std::vector<stand_proxy_kit::ConfigFile> render_config(const ProxySettings& s) const override {
-        return {{kTraits.main_config, stand_%%ident%%::render_config(s, data_dir().string())}};
+        return {{kTraits.main_config, %%ident%%_adapter::render_config(s, data_dir().string())}};
     }
 
     // The proxy's own check of a config before it is used (`nginx -t`).
@@ -64,7 +64,7 @@ private:
         return std::regex_search(output, m, std::regex("nginx/([0-9.]+)")) ? m[1].str() : "";
     }
 
-    bool upstream_pool_on(const ProxySettings& s) const override { return stand_%%ident%%::upstream_pool_on(s); }
+    bool upstream_pool_on(const ProxySettings& s) const override { return %%ident%%_adapter::upstream_pool_on(s); }
 
     json::value upstream_pool(const ProxySettings&, bool on) const override {
         if (!on) return "none: a new backend connection per request";
@@ -73,7 +73,7 @@ private:
 
     // The proxy's own defaults a reader needs to compare runs.
     void add_defaults(json::object& d, const ProxySettings& s) const override {
-        d["max_connections"] = s.knobs.max_connections.value_or(stand_%%ident%%::kDefaultConnections);
+        d["max_connections"] = s.knobs.max_connections.value_or(%%ident%%_adapter::kDefaultConnections);
         d["websocket"] = s.knobs.websocket ? "Upgrade and Connection passed through" : "not passed";
     }
 };
