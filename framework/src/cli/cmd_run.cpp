@@ -225,6 +225,7 @@ int run_run(const std::vector<std::string>& argv) {
     auto search = plugin_search(args);
     if (args.flag("check")) {
         if (resume) throw UsageError("--check validates a scenario file, not --resume");
+        metrics.check();
         const int code = checked_scenario(args, scen, search, hosts);
         if (code != kExitOk) return code;
         for (const auto& g : open_run_hosts(args, generator_targets, "generators"))

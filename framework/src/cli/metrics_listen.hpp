@@ -8,11 +8,17 @@
 
 #include <boost/asio/ip/tcp.hpp>
 
+#include <exception>
 #include <memory>
 #include <optional>
 #include <string>
 
 namespace stand::cli {
+
+// What a listener on `address` exposes, for stderr: "" on loopback; on
+// 0.0.0.0 or ::, that it listens on every interface and so is reachable
+// from other machines; on another address, that it is reachable from them.
+std::string exposure_notice(const boost::asio::ip::address& address);
 
 class MetricsListen {
 public:
@@ -24,13 +30,19 @@ public:
     bool wanted() const { return endpoint_.has_value(); }
     const std::string& option_text() const { return text_; }
 
+    // --check: listens and lets go at once; UsageError as open() when it cannot.
+    void check() const;
+
     // Listens (UsageError naming the option and the reason when it cannot),
-    // says where on stderr ("stand: metrics: http://127.0.0.1:40123/metrics")
-    // and returns the figures the run keeps up to date; null when not wanted.
-    // Serving ends when this object goes.
+    // says where on stderr ("stand: metrics: http://127.0.0.1:40123/metrics",
+    // and exposure_notice() when it is not loopback) and returns the figures
+    // the run keeps up to date; null when not wanted. Serving ends when this
+    // object goes.
     live::LiveFigures* open(const std::string& scenario);
 
 private:
+    [[noreturn]] void refuse(const std::exception& why) const;
+
     std::optional<boost::asio::ip::tcp::endpoint> endpoint_;
     std::string text_;  // "--metrics-listen HOST:PORT", as given
     std::unique_ptr<live::LiveFigures> figures_;

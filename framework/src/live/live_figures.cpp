@@ -55,6 +55,16 @@ LiveSnapshot LiveFigures::snapshot() const {
     return copy;
 }
 
+void LiveFigures::listener_counted(const ListenerLoad& more) {
+    std::lock_guard lock(mutex_);
+    listener_.add(more);
+}
+
+ListenerLoad LiveFigures::listener_load() const {
+    std::lock_guard lock(mutex_);
+    return listener_;
+}
+
 BoxSourceScope::BoxSourceScope(LiveFigures* figures, std::function<BoxFigures()> source) : figures_(figures) {
     if (figures_) figures_->set_box_source(std::move(source));
 }

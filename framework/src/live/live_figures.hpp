@@ -1,8 +1,11 @@
 // The run's live figures, structured (stand run --metrics-listen): what the
 // run is doing, the load step's rates, counts and latency as it runs, and
 // the measured box's CPU and memory. One owner: the engine and its steps
-// write, the metrics listener reads a snapshot. Every member is thread-safe.
+// write, the metrics listener reads a snapshot; the listener counts what
+// scrapers asked of it, which a repetition reads. Every member is thread-safe.
 #pragma once
+
+#include "live/listener_load.hpp"
 
 #include <cstddef>
 #include <cstdint>
@@ -72,9 +75,15 @@ public:
 
     LiveSnapshot snapshot() const;
 
+    // The listener's own load (metrics_server.cpp): it adds, a repetition
+    // reads it before and after (scenario/listener_note.hpp).
+    void listener_counted(const ListenerLoad& more);
+    ListenerLoad listener_load() const;
+
 private:
     mutable std::mutex mutex_;
     LiveSnapshot state_;
+    ListenerLoad listener_;
     std::function<BoxFigures()> box_;
 };
 

@@ -4,14 +4,22 @@
 // metric_text.hpp), anything else 404. One thread of its own, with the stop
 // signals blocked so that they reach the run; destroying it stops serving at
 // once, whatever clients are connected.
+//
+// It takes little from the run it watches (listener_limits.hpp): at most
+// connection_cap_here() connections at once (one more is closed when
+// accepted), a request whole within kRequestTimeout or the connection goes,
+// and accepts and requests paced to kOperationsPerSecond. What scrapers
+// asked of it is counted into the figures' ListenerLoad.
 #pragma once
 
+#include "live/listener_limits.hpp"
 #include "live/live_figures.hpp"
 
 #include <boost/asio/awaitable.hpp>
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/ip/tcp.hpp>
 
+#include <cstddef>
 #include <thread>
 
 namespace stand::live {
@@ -21,7 +29,7 @@ public:
     // Listens on `endpoint` now (port 0: a free port) and serves `figures`,
     // which must outlive it. Throws backend::BackendError naming the
     // address and the system's reason when it cannot listen.
-    MetricsServer(const boost::asio::ip::tcp::endpoint& endpoint, const LiveFigures& figures);
+    MetricsServer(const boost::asio::ip::tcp::endpoint& endpoint, LiveFigures& figures);
     ~MetricsServer();
     MetricsServer(const MetricsServer&) = delete;
     MetricsServer& operator=(const MetricsServer&) = delete;
@@ -30,8 +38,13 @@ public:
 
 private:
     boost::asio::awaitable<void> accept();
+    boost::asio::awaitable<void> serve(boost::asio::ip::tcp::socket socket);
+    boost::asio::awaitable<void> wait_turn();
 
-    const LiveFigures& figures_;
+    LiveFigures& figures_;
+    const std::size_t cap_;
+    std::size_t open_ = 0;  // connections served now (the server's thread only)
+    Pace pace_{kOperationsPerSecond, kOperationBurst};
     boost::asio::io_context context_{1};
     boost::asio::ip::tcp::acceptor acceptor_;
     boost::asio::ip::tcp::endpoint endpoint_;

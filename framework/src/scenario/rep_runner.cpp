@@ -3,6 +3,7 @@
 
 #include "detect/go_runtime.hpp"
 #include "isolation/plugin_worker.hpp"
+#include "scenario/listener_note.hpp"
 #include "scenario/rep_go_runtimes.hpp"
 #include "scenario/step_metrics.hpp"
 #include "scenario/steps/rep_context.hpp"
@@ -109,6 +110,16 @@ void run_phases(RepContext& ctx, std::optional<detect::GoProcessScanner>& go_pro
     ctx.throw_if_interrupted();
 }
 
+// Scrapers that pressed the --metrics-listen listener since `before`, the
+// repetition's start (scenario/listener_note.hpp).
+void note_listener_load(RepContext& ctx, const live::ListenerLoad& before, RepClock::time_point started) {
+    if (!ctx.env.figures) return;
+    const auto during = ctx.env.figures->listener_load().since(before);
+    const double seconds = std::chrono::duration<double>(RepClock::now() - started).count();
+    const std::string scope = ctx.plugin().label + " rep " + std::to_string(ctx.env.planned.rep);
+    if (auto note = listener_note(during, seconds, scope)) ctx.record.findings.push_back(note->to_json());
+}
+
 json::object preface_of(const RepEnvironment& env, const isolation::PluginWorker& worker) {
     const PluginRef& plugin = env.scenario.plugins[env.planned.plugin];
     json::object doc = env.preface;
@@ -123,6 +134,8 @@ json::object preface_of(const RepEnvironment& env, const isolation::PluginWorker
 }  // namespace
 
 json::object run_repetition(RepEnvironment& env) {
+    const auto started = RepClock::now();
+    const live::ListenerLoad listener_before = env.figures ? env.figures->listener_load() : live::ListenerLoad{};
     const PluginRef& plugin = env.scenario.plugins[env.planned.plugin];
     isolation::WorkerOptions options;
     options.plugin_file = env.plugin_file;
@@ -155,6 +168,7 @@ json::object run_repetition(RepEnvironment& env) {
     ctx.record.doc[rundir::rep_key::kHost] = {{"peak_rss_kib", usage.peak_rss_kib}, {"cpu_user_s", usage.cpu_user_s},
                               {"cpu_system_s", usage.cpu_system_s}};
     if (go_processes) check_go_runtimes(ctx, *go_processes);
+    note_listener_load(ctx, listener_before, started);
     save(ctx, status);
     return ctx.record.to_json(status);
 }
