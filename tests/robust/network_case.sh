@@ -4,7 +4,9 @@
 # stand's as a careless or hostile peer does (the live-metrics listener, a
 # QUIC connection) and checks stand's answer. Every port is one the system
 # chose for port 0, read from what the program printed; every case works in
-# its own temporary directory, so two suites can run side by side.
+# its own temporary directory, so two suites can run side by side. The
+# tunnel case needs the Hysteria 2 test server (build/tests/hy2server, Go;
+# STAND_HY2SERVER names another) and skips (77) without it.
 set -uo pipefail
 case_name=$1 stand=$2 fixtures=$3 plugins=$4 scenarios=$5
 here=$(cd "$(dirname "$0")" && pwd)
@@ -143,6 +145,67 @@ metrics_every_interface)
   grep -q 'reachable from other machines' loopback.out && { echo "FAIL: a loopback listener warned"; fail=1; }
   ;;
 
+# --- item 4: what is not a QUIC packet does not end a QUIC connection -------
+tunnel_empty_datagram)
+  # One empty datagram from the server's address into a running `stand
+  # tunnel` (a relay in front of the real Hysteria 2 server sends it), in
+  # every --udp-batching mode: dropped and counted, the connection goes on.
+  hy2=${STAND_HY2SERVER:-$fixtures/../hy2server}
+  [[ -x $hy2 ]] || { echo "the Hysteria 2 test server was not built ($hy2): is Go installed?"; exit 77; }
+  openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes -keyout key.pem -out cert.pem \
+    -days 2 -subj /CN=localhost -addext "subjectAltName=DNS:localhost,IP:127.0.0.1" 2>/dev/null
+  start_backend
+  echo alice >users
+  "$hy2" --listen 127.0.0.1:0 --control 127.0.0.1:0 --cert cert.pem --key key.pem --users users \
+    --max-tx-mbit 20 >hy2.out 2>hy2.err &
+  pids+=($!)
+  for _ in $(seq 100); do grep -q '^ready' hy2.out 2>/dev/null && break; sleep 0.1; done
+  server=$(sed -n 's/^ready udp=\([^ ]*\) .*/\1/p' hy2.out)
+  [[ -n $server ]] || { echo "FAIL: the Hysteria 2 server did not start"; cat hy2.err; exit 1; }
+  for mode in auto mmsg off; do
+    python3 "$here/udp_peers.py" relay "$server" 1.5 >relay-$mode.out 2>&1 &
+    relay=$!
+    for _ in $(seq 50); do grep -q '^udp ' relay-$mode.out && break; sleep 0.1; done
+    port=$(sed -n 's/^udp //p' relay-$mode.out)
+    "$stand" tunnel "hysteria2://alice@127.0.0.1:$port/?insecure=1" --sink "$backend" -d 3s --rx-mbit 20 \
+      --udp-batching "$mode" --json >t-$mode.json 2>t-$mode.err
+    kill "$relay"; wait "$relay" 2>/dev/null
+    grep -q 'sent a datagram of 0 bytes' relay-$mode.out || { echo "FAIL: $mode: the relay sent no empty datagram"; fail=1; }
+    python3 - "$mode" t-$mode.json <<'PY' || fail=1
+import json, sys
+mode, path = sys.argv[1], sys.argv[2]
+try:
+    r = json.load(open(path))
+except ValueError:
+    sys.exit(f"FAIL: {mode}: no result: {open(path).read()[-400:]}")
+bad = []
+if r["connection_losses"] != 0 or r["streams_dropped"] != 0:
+    bad.append(f"losses {r['connection_losses']}, dropped {r['streams_dropped']}, reasons {r['loss_reasons']}")
+if r["udp"].get("datagrams_not_quic", 0) < 1:
+    bad.append(f"the empty datagram is not counted: udp {r['udp']}")
+if bad:
+    sys.exit(f"FAIL: --udp-batching {mode}: " + "; ".join(bad))
+print(f"ok: --udp-batching {mode}: 0 losses, {r['udp']['datagrams_not_quic']} datagram(s) not QUIC dropped")
+PY
+  done
+  ;;
+http3_empty_answers)
+  # `stand load --http3` against a peer that answers every datagram with an
+  # empty one: no connection completes, and the load says why, as errors.
+  python3 "$here/udp_peers.py" empty-answers >peer.out 2>&1 &
+  peer=$!
+  pids+=($peer)
+  for _ in $(seq 50); do grep -q '^udp ' peer.out && break; sleep 0.1; done
+  port=$(sed -n 's/^udp //p' peer.out)
+  "$stand" load --http3 --insecure "https://127.0.0.1:$port/" -c 2 -d 2s --timeout 1s >load.out 2>&1
+  code=$?
+  cat load.out
+  [[ $code -eq 1 ]] || { echo "FAIL: stand load exited $code (want 1: no request got a response)"; fail=1; }
+  grep -qE 'errors [1-9]' load.out || { echo "FAIL: no error counted for a load that sent no request"; fail=1; }
+  grep -qE '^ +[0-9]+ [a-z_]+: .*not a QUIC packet' load.out ||
+    { echo "FAIL: no error reason names the datagrams that were not QUIC packets"; fail=1; }
+  grep -q 'datagrams in were not QUIC packets' load.out || { echo "FAIL: the UDP line does not count them"; fail=1; }
+  ;;
 *)
   echo "unknown case $case_name"; exit 2 ;;
 esac

@@ -41,6 +41,28 @@ Http3Error error_of(const quic::CloseInfo& info) {
     return {ErrorKind::other, "QUIC connection closed"};
 }
 
+// A connection whose every datagram from the peer was dropped as no QUIC
+// packet (quic/datagram_shape.hpp): why it never completed a handshake,
+// rather than the timeout it ran into.
+constexpr const char* kOnlyNotQuic =
+    "no QUIC handshake: every datagram from the peer was not a QUIC packet (empty or too short)";
+
+bool only_not_quic(const quic::QuicCounters& c) noexcept {
+    return c.packets_received > 0 && c.packets_dropped == c.packets_received;
+}
+
+// The warning's text: the close's reason, and the datagrams behind it.
+std::string failure_text(const std::string& reason, const quic::QuicCounters& c) {
+    if (!only_not_quic(c)) return reason;
+    return reason + "; the peer sent " + std::to_string(c.packets_received) +
+           " datagrams, none a QUIC packet (empty or too short)";
+}
+
+// This side's own close of a connection it was done with (H3_NO_ERROR): no failure.
+bool ended_by_us(const quic::CloseInfo& info) noexcept {
+    return info.cause == quic::CloseCause::local && info.application;
+}
+
 }  // namespace
 
 // One QUIC connection and its requests in flight.
@@ -90,9 +112,13 @@ public:
         // A client that got no handshake at all during the load errs here with its reason, not nothing: a
         // server that never completes one (e.g. it answers only with a Version Negotiation the client must
         // ignore). A connection per request leaves one handshake open at every normal end: not an error.
-        if (conn_ && !conn_->closed() && !conn_->handshake_done() && !handshaken_)
-            worker_.stats().record_error(ErrorKind::timeout, "no QUIC handshake by the end of the load",
+        if (conn_ && !conn_->closed() && !conn_->handshake_done() && !handshaken_) {
+            const bool garbage = only_not_quic(conn_->counters());
+            worker_.stats().record_error(garbage ? ErrorKind::connect : ErrorKind::timeout,
+                                         garbage ? kOnlyNotQuic : "no QUIC handshake by the end of the load",
                                          worker_.second_of(now_ns()));
+            worker_.note_failure(failure_text("no QUIC handshake by the end of the load", conn_->counters()));
+        }
         close_quietly();
     }
 
@@ -135,12 +161,13 @@ public:
             for (std::size_t i = 0; i < inflight_.size(); ++i)
                 stats.record_error(e.kind, e.reason, worker_.second_of(now));
             inflight_.clear();
-        } else if (!info.handshake_done && info.cause != quic::CloseCause::local) {
+        } else if (!info.handshake_done && !ended_by_us(info)) {
             // No request was sent yet: the failed handshake itself is the error.
-            const Http3Error e = error_of(info);
+            Http3Error e = error_of(info);
+            if (conn_ && only_not_quic(conn_->counters())) e = {ErrorKind::connect, kOnlyNotQuic};
             stats.record_error(e.kind, e.reason, worker_.second_of(now));
         }
-        if (info.cause != quic::CloseCause::local) worker_.note_failure(info.reason);
+        if (!ended_by_us(info)) worker_.note_failure(conn_ ? failure_text(info.reason, conn_->counters()) : info.reason);
         // Reconnect from a fresh stack frame: this one is inside the old connection.
         const bool quick = info.handshake_done;
         asio::post(worker_.io(), [this, quick] { reconnect_later(quick); });

@@ -1,5 +1,6 @@
 #include "quic/quic_connection.hpp"
 
+#include "quic/datagram_shape.hpp"
 #include "quic/quic_clock.hpp"
 #include "quic/quic_error.hpp"
 
@@ -432,6 +433,10 @@ void QuicConnection::on_packet(const std::uint8_t* data, std::size_t len, std::u
             return;
         }
         packet = rx_plain_.data();
+    }
+    if (too_short_for_quic(packet, len)) {  // ngtcp2 would end the connection over an empty one
+        ++counters_.packets_dropped;
+        return;
     }
     ngtcp2_path path{addr_of(local_), addr_of(options_.remote), nullptr};
     ngtcp2_pkt_info pi{};

@@ -64,7 +64,9 @@ struct QuicCounters {
     std::uint64_t packets_received = 0;
     std::uint64_t bytes_sent = 0;      // UDP payload bytes, after obfuscation
     std::uint64_t bytes_received = 0;
-    std::uint64_t packets_dropped = 0;  // refused by the obfuscator
+    // Datagrams that were no QUIC packet, dropped before ngtcp2: refused by
+    // the obfuscator, empty or too short (quic/datagram_shape.hpp).
+    std::uint64_t packets_dropped = 0;
 };
 
 class QuicConnection final : public Http3Transport, public std::enable_shared_from_this<QuicConnection> {

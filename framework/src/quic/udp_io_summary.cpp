@@ -24,6 +24,12 @@ std::string ecn_text(std::uint64_t with, std::uint64_t of) {
     return "on for " + std::to_string(with) + " of " + std::to_string(of) + " connections";
 }
 
+// "; 2 of the datagrams in were not QUIC packets (empty or too short), dropped"; "" for none.
+std::string not_quic_text(std::uint64_t dropped) {
+    if (dropped == 0) return "";
+    return "; " + std::to_string(dropped) + " of the datagrams in were not QUIC packets (empty or too short), dropped";
+}
+
 }  // namespace
 
 void UdpIoSummary::add(const QuicConnection& connection) { add(connection.udp_io(), connection.counters()); }
@@ -73,6 +79,7 @@ boost::json::object UdpIoSummary::to_json() const {
     o["datagrams_received"] = counters.packets_received;
     o["bytes_sent"] = counters.bytes_sent;
     o["bytes_received"] = counters.bytes_received;
+    o["datagrams_not_quic"] = counters.packets_dropped;
     return o;
 }
 
@@ -82,7 +89,7 @@ std::vector<std::string> UdpIoSummary::describe() const {
     lines.push_back("UDP: send " + joined(send_paths) + ", receive " + joined(receive_paths) + ", ECN " +
                     ecn_text(connections_with_ecn, connections) + " (--udp-batching " + batching + "); " +
                     std::to_string(counters.packets_received) + " datagrams in, " +
-                    std::to_string(counters.packets_sent) + " out");
+                    std::to_string(counters.packets_sent) + " out" + not_quic_text(counters.packets_dropped));
     for (const auto& f : fallbacks) lines.push_back("UDP fallback: " + f);
     return lines;
 }

@@ -30,10 +30,11 @@ struct UdpIoSummary {
     void merge(const UdpIoSummary& other);
     // "udp": {"batching", "send", "receive", "ecn", "receive_buffer",
     // "fallbacks", "datagrams_sent", "datagrams_received", "bytes_sent",
-    // "bytes_received"}.
+    // "bytes_received", "datagrams_not_quic"}.
     boost::json::object to_json() const;
     // "UDP: send gso+sendmmsg, receive gro+recvmmsg, ECN on (asked: auto)",
-    // then each fallback.
+    // the datagrams in and out and those that were no QUIC packet, then each
+    // fallback.
     std::vector<std::string> describe() const;
 };
 
