@@ -7,7 +7,7 @@
 namespace stand::report {
 
 // & < > " ' as entities: safe in element content and in quoted attributes;
-// the control characters XML forbids as '?' (text::xml_escape).
+// what XML 1.0 cannot hold as U+FFFD (text::xml_escape).
 std::string html_escape(std::string_view text);
 
 // `value` with exactly `decimals` digits after the point ("-0.0" never: a

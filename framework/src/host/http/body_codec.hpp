@@ -1,6 +1,8 @@
 // Encodings between HTTP bodies and the JSON documents of stand.http/1.
 #pragma once
 
+#include "text/utf8.hpp"
+
 #include <string>
 #include <string_view>
 #include <utility>
@@ -9,7 +11,7 @@
 namespace stand::host::http {
 
 // Strict UTF-8: no overlong forms, surrogates or code points past U+10FFFF.
-bool is_valid_utf8(std::string_view bytes);
+using text::is_valid_utf8;
 
 std::string base64_encode(std::string_view bytes);
 
