@@ -4,6 +4,7 @@
 #include "cli/deferred_gnutls.hpp"
 #include "cli/exit_codes.hpp"
 #include "cli/scenario_run.hpp"
+#include "cli/stdout_check.hpp"
 #include "isolation/worker_main.hpp"
 #include "loader/plugin_loader.hpp"
 #include "scenario/plugin_overrides.hpp"
@@ -58,18 +59,9 @@ exit codes:
   compare gate crossed or undecided (stand run, report, compare), 130 interrupted
 )";
 
-}  // namespace
-
-int main(int argc, char** argv) {
+// `stand COMMAND REST...`: its exit code, every error a message on stderr.
+int run_command(const std::string& command, const std::vector<std::string>& rest) {
     using namespace stand::cli;
-    defer_gnutls_init(argv);
-    std::vector<std::string> args(argv + 1, argv + argc);
-    if (args.empty()) {
-        std::cerr << kUsage;
-        return kExitUsage;
-    }
-    const std::string command = args.front();
-    std::vector<std::string> rest(args.begin() + 1, args.end());
     try {
         if (command == "-h" || command == "--help" || command == "help") {
             std::cout << kUsage;
@@ -119,4 +111,21 @@ int main(int argc, char** argv) {
         std::cerr << "stand: internal error: " << stand::text::secrets().scrub(e.what()) << "\n";
         return kExitInternal;
     }
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    using namespace stand::cli;
+    defer_gnutls_init(argv);
+    std::vector<std::string> args(argv + 1, argv + argc);
+    if (args.empty()) {
+        std::cerr << kUsage;
+        return kExitUsage;
+    }
+    const std::string command = args.front();
+    const std::vector<std::string> rest(args.begin() + 1, args.end());
+    if (command == "__worker") return run_command(command, rest);  // a plugin worker: its stdout is the plugin's
+    StdoutCheck out;  // output lost (a full disk, /dev/full) is not a success
+    return out.finish(run_command(command, rest));
 }
