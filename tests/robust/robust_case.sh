@@ -254,26 +254,30 @@ scaffold_full_disk)
 compare_non_finite)
   tick_scenario t.json 1 10
   expect 0 '1 repetitions ok' -- run t.json --run-dir r "${flaky[@]}"
-  python3 - r/reps/fixture-flaky_r1.json <<'PY'
+  cp -r r far
+  python3 - r/reps/fixture-flaky_r1.json far/reps/fixture-flaky_r1.json <<'PY'
 import sys
-p = sys.argv[1]; t = open(p).read()
-t = t.replace('"metrics":{', '"metrics":{"inf.metric":1e999,"two\\nlines":1,', 1)
-open(p, "w").write(t)
+for p, far in zip(sys.argv[1:], ("1e-300", "1e300")):
+    t = open(p).read()
+    open(p, "w").write(t.replace('"metrics":{', '"metrics":{"far.metric":' + far + ',"two\\nlines":1,', 1))
 PY
   cp -r r before
-  "$stand" compare r r --json >c.json 2>c.err || { echo "FAIL: compare --json: $(cat c.err)"; fail=1; }
+  "$stand" compare r far --json >c.json 2>c.err || { echo "FAIL: compare --json: $(cat c.err)"; fail=1; }
   python3 -c "
 import json, sys
 def strict(c): raise ValueError('non-finite ' + c)
 d = json.loads(open('c.json').read(), parse_constant=strict)
-rows = [r for r in d['rows'] if r['metric'] == 'inf.metric']
-assert rows and rows[0]['a']['median'] is None and 'finite' in rows[0]['null_because'], rows
+rows = [r for r in d['rows'] if r['metric'] == 'far.metric']
+assert rows and rows[0]['ratio'] is None and 'beyond a double' in rows[0]['null_because'], rows
 " || { echo "FAIL: compare --json wrote a non-finite number"; cat c.json; fail=1; }
   "$stand" compare r r >c.md 2>&1
   grep -q '^| fixture-flaky | two lines |' c.md || { echo "FAIL: a newline in a metric name broke the table"; cat c.md; fail=1; }
   mkdir bare && cp r/run.json bare/ && mkdir bare/reps && cp r/reps/*.json bare/reps/
   "$stand" compare bare bare >/dev/null 2>&1
   [[ ! -e bare/logs && ! -e bare/samples ]] || { echo "FAIL: compare created directories in a run it only reads"; fail=1; }
+  # A repetition's metric beyond a double (1e999) is refused where it is read, naming the file and the metric.
+  sed -i 's/"far.metric":1e-300/"far.metric":1e999/' r/reps/fixture-flaky_r1.json
+  expect 2 "r/reps/fixture-flaky_r1.json: .*metrics\.far\.metric: expected a number within a double's range" -- compare r far
   ;;
 param_out_of_range)
   expect 2 "^stand: --param sleep_ms=1e309: expected a number within a double's range" -- \

@@ -2,11 +2,11 @@
 #include "cli/exit_codes.hpp"
 #include "report/compare_gates.hpp"
 #include "report/compare_runs.hpp"
+#include "text/finite_json.hpp"
 #include "text/text_file.hpp"
 #include "report/run_report.hpp"
 #include "rundir/run_directory.hpp"
 
-#include <boost/json/serialize.hpp>
 
 #include <algorithm>
 #include <iostream>
@@ -33,8 +33,9 @@ fewer than 5 repetitions on a side are marked: their p cannot be small.
                    ('*.error_pct > +0.5'). PATTERN matches metric names ('*' and '?'
                    as in a shell) for every plugin both runs measured. A gate fails
                    only when the bootstrap 95 % interval of the change lies wholly
-                   beyond N; with fewer than 6 repetitions on a side it cannot
-                   decide, says so and fails too
+                   beyond N; with fewer than 6 repetitions on a side, or a change
+                   beyond a double (1e300 / 1e-300), it cannot decide, says so
+                   and fails too
   --junit FILE     write the gates as JUnit XML: one test case per gate, plugin and
                    metric (failure: failed, error: undecided)
 
@@ -80,6 +81,8 @@ int run_compare(const std::vector<std::string>& argv) {
     if (args.value("junit") && gates.empty()) throw UsageError("--junit goes with --fail-if (the gates are its test cases)");
     const auto& a_dir = args.positionals()[0];
     const auto& b_dir = args.positionals()[1];
+    if (const auto junit = args.value("junit"))
+        for (const auto& dir : {a_dir, b_dir}) rundir::RunDirectory(dir).refuse_as_output("--junit", *junit);
     auto a = rows_of_run(a_dir), b = rows_of_run(b_dir);
     const auto plugins = args.values("plugin"), metrics = args.values("metric");
     auto keep = [&](const report::PerRepRow& r) { return listed(plugins, r.plugin) && listed(metrics, r.metric); };
@@ -98,7 +101,7 @@ int run_compare(const std::vector<std::string>& argv) {
     if (args.flag("json")) {
         auto j = report::comparison_json(c, a_dir, b_dir);
         if (!gates.empty()) j["gates"] = report::gates_json(outcomes);
-        std::cout << boost::json::serialize(j) << "\n";
+        std::cout << text::finite_json_text(std::move(j)) << "\n";
     } else {
         std::cout << report::comparison_markdown(c, a_dir, b_dir);
         if (!gates.empty()) std::cout << report::gates_markdown(outcomes);

@@ -11,6 +11,7 @@
 #include "scenario/json_text.hpp"
 #include "rundir/run_files.hpp"
 #include "scenario/scenario_parser.hpp"
+#include "text/finite_json.hpp"
 #include "text/secrets.hpp"
 #include "text/text_file.hpp"
 
@@ -165,7 +166,7 @@ int run_probe(const std::vector<std::string>& argv) {
     const auto result = probe_json(plugin, job, the_rep(run_dir), run_dir);
     // The repetition was written redacted; the scrub covers a value a plugin marked secret since.
     if (args.flag("json")) {
-        std::cout << text::secrets().scrub(json::serialize(result)) << "\n";
+        std::cout << text::secrets().scrub(text::finite_json_text(result)) << "\n";
     } else {
         std::ostringstream out;
         print_text(result, out);

@@ -39,6 +39,16 @@ private:
 
 double number(const json::object& s, const char* key) { return s.at(key).to_number<double>(); }
 
+// A summary without numbers to export: results.json writes a statistic
+// beyond a double as null.
+constexpr const char* kNoMedian = "no median, min and max as numbers in results.json (beyond a double)";
+
+bool has_numbers(const json::object& s) {
+    for (const char* key : {"median", "min", "max"})
+        if (const json::value* v = s.if_contains(key); v == nullptr || !v->is_number()) return false;
+    return true;
+}
+
 const json::object& summary_of(const json::object& results) {
     return results.at(rundir::results_key::kSummary).as_object();
 }
@@ -59,6 +69,10 @@ BenchExport bencher_metric_format(const json::object& results) {
                 continue;
             }
             const auto& o = s.as_object();
+            if (!has_numbers(o)) {
+                left.add(kNoMedian, std::string(metric));
+                continue;
+            }
             measures[metric] = json::object{
                 {"value", number(o, "median")}, {"lower_value", number(o, "min")}, {"upper_value", number(o, "max")}};
             ++out.values;
@@ -131,6 +145,10 @@ BenchExport github_custom(const json::object& results, const std::string& wanted
                 left.add(it->second.better == "lower" ? "lower is better (customSmallerIsBetter)"
                                                       : "higher is better (customBiggerIsBetter)",
                          std::string(metric));
+                continue;
+            }
+            if (!has_numbers(s.as_object())) {
+                left.add(kNoMedian, std::string(metric));
                 continue;
             }
             entries.push_back(custom_entry(std::string(plugin), std::string(metric), s.as_object(), it->second));

@@ -2,8 +2,9 @@
 // a gate fails only when the bootstrap 95 % interval of the change (the
 // ratio NEW/BASE of the medians, or their difference for an absolute
 // tolerance) lies wholly beyond the tolerance; it is undecided, and says
-// why, with fewer than stats::kMedianIntervalMinN repetitions on a side or a
-// base median of 0 for a ratio. A failed or undecided gate fails the
+// why, with fewer than stats::kMedianIntervalMinN repetitions on a side, a
+// base median of 0 for a ratio, or a change (or its interval) beyond a double
+// (1e300 / 1e-300). A failed or undecided gate fails the
 // command (kExitThresholds), as a scenario's thresholds do.
 #pragma once
 
@@ -27,7 +28,8 @@ struct Gate {
     double tolerance = 0; // 0.05 for 5 %, 20 for 20
 };
 
-// Throws std::invalid_argument saying what is wrong and what is expected.
+// Throws std::invalid_argument saying what is wrong and what is expected,
+// or naming a change out of a double's range.
 Gate parse_gate(const std::string& text);
 
 struct GateOutcome {

@@ -1,6 +1,7 @@
 #include "report/compare_runs.hpp"
 
 #include "report/markdown_text.hpp"
+#include "text/finite_json.hpp"
 #include "text/number_format.hpp"
 
 #include "stats/mann_whitney.hpp"
@@ -14,24 +15,15 @@ namespace stand::report {
 namespace {
 
 namespace json = boost::json;
-// JSON has no inf or NaN (a repetition may hold one): null, and `non_finite` says so.
-json::value finite_number(double v, bool& non_finite) {
-    if (std::isfinite(v)) return v;
-    non_finite = true;
-    return nullptr;
-}
-
-json::value optional_number(const std::optional<double>& v, bool& non_finite) {
-    return v ? finite_number(*v, non_finite) : json::value(nullptr);
-}
+using text::finite_or_null;
 
 json::object summary_json(const stats::Summary& s, bool& non_finite) {
     return {{"n", s.n},
-            {"median", finite_number(s.median, non_finite)},
-            {"min", finite_number(s.min, non_finite)},
-            {"max", finite_number(s.max, non_finite)},
-            {"ci95_low", optional_number(s.ci_low, non_finite)},
-            {"ci95_high", optional_number(s.ci_high, non_finite)}};
+            {"median", finite_or_null(s.median, non_finite)},
+            {"min", finite_or_null(s.min, non_finite)},
+            {"max", finite_or_null(s.max, non_finite)},
+            {"ci95_low", finite_or_null(s.ci_low, non_finite)},
+            {"ci95_high", finite_or_null(s.ci_high, non_finite)}};
 }
 
 }  // namespace
@@ -111,14 +103,14 @@ json::object comparison_json(const RunComparison& c, const std::string& name_a, 
                        {"metric", m.metric},
                        {"a", summary_json(m.a, non_finite)},
                        {"b", summary_json(m.b, non_finite)},
-                       {"p_value", finite_number(m.p_value, non_finite)},
+                       {"p_value", finite_or_null(m.p_value, non_finite)},
                        {"test", "mann-whitney-u " + m.method},
                        {"few_reps", m.few_reps}};
-        r["ratio"] = optional_number(m.ratio, non_finite);
-        r["ratio_ci95_low"] = m.ratio_ci ? finite_number(m.ratio_ci->low, non_finite) : json::value(nullptr);
-        r["ratio_ci95_high"] = m.ratio_ci ? finite_number(m.ratio_ci->high, non_finite) : json::value(nullptr);
+        r["ratio"] = finite_or_null(m.ratio, non_finite);
+        r["ratio_ci95_low"] = m.ratio_ci ? finite_or_null(m.ratio_ci->low, non_finite) : json::value(nullptr);
+        r["ratio_ci95_high"] = m.ratio_ci ? finite_or_null(m.ratio_ci->high, non_finite) : json::value(nullptr);
         if (non_finite)
-            r["null_because"] = "a value here is not a finite number (a repetition holds an infinity or NaN)";
+            r["null_because"] = "a value here is beyond a double (a ratio of medians such as 1e300 / 1e-300)";
         rows.push_back(std::move(r));
     }
     json::array only_a(c.only_in_a.begin(), c.only_in_a.end()), only_b(c.only_in_b.begin(), c.only_in_b.end());

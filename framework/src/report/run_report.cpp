@@ -22,6 +22,7 @@
 #include "detect/host_tuning_findings.hpp"
 #include "rundir/run_directory.hpp"
 #include "stats/summary.hpp"
+#include "text/finite_json.hpp"
 
 #include <algorithm>
 #include <cstdio>
@@ -153,6 +154,25 @@ std::string reps_markdown(const std::vector<json::object>& reps) {
     return md + "\n";
 }
 
+// results.json, checked against its schema. JSON has no infinity: a number
+// beyond a double (a spread's quotient of 1e300 / 1e-300) is written as
+// null, and a finding, in the file and in `run_findings`, says which.
+void write_results_json(const std::filesystem::path& file, json::object& results,
+                        std::vector<detect::Finding>& run_findings) {
+    json::value doc = std::move(results);
+    const auto nulled = text::null_non_finite(doc);
+    results = std::move(doc.as_object());
+    for (const auto& where : nulled) {
+        detect::Finding f{"not-finite", "results.json " + where, where + " is beyond a double: written as null"};
+        results[rundir::results_key::kFindings].as_array().push_back(f.to_json());
+        run_findings.push_back(std::move(f));
+    }
+    if (auto problems = rundir::results_problems(results); !problems.empty())
+        throw std::logic_error("internal error: results.json would break its schema (docs/run-files.md): " +
+                               problems.front());
+    rundir::RunDirectory::write_atomically(file, json::serialize(results) + "\n");
+}
+
 }  // namespace
 
 std::vector<std::string> plugin_labels(const json::object& run, const std::vector<json::object>& reps) {
@@ -226,10 +246,7 @@ RunReportFiles write_run_report(const std::filesystem::path& run_dir) {
         for (const auto& o : thresholds) t.push_back(o.to_json());
         results[kThresholds] = std::move(t);
     }
-    if (auto problems = rundir::results_problems(results); !problems.empty())
-        throw std::logic_error("internal error: results.json would break its schema (docs/run-files.md): " +
-                               problems.front());
-    rundir::RunDirectory::write_atomically(files.results_json, json::serialize(results) + "\n");
+    write_results_json(files.results_json, results, run_findings);
 
     std::ostringstream csv;
     write_per_rep_csv(csv, rows);

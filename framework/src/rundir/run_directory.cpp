@@ -1,6 +1,7 @@
 #include "rundir/run_directory.hpp"
 
 #include "rundir/run_files.hpp"
+#include "text/finite_json.hpp"
 #include "text/secrets.hpp"
 #include "text/text_file.hpp"
 #include "text/user_error.hpp"
@@ -78,6 +79,21 @@ void write_file(const std::filesystem::path& file, const std::string& text, mode
     if (::rename(tmp.c_str(), file.c_str()) != 0) throw failed(errno);
 }
 
+// The device and inode of what `p` names (links followed); nullopt when nothing is there.
+std::optional<std::pair<dev_t, ino_t>> file_id(const std::filesystem::path& p) {
+    struct stat st {};
+    if (::stat(p.c_str(), &st) != 0) return std::nullopt;
+    return std::pair{st.st_dev, st.st_ino};
+}
+
+// Whether a file in `dir` (not below it) is `id`.
+bool listed_in(const std::filesystem::path& dir, const std::pair<dev_t, ino_t>& id) {
+    std::error_code ec;
+    for (std::filesystem::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec))
+        if (file_id(it->path()) == id) return true;
+    return false;
+}
+
 std::string directory_name_of(const std::string& scenario_name) {
     constexpr std::size_t kMaxName = 64;
     std::string out = scenario_name.substr(0, kMaxName);
@@ -123,7 +139,7 @@ void RunDirectory::write_atomically(const std::filesystem::path& file, const std
 }
 
 void RunDirectory::write_run_info(const boost::json::object& info) const {
-    write_atomically(root_ / "run.json", boost::json::serialize(text::secrets().scrub_json(info)) + "\n");
+    write_atomically(root_ / "run.json", text::finite_json_text(text::secrets().scrub_json(info)) + "\n");
 }
 
 void RunDirectory::write_secrets(const boost::json::object& secrets) const {
@@ -140,7 +156,7 @@ void RunDirectory::write_rep(const std::string& key, const boost::json::object& 
     if (auto problems = rep_problems(doc); !problems.empty())
         throw std::logic_error("internal error: reps/" + key + ".json would break its schema (docs/run-files.md): " +
                                joined(problems));
-    write_atomically(root_ / "reps" / (key + ".json"), boost::json::serialize(text::secrets().scrub_json(doc)) + "\n");
+    write_atomically(root_ / "reps" / (key + ".json"), text::finite_json_text(text::secrets().scrub_json(doc)) + "\n");
 }
 
 std::optional<boost::json::object> RunDirectory::read_rep(const std::string& key) const {
@@ -171,6 +187,24 @@ std::vector<boost::json::object> RunDirectory::read_all_reps() const {
     for (const auto& f : files)
         if (auto r = read_object(f)) reps.push_back(checked_rep(std::move(*r), f));
     return reps;
+}
+
+bool RunDirectory::holds(const std::filesystem::path& file) const {
+    const auto id = file_id(file), root = file_id(root_);
+    if (!id || !root) return false;
+    std::error_code ec;
+    const auto real = std::filesystem::canonical(file, ec);
+    for (auto dir = real.parent_path(); !ec && !dir.empty(); dir = dir.parent_path()) {
+        if (file_id(dir) == root) return true;
+        if (dir == dir.root_path()) break;
+    }
+    return listed_in(root_, *id) || listed_in(root_ / "reps", *id);
+}
+
+void RunDirectory::refuse_as_output(const std::string& option, const std::filesystem::path& file) const {
+    if (holds(file))
+        throw text::UserError(option + " " + file.string() + ": a file of the run " + root_.string() +
+                              "; write it elsewhere");
 }
 
 std::filesystem::path RunDirectory::samples_file(const std::string& key) const {

@@ -56,6 +56,15 @@ public:
     // text::UserError naming it when it breaks its schema or is not JSON.
     std::optional<boost::json::object> read_results() const;
 
+    // Whether `file` (its links followed) is a file of this run: one inside
+    // the directory, or another name (a hard link) of a file stand wrote at
+    // its top or in reps/.
+    bool holds(const std::filesystem::path& file) const;
+    // A command that reads a run writes none of its files (`report RUN
+    // --bench-json bmf --output RUN/results.json`): text::UserError naming
+    // `option` and `file` when this run holds it.
+    void refuse_as_output(const std::string& option, const std::filesystem::path& file) const;
+
     std::filesystem::path samples_file(const std::string& key) const;
     // The interval log of load step `step` in repetition `key` (load/hdr_interval_log.hpp).
     std::filesystem::path hdr_log_file(const std::string& key, const std::string& step) const;

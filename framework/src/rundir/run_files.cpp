@@ -1,6 +1,7 @@
 #include "rundir/run_files.hpp"
 
 #include <algorithm>
+#include <cmath>
 
 namespace stand::rundir {
 namespace {
@@ -144,8 +145,12 @@ std::vector<std::string> rep_problems(const json::object& doc) {
             out.push_back("status: \"" + std::string(status) + "\" is not running, ok, failed or interrupted");
     }
     if (const json::value* m = field(doc, rep_key::kMetrics); m && m->is_object())
-        for (const auto& [name, value] : m->get_object())
+        for (const auto& [name, value] : m->get_object()) {
             if (!value.is_number()) out.push_back("metrics." + std::string(name) + ": expected a number");
+            else if (!std::isfinite(value.to_number<double>()))  // 1e999 is read as infinity
+                out.push_back("metrics." + std::string(name) +
+                              ": expected a number within a double's range (at most about 1.8e308)");
+        }
     check_entries(doc, rep_key::kSteps, {"path", "kind", "name", "seconds"}, out);
     check_entries(doc, rep_key::kFindings, {"id", "scope", "message"}, out);
     return out;

@@ -84,7 +84,7 @@ const std::vector<FieldSpec>& rep_fields();
 const std::vector<FieldSpec>& results_fields();
 
 // What in `doc` breaks its schema, each "<key>: <what>"; empty when none.
-// Beyond the top-level keys: metrics are numbers, steps {path, kind, name,
+// Beyond the top-level keys: metrics are finite numbers, steps {path, kind, name,
 // seconds}, findings {id, scope, message}, status one of rep_status.
 std::vector<std::string> rep_problems(const boost::json::object& doc);
 std::vector<std::string> results_problems(const boost::json::object& doc);

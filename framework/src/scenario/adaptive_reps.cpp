@@ -1,7 +1,7 @@
 #include "scenario/adaptive_reps.hpp"
 #include "rundir/run_files.hpp"
+#include "text/finite_json.hpp"
 
-#include <cmath>
 
 namespace stand::scenario {
 namespace {
@@ -15,11 +15,6 @@ const char* state_name(stats::StopVerdict v) {
         case stats::StopVerdict::kGoOn: break;
     }
     return "running";
-}
-
-// JSON has no infinity: an unbounded width is null.
-json::value finite_or_null(std::optional<double> v) {
-    return v && std::isfinite(*v) ? json::value(*v) : json::value(nullptr);
 }
 
 }  // namespace
@@ -73,10 +68,10 @@ json::object AdaptiveReps::to_json() const {
         o["state"] = s.last ? state_name(s.last->verdict) : "running";
         o["reason"] = s.last ? s.last->text : "fewer than min (" + std::to_string(scenario_.adaptive->min) + ") so far";
         if (s.last) {
-            o["median"] = finite_or_null(s.last->median);
+            o["median"] = text::finite_or_null(s.last->median);
             o["ci_low"] = s.last->ci ? json::value(s.last->ci->low) : json::value(nullptr);
             o["ci_high"] = s.last->ci ? json::value(s.last->ci->high) : json::value(nullptr);
-            o["ci_width_pct"] = finite_or_null(s.last->width_pct);
+            o["ci_width_pct"] = text::finite_or_null(s.last->width_pct);  // an unbounded width: null
         }
         per_plugin[scenario_.plugins[i].label] = std::move(o);
     }

@@ -9,7 +9,9 @@
 namespace stand::stats {
 
 // The middle value; for an even count the mean of the two middle values,
-// (lower + upper) / 2, exactly as Python's statistics.median computes it.
+// (lower + upper) / 2, exactly as Python's statistics.median computes it;
+// lower / 2 + upper / 2 where the sum overflows, so that the median of
+// finite values is finite.
 double median(std::vector<double> values);
 double min(std::span<const double> values);
 double max(std::span<const double> values);
@@ -20,7 +22,8 @@ double median_in_place(std::span<double> values);
 
 // Quantile q in [0, 1] of ascending `sorted` values, interpolating linearly
 // between the closest ranks (Hyndman & Fan type 7, NumPy's default):
-// h = (n - 1) q, result = x[floor h] + (h - floor h) (x[floor h + 1] - x[floor h]).
+// h = (n - 1) q, result = x[floor h] + (h - floor h) (x[floor h + 1] - x[floor h]),
+// or the two weighted where that difference overflows: finite for finite values.
 double quantile_sorted(std::span<const double> sorted, double q);
 
 // Throws std::invalid_argument naming `what` if `values` is empty or holds a NaN.

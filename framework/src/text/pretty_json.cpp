@@ -1,5 +1,7 @@
 #include "text/pretty_json.hpp"
 
+#include "text/finite_json.hpp"
+
 namespace stand::text {
 
 void write_pretty_json(std::ostream& out, const boost::json::value& v, const std::string& indent) {
@@ -29,7 +31,7 @@ void write_pretty_json(std::ostream& out, const boost::json::value& v, const std
         out << indent << "]";
         return;
     }
-    default: out << boost::json::serialize(v);
+    default: out << finite_json_text(v);
     }
 }
 

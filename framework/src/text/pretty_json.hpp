@@ -9,7 +9,8 @@
 
 namespace stand::text {
 
-// `indent` is the indentation of the line `v` starts on.
+// `indent` is the indentation of the line `v` starts on. A number beyond a
+// double is written as null (text/finite_json.hpp).
 void write_pretty_json(std::ostream& out, const boost::json::value& v, const std::string& indent = "");
 
 }  // namespace stand::text
