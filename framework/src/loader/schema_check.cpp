@@ -1,8 +1,9 @@
 #include "loader/schema_check.hpp"
 
+#include "text/number_format.hpp"
+
 #include <boost/json.hpp>
 
-#include <charconv>
 #include <regex>
 
 namespace stand::loader {
@@ -11,12 +12,19 @@ namespace json = boost::json;
 
 namespace {
 
+// A pattern is matched against at most this many characters: std::regex
+// recurses once per character it matches (a 40,000-character "dir" against
+// "^.+$" overflowed the stack), and no path Linux takes is longer (PATH_MAX).
+constexpr std::size_t kPatternTextMax = 4096;
+
+// A longer string is named by its length in a message, not quoted whole.
+constexpr std::size_t kQuotedTextMax = 256;
+
 // JSON text, with doubles as written by people (2.5, not 2.5E0).
 std::string value_text(const json::value& v) {
+    if (v.is_string() && v.get_string().size() > kQuotedTextMax) return std::to_string(v.get_string().size()) + " characters";
     if (!v.is_double()) return json::serialize(v);
-    char buf[32];
-    auto r = std::to_chars(buf, buf + sizeof(buf), v.get_double());
-    return std::string(buf, r.ptr);
+    return text::format_exact(v.get_double());
 }
 
 bool has_type(const json::value& v, std::string_view type) {
@@ -80,9 +88,12 @@ std::string value_problem(const json::value& value, const json::object& s) {
         if (!listed) return "one of " + json::serialize(*e);
     }
     if (const json::value* p = s.if_contains("pattern"); p && p->is_string() && value.is_string()) {
+        const std::string matching = "text matching " + json::serialize(*p);
+        if (value.get_string().size() > kPatternTextMax)
+            return matching + " of at most " + std::to_string(kPatternTextMax) + " characters";
         try {
             if (!std::regex_search(std::string(value.get_string()), std::regex(std::string(p->get_string()))))
-                return "text matching " + json::serialize(*p);
+                return matching;
         } catch (const std::regex_error&) {
         }
     }

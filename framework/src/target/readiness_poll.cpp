@@ -6,8 +6,9 @@
 #include <stand/cpp/error.hpp>
 
 #include <algorithm>
+#include <cctype>
 #include <cstdio>
-#include <regex>
+#include <string_view>
 #include <thread>
 
 namespace stand::target {
@@ -15,6 +16,24 @@ namespace {
 
 namespace json = boost::json;
 using Clock = std::chrono::steady_clock;
+
+// "host:port": "[v6]" or a host without blanks, ':', '/', '[' or ']', then a
+// port of 1 to 5 digits. Read by hand, as a regex recursed once per character
+// of the host (a long one overflowed the stack).
+bool is_host_port(std::string_view text) {
+    const auto colon = text.rfind(':');
+    if (colon == std::string_view::npos) return false;
+    const auto host = text.substr(0, colon), port = text.substr(colon + 1);
+    const auto digit = [](char c) { return c >= '0' && c <= '9'; };
+    if (port.empty() || port.size() > 5 || !std::all_of(port.begin(), port.end(), digit)) return false;
+    if (host.size() > 2 && host.front() == '[' && host.back() == ']')
+        return std::all_of(host.begin() + 1, host.end() - 1, [](char c) {
+            return std::isxdigit(static_cast<unsigned char>(c)) || c == ':' || c == '.';
+        });
+    return !host.empty() && std::none_of(host.begin(), host.end(), [](char c) {
+        return std::isspace(static_cast<unsigned char>(c)) || c == ':' || c == '/' || c == '[' || c == ']';
+    });
+}
 
 // One item of a round: the main request or an "also" entry.
 class Probe {
@@ -31,9 +50,8 @@ public:
         if (auto* tcp = spec.if_contains("tcp")) {
             if (!tcp->is_string()) throw std::invalid_argument(where + ".tcp: expected \"host:port\"");
             const std::string text(tcp->as_string());
-            static const std::regex kHostPort(R"(^(\[[0-9a-fA-F:.]+\]|[^\s:/\[\]]+):[0-9]{1,5}$)");
             try {
-                if (!std::regex_match(text, kHostPort)) throw std::invalid_argument(text);
+                if (!is_host_port(text)) throw std::invalid_argument(text);
                 auto url = host::http::parse_url("http://" + text + "/", where + ".tcp");
                 if (url.port == 0) throw std::invalid_argument(text);
                 tcp_host_ = url.host;
