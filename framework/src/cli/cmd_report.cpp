@@ -8,6 +8,7 @@
 #include "report/table.hpp"
 #include "report/table_spec.hpp"
 #include "rundir/run_directory.hpp"
+#include "rundir/run_files.hpp"
 #include "rundir/run_lock.hpp"
 #include "text/pretty_json.hpp"
 #include "text/text_file.hpp"
@@ -58,7 +59,9 @@ and metric) from per-repetition results.
                          standard output
 
 Exit: 0 ok; 99 (RUN_DIR) a threshold crossed or not evaluated; 2 not a run directory,
-no results.json for --bench-json, bad command line, unreadable file, bad CSV (the message names
+no results.json or no finished repetition for --bench-json, an --output or --junit that is
+a file of the run, standard output not written (a full disk), bad command line,
+unreadable file, bad CSV (the message names
 FILE:LINE) or bad spec (the message names SPEC and the JSON path, e.g.
 $.rows[3].format, also when a row's metric has no values in FILE).
 )";
@@ -69,10 +72,15 @@ int export_bench_json(const std::filesystem::path& dir, const std::string& forma
     const auto format = report::bench_format_named(format_name);
     if (!format)
         throw UsageError("--bench-json " + format_name + ": expected " + report::kBenchFormatNames);
-    const auto results = rundir::RunDirectory(dir).read_results();
+    const rundir::RunDirectory run(dir);
+    if (output) run.refuse_as_output("--output", *output);
+    const auto results = run.read_results();
     if (!results)
         throw UsageError(dir.string() + ": no results.json (not a stand run directory, or `stand report " + dir.string() +
                          "` has not run)");
+    if (results->at(rundir::results_key::kSummary).as_object().empty())
+        throw UsageError(dir.string() + ": no repetition finished, so there is no median to export (its repetitions: " +
+                         dir.string() + "/summary.md)");
     report::BenchExport exported;
     try {
         exported = report::export_bench_json(*results, *format);
@@ -107,6 +115,7 @@ int run_report(const std::vector<std::string>& argv) {
         if (auto format = args.value("bench-json")) return export_bench_json(args.positionals()[0], *format, args.value("output"));
         if (args.value("output")) throw UsageError("'report RUN_DIR' takes --output only with --bench-json");
         const std::filesystem::path dir = args.positionals()[0];
+        if (const auto junit = args.value("junit")) rundir::RunDirectory(dir).refuse_as_output("--junit", *junit);
         const auto lock = rundir::RunLock::for_existing_run(dir);
         auto files = report::write_run_report(dir);
         for (const auto& f : {files.results_json, files.per_rep_csv, files.summary_md, files.report_html})

@@ -79,7 +79,7 @@ std::string thresholds_junit(const std::vector<detect::ThresholdOutcome>& outcom
     text::JunitSuite s{suite, {}, {}};
     for (const auto& o : outcomes) {
         const O outcome = o.status == "passed" ? O::passed : o.status == "crossed" ? O::failed : O::error;
-        const std::string limit = (o.bound == "below" ? "below " : "above ") + text::format_4g(o.limit);
+        const std::string limit = (o.bound == "below" ? "below " : "above ") + text::format_exact(o.limit);
         s.cases.push_back({o.plugin, o.name, 0, outcome,
                            o.status + ": " + o.metric + " must stay " + limit + " (" + o.on + "), " + o.message,
                            "compared: " + value_text(o)});

@@ -1,6 +1,7 @@
 #include "scenario/json_reader.hpp"
 
-#include <charconv>
+#include "text/number_format.hpp"
+
 #include <cmath>
 #include <limits>
 
@@ -14,13 +15,6 @@ bool is_identifier(std::string_view key) {
     for (char c : key)
         if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_')) return false;
     return true;
-}
-
-std::string format_double(double d) {
-    if (std::trunc(d) == d && std::fabs(d) < 1e15) return std::to_string(static_cast<long long>(d));
-    char buf[32];
-    auto [end, ec] = std::to_chars(buf, buf + sizeof buf, d);
-    return ec == std::errc() ? std::string(buf, end) : std::string("a number");
 }
 
 // The value as an integer when it is one (int, uint or an integral double).
@@ -54,7 +48,7 @@ std::string describe_json(const json::value& v) {
     case json::kind::bool_: return v.get_bool() ? "true" : "false";
     case json::kind::int64: return std::to_string(v.get_int64());
     case json::kind::uint64: return std::to_string(v.get_uint64());
-    case json::kind::double_: return format_double(v.get_double());
+    case json::kind::double_: return text::format_exact(v.get_double());
     case json::kind::string: {
         const json::string& s = v.get_string();
         if (s.size() <= kMaxString) return json::serialize(s);
@@ -109,7 +103,7 @@ std::uint64_t expect_uint(const json::value& v, const JsonPlace& place, std::uin
 double expect_positive(const json::value& v, const JsonPlace& place, double max) {
     if (!v.is_number()) place.fail("a positive number", &v);
     const double d = v.to_number<double>();
-    if (!(d > 0) || !(d <= max)) place.fail("a positive number up to " + format_double(max), &v);
+    if (!(d > 0) || !(d <= max)) place.fail("a positive number up to " + text::format_exact(max), &v);
     return d;
 }
 

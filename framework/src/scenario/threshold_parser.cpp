@@ -1,9 +1,9 @@
 #include "scenario/threshold_parser.hpp"
 
 #include "scenario/step_metrics.hpp"
+#include "text/number_format.hpp"
 
 #include <cmath>
-#include <cstdio>
 #include <set>
 
 namespace stand::scenario {
@@ -16,11 +16,10 @@ double finite_number(const json::value& v, const JsonPlace& place) {
     return v.to_number<double>();
 }
 
-// "D.sub_p95_ms < 500 (median)"
+// "D.sub_p95_ms < 500 (median)": the limit written exactly, so that two
+// thresholds of different limits (1000000 and 1000001) get different names.
 std::string default_name(const std::string& metric, const std::string& bound, double limit, const std::string& on) {
-    char number[64];
-    std::snprintf(number, sizeof number, "%g", limit);
-    return metric + (bound == "below" ? " < " : " > ") + number + " (" + on + ")";
+    return metric + (bound == "below" ? " < " : " > ") + text::format_exact(limit) + " (" + on + ")";
 }
 
 json::array read_plugins(const ObjectReader& r) {

@@ -9,6 +9,16 @@
 
 namespace stand::text {
 
+std::string format_exact(double v) {
+    char buf[64];
+    // A whole number in digits ("1000000", not the shorter "1e+06").
+    const bool whole = std::isfinite(v) && std::trunc(v) == v && std::fabs(v) < 1e15;
+    const auto [end, ec] = whole ? std::to_chars(buf, buf + sizeof buf, v, std::chars_format::fixed)
+                                 : std::to_chars(buf, buf + sizeof buf, v);
+    if (ec != std::errc()) throw std::runtime_error("format_exact: to_chars failed");
+    return std::string(buf, end);
+}
+
 std::string format_shortest(double v) {
     if (std::isnan(v)) return "nan";
     if (std::isinf(v)) return v < 0 ? "-inf" : "inf";

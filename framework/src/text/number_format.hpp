@@ -11,6 +11,12 @@ namespace stand::text {
 // repr(float): "462.0", "0.1", "53.68055555555556", "1e+16", "1.5e-05", "nan", "inf".
 std::string format_shortest(double v);
 
+// Shortest text that reads back as exactly `v`, as std::to_chars writes it,
+// whole numbers below 1e15 in digits: "500", "1000000", "0.1", "1e+21",
+// "inf". A name made from a number (a threshold's) differs where the numbers
+// differ, which "%g" does not ("1e+06" for 1000000 and 1000001).
+std::string format_exact(double v);
+
 // Four significant digits, as printf's "%.4g": "612", "1.053", "2.5e+04".
 std::string format_4g(double v);
 
