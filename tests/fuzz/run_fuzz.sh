@@ -4,7 +4,8 @@
 # after another, and prints per harness the executions, executions/s, the
 # inputs that added coverage and the findings:
 #   tests/fuzz/run_fuzz.sh BUILD_FUZZ_DIR SECONDS [RUNS]
-# STAND_FUZZ_HARNESSES="name ..." runs only those (default: every harness).
+# STAND_FUZZ_HARNESSES="name ..." runs only those (default: every harness);
+# STAND_FUZZ_MAX_LEN the longest input tried (default 200000 bytes).
 # New inputs go to a work corpus outside the repository, crashes, leaks,
 # timeouts and out-of-memory inputs to a findings directory (both under
 # $STAND_FUZZ_DIR, default /var/tmp/stand-fuzz); a finding fails the run.
@@ -17,6 +18,9 @@ build=${1:?usage: run_fuzz.sh BUILD_FUZZ_DIR SECONDS}
 seconds=${2:?usage: run_fuzz.sh BUILD_FUZZ_DIR SECONDS [RUNS]}
 runs=${3:--1}
 home=${STAND_FUZZ_DIR:-/var/tmp/stand-fuzz}
+# Inputs as long as a user's: a 100,000-character name, path or --fail-if
+# (libFuzzer's own default stops at 4,096 bytes or the corpus's longest).
+max_len=${STAND_FUZZ_MAX_LEN:-200000}
 list=$build/fuzz/harnesses.txt
 [[ -f $list ]] || { echo "run_fuzz.sh: $list missing: not a fuzz build" >&2; exit 1; }
 only=" ${STAND_FUZZ_HARNESSES:-} "
@@ -42,7 +46,7 @@ while read -r name; do
   stamp=$logs/$name.started
   touch "$stamp"
   rc=0
-  nice -n 10 "$build/fuzz/fuzz_$name" -max_total_time="$seconds" -runs="$runs" -timeout=10 -rss_limit_mb=2048 \
+  nice -n 10 "$build/fuzz/fuzz_$name" -max_total_time="$seconds" -runs="$runs" -timeout=10 -rss_limit_mb=2048 -max_len="$max_len" \
     -print_final_stats=1 -artifact_prefix="$findings/" "$corpus" "tests/fuzz/corpus/$name" >"$log" 2>&1 || rc=$?
   execs=$(stat_of number_of_executed_units "$log")
   rate=$(stat_of average_exec_per_sec "$log")

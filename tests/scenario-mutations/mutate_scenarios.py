@@ -77,6 +77,8 @@ REQUIRED = {
 REQUIRED_BY_KIND = {"sleep": {"duration_s"}, "idle": {"duration_s"}, "run_probe": {"job"},
                     "create_users": {"count"}}
 NONEMPTY_ARRAYS = {"plugins", "phases", "steps"}
+# Requests/s of an open-model load or a capacity search's levels.
+RATE_KEYS = {"rate", "from_rate", "to_rate"}
 
 
 class Node:
@@ -164,11 +166,15 @@ def value_mutations(node):
         out += [(raw("1e309"), "1e309", "invalid"), (raw("-1e309"), "-1e309", "invalid"),
                 (raw("1e-320"), "subnormal 1e-320", "invalid"),
                 (raw("-9223372036854775809"), "integer beyond 64 bits", "invalid"),
+                (raw("9" * 400), "400 nines (beyond a double)", "invalid"),
+                (raw("0." + "0" * 400 + "1"), "1e-401 (below a double)", "invalid"),
                 (-1, "negative", "either" if free else "invalid"), (0, "zero", "either"),
                 (1.5, "fraction", "either"), (10 ** 15, "1e15", "either")]
     if own == "string":
         out += [(node.value + "\u0000x", "NUL in a string", "invalid"), ("", "empty string", "either"),
-                ("x" * 5000, "5000 characters", "either"), ("${undeclared_param}", "undeclared ${param}",
+                ("x" * 5000, "5000 characters", "either"), ("a" * 100000, "100000 characters", "either"),
+                ("/var/tmp/" + "a" * 40000, "a 40000-character path", "either"),
+                ("${undeclared_param}", "undeclared ${param}",
                                                              "either" if free or node.zone == "config" else
                                                              "invalid")]
         if (node.kind, node.key) in NAME_KEYS:
@@ -176,6 +182,10 @@ def value_mutations(node):
                               ("../../../x/ESCAPED", "path escape"), ("a%2f", "percent"), ("é", "non-ASCII"),
                               ("x" * 300, "300 characters"), (".hidden", "leading dot")):
                 out.append((bad, f"name: {what}", "invalid"))
+    if own == "number" and node.key in RATE_KEYS and not free:
+        # A rate whose first request after the one at the start falls beyond any duration.
+        out += [(1e-300, "rate 1e-300", "invalid"), (1e-10, "rate 1e-10", "invalid")]
+    if own == "string":
         if node.key == "step" and node.kind == "step":
             out.append(("no_such_kind", "unknown step kind", "invalid"))
         if node.key == "pin":

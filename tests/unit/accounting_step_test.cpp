@@ -85,3 +85,11 @@ TEST_CASE("created users: a step naming users the create_users steps before it d
         {"step": "many_clients", "clients": 4000, "server": "hysteria2://a@127.0.0.1:1/"})"),
                                       "t.json"));
 }
+
+TEST_CASE("created users: a load of the users' subscription links with no create_users before it is refused when read") {
+    const std::string text =
+        R"({"schema_version": 1, "name": "t", "plugins": ["3x-ui"], "phases": [{"name": "p", "steps": [
+            {"step": "load", "links": "subscriptions", "duration_s": 1}, {"step": "create_users", "count": 2}]}]})";
+    CHECK(error_of(text) ==
+          "t.json: $.phases[0].steps[0]: load \"load1\" uses the created users, but no create_users step comes before it");
+}

@@ -107,3 +107,25 @@ TEST_CASE("capacity search: a value the level did not measure fails it; a bad pl
     CHECK_THROWS_AS(CapacitySearch({10, 50, 1, 5, {{"p95_ms", 1}}}), std::invalid_argument);
     CHECK_THROWS_AS(CapacitySearch({10, 50, 2, 5, {}}), std::invalid_argument);
 }
+
+TEST_CASE("capacity search: a level with no response ends it as target down, never a limit") {
+    CapacitySearch s({20, 1000, 2, 10, {{"p95_ms", 50}, {"error_pct", 1}}});
+    const auto level = [](double rate, double p95, double errors, std::string unanswered = {}) {
+        LevelOutcome l;
+        l.offered = rate;
+        if (unanswered.empty()) l.values = {{"p95_ms", p95}, {"error_pct", errors}};
+        l.unanswered = std::move(unanswered);
+        return l;
+    };
+    s.record(level(20, 3, 0));
+    s.record(level(40, 3, 0));
+    s.record(level(80, 3, 40));  // the target died during this level
+    CHECK(*s.next_rate() < 80);
+    s.record(level(*s.next_rate(), 0, 0, "85 requests, no response: connect refused 85"));
+    CHECK(s.end() == CapacityEnd::target_down);
+    CHECK_FALSE(s.next_rate());
+    CHECK(s.levels().back().second.broke == "no response");
+    CHECK(s.summary() == "target down at 56.6/s (85 requests, no response: connect refused 85): met up to 40/s, "
+                         "not at 80/s (error_pct 40 > 1) before it; no limit is stated");
+    CHECK(capacity_end_name(s.end()) == "target down");
+}

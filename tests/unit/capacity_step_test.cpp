@@ -9,6 +9,7 @@
 
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <string>
 
 using namespace stand::scenario;
@@ -37,8 +38,10 @@ TEST_CASE("capacity step: its keys, the load's, and the defaults") {
     CHECK(c.plan.factor == 4);
     CHECK(c.plan.resolution_pct == 2.5);
     CHECK(c.dwell.count() == 3);
-    REQUIRE(c.plan.objective.size() == 2);  // and behind_pct, always
-    CHECK(c.plan.objective[1].metric == "behind_pct");
+    REQUIRE(c.plan.objective.size() == 3);  // and error_pct (not named: at most 1) and behind_pct, always
+    CHECK(c.plan.objective[1].metric == "error_pct");
+    CHECK(c.plan.objective[1].at_most == 1);
+    CHECK(c.plan.objective[2].metric == "behind_pct");
     CHECK(step.timeout > std::chrono::seconds(60));
     CHECK(produces_metric(step, "cap.max_rate"));
     CHECK(produces_metric(step, "cap.level12.p95_ms"));
@@ -61,6 +64,17 @@ TEST_CASE("capacity step: refusals name the key") {
     CHECK(error_of(with_step(kPlan + R"(, "rate": 10)")).find("rate: expected a key of a capacity step") != std::string::npos);
     CHECK(error_of(with_step(kPlan + R"(, "duration_s": 10)")).find("duration_s: expected a key of a capacity step") != std::string::npos);
     CHECK(error_of(with_step(R"("from_rate": 100, "to_rate": 6400, "objective": {"error_pct": 0})")).empty());
+    const Scenario named = parse_scenario_text(with_step(R"("from_rate": 100, "to_rate": 6400,
+                                                            "objective": {"p95_ms": 9, "error_pct": 5})"), "t.json");
+    const auto& objective = named.phases[0].steps[0].action.get<CapacityStep>().plan.objective;
+    CHECK(std::count_if(objective.begin(), objective.end(), [](const auto& l) { return l.metric == "error_pct"; }) == 1);
+    // A level offering less than one request measures nothing; a rate of 1e-300 never sends its second.
+    CHECK(error_of(with_step(R"("from_rate": 1e-300, "to_rate": 10, "objective": {"p95_ms": 9})"))
+              .find("from_rate: each level lasts dwell_s (10 s): a rate of 1e-300/s over 10s offers 1e-299 requests") !=
+          std::string::npos);
+    CHECK(error_of(with_step(R"("from_rate": 0.5, "to_rate": 10, "dwell_s": 1, "objective": {"p95_ms": 9})"))
+              .find("from_rate: each level lasts dwell_s (1 s)") != std::string::npos);
+    CHECK(error_of(with_step(R"("from_rate": 1, "to_rate": 10, "dwell_s": 1, "objective": {"p95_ms": 9})")).empty());
     CHECK(error_of(with_step(kPlan + R"(, "target": "admin")")).find(R"(target: expected "http" or "admin_create")") !=
           std::string::npos);
     CHECK(error_of(with_step(kPlan + R"(, "target": "admin_create", "path": "/x")")).find(

@@ -47,7 +47,11 @@ int outcome_code(const fleetrun::FleetRunResult& result, const std::filesystem::
         std::cerr << "stand: a host's run that did not come back may go on there: once it has ended, `stand fleet "
                      "collect "
                   << run_dir.string() << "` copies it back and writes the report again\n";
-    if (interrupted) return kExitInterrupted;
+    if (interrupted) {
+        std::cerr << "stand: interrupted; what the hosts measured is in " << run_dir.string()
+                  << " (a run on hosts is not resumed: run it again into a new --run-dir)\n";
+        return kExitInterrupted;
+    }
     return all_ok ? kExitOk : kExitFailed;
 }
 

@@ -7,11 +7,13 @@
 #include "loader/schema_check.hpp"
 #include "report/run_report.hpp"
 #include "scenario/probe_params_check.hpp"
+#include "scenario/step_interfaces.hpp"
 #include "text/secrets.hpp"
 #include "text/temp_dir.hpp"
 
 #include <chrono>
 #include <csignal>
+#include <map>
 #include <memory>
 #include <iostream>
 
@@ -47,6 +49,7 @@ void check_created(const scenario::PluginRef& plugin, const loader::PluginInfo& 
 
 void resolve_plugins(const Args& args, const scenario::Scenario& scen, const loader::PluginSearch& search,
                      bool create_each) {
+    std::map<std::string, std::vector<std::string>> declared;
     for (std::size_t i = 0; i < scen.plugins.size(); ++i) {
         const auto& plugin = scen.plugins[i];
         const std::string where = args.values("plugin").empty()
@@ -58,6 +61,7 @@ void resolve_plugins(const Args& args, const scenario::Scenario& scen, const loa
         } catch (const loader::LoadError& e) {
             throw loader::LoadError(where, e.what());
         }
+        declared[plugin.label] = loaded->interfaces;
         const auto problems = loader::config_problems(plugin.config, loaded->config_schema);
         if (problems.empty()) {
             if (create_each) check_created(plugin, *loaded, where);
@@ -76,6 +80,7 @@ void resolve_plugins(const Args& args, const scenario::Scenario& scen, const loa
                                           "takes the plugin config under its \"config\" alone"
                                         : ""));
     }
+    scenario::check_step_interfaces(scen, declared);
 }
 
 // Every run_probe step's job and params, asked of the probe plugins

@@ -14,7 +14,13 @@ struct MachineSnapshot {
     unsigned cpus = 1;
     double steal_pct = 0;              // /proc/stat over the window
     double busy_pct = 0;               // non-idle share of all CPUs over the window
-    std::optional<double> cpu_pressure_avg10;  // /proc/pressure/cpu "some avg10"
+    double window_s = 0;               // how long the snapshot watched
+    // /proc/pressure/cpu "some": the share of the window some task waited
+    // for a CPU (the total= stall counter's growth over it), what is judged;
+    // avg10, recorded only: a 10 s average that still holds the run's own
+    // previous repetition.
+    std::optional<double> cpu_pressure_pct;
+    std::optional<double> cpu_pressure_avg10;
     boost::json::object to_json() const;
 };
 
@@ -31,8 +37,8 @@ inline constexpr double kStealDisturbsPct = 2;
 // Reads /proc over `window` (blocking for that long).
 MachineSnapshot snapshot_machine(std::chrono::milliseconds window = std::chrono::milliseconds(500));
 
-// Busy when the CPUs were over 25 % busy, steal over 2 %, or CPU pressure
-// avg10 over 10 before anything of the run was started.
+// Busy when, over the snapshot's window before the repetition, the CPUs were
+// over 25 % busy, steal over 2 %, or tasks waited for a CPU over 10 % of it.
 std::vector<Finding> check_machine(const MachineSnapshot& s, const std::string& scope);
 
 }  // namespace stand::detect

@@ -83,6 +83,11 @@ std::string started_run_problem(const fleet::SshSession& session, const std::str
 
 }  // namespace
 
+std::string relayed_host_line(const std::string& line) {
+    const auto at = line.find("; finish with: stand run --resume ");
+    return at == std::string::npos ? line : line.substr(0, at);
+}
+
 HostRunOutcome run_on_host(const fleet::SshSession& session, const HostRunRequest& request,
                            const std::filesystem::path& local_dir, const std::atomic<bool>& interrupted,
                            const std::function<void(const std::string&)>& on_line) {
@@ -96,7 +101,7 @@ HostRunOutcome run_on_host(const fleet::SshSession& session, const HostRunReques
         const auto answer = [&](const std::string& line) -> std::optional<std::string> {
             if (const long pid = fleet::remote_pid_of(line)) interrupter.set_pid(pid);
             else if (auto reply = answer_controller_load(line, session.target(), interrupted)) return reply;
-            else on_line(line);
+            else on_line(relayed_host_line(line));
             return std::nullopt;
         };
         outcome.exit_code = session.stream_answering(remote_command(request, session.target().name), answer);

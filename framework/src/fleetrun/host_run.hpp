@@ -55,8 +55,13 @@ bool still_running(const fleet::SshSession& session, const std::string& remote_d
 
 std::string remote_run_root(const std::string& run_name);
 
+// A line the remote stand printed, as the controller relays it: its
+// advice to resume there ("finish with: stand run --resume DIR") dropped, as
+// a run on hosts is not resumed; any other line as it is.
+std::string relayed_host_line(const std::string& line);
+
 // Runs `request` on the host and copies its run directory to `local_dir`.
-// `on_line` gets every line the remote stand prints (on this thread). When
+// `on_line` gets every line the remote stand prints (relayed_host_line), on this thread. When
 // `interrupted` becomes true, the remote stand gets SIGINT and stops as it
 // does on Ctrl-C (cleanly, keeping what it measured). Never throws for what
 // a host or connection does: that is `problem`.

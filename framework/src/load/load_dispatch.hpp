@@ -22,6 +22,7 @@
 #include <atomic>
 #include <chrono>
 #include <cstdint>
+#include <limits>
 #include <vector>
 
 namespace stand::load {
@@ -99,8 +100,12 @@ private:
     bool take_link(std::uint32_t& link) noexcept;
     void start_request(LoadConnection& c, std::uint32_t link, std::int64_t intended, std::int64_t now);
     void send_closed(LoadConnection& c, std::int64_t now);
+    // Saturates: a tick beyond about 31 years (a rate far below one request
+    // in the window) is never due, rather than an overflowed cast.
     std::int64_t tick_time(std::uint64_t j) const noexcept {
-        return start_ + static_cast<std::int64_t>(static_cast<double>(index_ + j * shared_.threads) * interval_ns_);
+        const double offset = static_cast<double>(index_ + j * shared_.threads) * interval_ns_;
+        if (!(offset < 1e18)) return std::numeric_limits<std::int64_t>::max();
+        return start_ + static_cast<std::int64_t>(offset);
     }
     void advance_due(std::int64_t now) noexcept;
     // from_backlog: the tick waited for a connection to finish (late by the

@@ -3,9 +3,20 @@
 #include "load/duration.hpp"
 
 #include <cmath>
+#include <cstdio>
 #include <sstream>
 
 namespace stand::load {
+
+std::string rate_without_request(double rate, std::chrono::nanoseconds duration) {
+    const double seconds = std::chrono::duration<double>(duration).count();
+    char text[240];
+    std::snprintf(text, sizeof text,
+                  "a rate of %g/s over %s offers %g requests (one every %g s); a rate needs at least one request "
+                  "in the duration: %g/s or more",
+                  rate, format_duration(duration).c_str(), rate * seconds, 1 / rate, 1 / seconds);
+    return text;
+}
 
 void LoadSpec::validate() const {
     if (links.empty()) throw LoadSpecError("no URL to load (give URLs or --urls FILE)");
@@ -18,6 +29,8 @@ void LoadSpec::validate() const {
         throw LoadSpecError("the open model needs a rate in (0, 10000000] requests/s");
     if (model == Model::closed && rate != 0) throw LoadSpecError("a rate needs the open model");
     if (duration <= 0ns) throw LoadSpecError("duration must be positive");
+    if (model == Model::open && rate * std::chrono::duration<double>(duration).count() < 1)
+        throw LoadSpecError(rate_without_request(rate, duration));
     if (timeout <= 0ns) throw LoadSpecError("timeout must be positive");
     if (late_threshold < 0ns) throw LoadSpecError("late threshold must not be negative");
     if (slow_threshold <= 0ns) throw LoadSpecError("slow threshold must be positive");

@@ -104,6 +104,11 @@ struct LoadSpec {
 // One link per line (what `--urls FILE` reads), appended to `out`; empty
 // lines and lines starting with '#' are skipped, surrounding blanks trimmed.
 // Returns how many were added.
+// Why an open-model rate offers no request beyond the one at the start in
+// `duration` (rate x duration < 1): the load step and the capacity step
+// refuse such a rate when read, LoadSpec::validate before a load.
+std::string rate_without_request(double rate, std::chrono::nanoseconds duration);
+
 std::size_t links_from_stream(std::istream& in, const std::string& method, LinkList& out);
 LinkList links_from_lines(const std::string& text, const std::string& method = "GET");
 

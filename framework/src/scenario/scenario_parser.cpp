@@ -266,6 +266,10 @@ void check_created_users(const Scenario& s) {
             if (kind == nullptr) continue;
             if (kind->users_created) created += kind->users_created(step.action);
             const std::uint32_t needed = kind->users_needed ? kind->users_needed(step.action) : 0;
+            if (needed == 1 && created == 0)
+                throw ScenarioError(s.file, step.json_path,
+                                    step.kind + " " + json_quote(step.name) +
+                                        " uses the created users, but no create_users step comes before it");
             if (needed > created)
                 throw ScenarioError(s.file, step.json_path,
                                     step.kind + " " + json_quote(step.name) + " uses users up to index " +

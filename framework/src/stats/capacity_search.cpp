@@ -45,6 +45,11 @@ void CapacitySearch::record(const LevelOutcome& level) {
     if (end_ != CapacityEnd::running) throw std::logic_error("capacity search: a level recorded after the end");
     const LevelVerdict verdict = judge_level(level, plan_.objective);
     levels_.emplace_back(level, verdict);
+    if (!level.unanswered.empty()) {
+        levels_.back().second = {false, "no response"};
+        end_ = CapacityEnd::target_down;
+        return;
+    }
     if (!level.generator_limited.empty()) {
         end_ = CapacityEnd::generator_saturated;
         return;
@@ -108,6 +113,9 @@ std::string CapacitySearch::summary_of_end() const {
             return "generator saturated at " + rate_text(levels_.back().first.offered) + " (" +
                    levels_.back().first.generator_limited + "): " + met + failed +
                    "; the system's limit is not known beyond that";
+        case CapacityEnd::target_down:
+            return "target down at " + rate_text(levels_.back().first.offered) + " (" + levels_.back().first.unanswered +
+                   "): " + met + failed + " before it; no limit is stated";
         case CapacityEnd::disturbed:
             return "the machine disturbed the level at " + rate_text(levels_.back().first.offered) + " twice (" +
                    levels_.back().first.disturbed + "): " + met + failed + "; no limit is stated";
@@ -123,6 +131,7 @@ std::string capacity_end_name(CapacityEnd end) {
         case CapacityEnd::lowest_failed: return "lowest failed";
         case CapacityEnd::generator_saturated: return "generator saturated";
         case CapacityEnd::disturbed: return "disturbed";
+        case CapacityEnd::target_down: return "target down";
     }
     return "?";
 }

@@ -9,7 +9,8 @@
 // level the machine disturbed (steal, another load) that failed is run once
 // more, and a second disturbed failure at that rate ends the search too; one
 // that met the objective despite the disturbance is met (a disturbance only
-// makes a level slower).
+// makes a level slower). A level with no response at all ends the search as
+// "target down": a dead system has no limit to find.
 #pragma once
 
 #include <map>
@@ -38,6 +39,7 @@ struct LevelOutcome {
     std::map<std::string, double> values;  // every objective metric the level measured
     std::string generator_limited;        // non-empty: how the generator failed to keep the rate
     std::string disturbed;                // non-empty: how the machine disturbed the level
+    std::string unanswered;               // non-empty: no request of the level was answered, and why
 };
 
 enum class CapacityEnd {
@@ -47,6 +49,7 @@ enum class CapacityEnd {
     lowest_failed,        // `from` failed already: the limit is below it
     generator_saturated,  // the generator could not keep a rate: the limit is at least best
     disturbed,            // the machine disturbed one rate twice
+    target_down,          // a level had no response at all
 };
 
 struct LevelVerdict {

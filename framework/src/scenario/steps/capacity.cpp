@@ -6,6 +6,7 @@
 #include "scenario/steps/capacity_admin.hpp"
 
 #include "detect/machine_busy.hpp"
+#include "load/load_spec.hpp"
 #include "scenario/steps/load_run.hpp"
 #include "scenario/steps/step_keys.hpp"
 #include "scenario/steps/step_kind.hpp"
@@ -30,6 +31,10 @@ constexpr std::string_view kObjectiveMetrics[] = {"p50_ms",   "p90_ms",    "p95_
 // that did not send its rate did not test it.
 constexpr std::string_view kBehind = "behind_pct";
 constexpr double kBehindAtMost = 1;
+// A level's errors count against it whatever the objective names: a fast
+// 401 is not a met latency. An objective without error_pct holds it to this.
+constexpr std::string_view kErrors = "error_pct";
+constexpr double kErrorsAtMost = 1;
 // The curve: what each level records (besides offered_rps and met).
 constexpr std::string_view kLevelMetrics[] = {"rps",        "p50_ms",      "p95_ms",      "p99_ms",
                                               "error_pct",  "late_pct",    "behind_pct",  "box_cpu_pct",
@@ -58,6 +63,8 @@ std::vector<stats::ObjectiveLimit> read_objective(const ObjectReader& step) {
         limits.push_back({std::string(m), zero ? 0.0 : expect_positive(*limit, r.at(m), 1e12)});
     }
     if (limits.empty()) step.at("objective").fail("at least one limit (" + std::string(kObjectiveMetrics[0]) + ", ...)", &v);
+    const bool errors_named = std::any_of(limits.begin(), limits.end(), [](const auto& l) { return l.metric == kErrors; });
+    if (!errors_named) limits.push_back({std::string(kErrors), kErrorsAtMost});
     limits.push_back({std::string(kBehind), kBehindAtMost});
     return limits;
 }
@@ -95,6 +102,10 @@ StepAction read_capacity(const ObjectReader& r, const StepParseContext& ctx) {
     if (auto res = r.positive("resolution_pct", 100)) c.plan.resolution_pct = *res;
     if (auto steal = r.positive("steal_disturbs_pct", 100)) c.steal_disturbs_pct = *steal;
     if (r.find("dwell_s")) c.dwell = Seconds(expect_positive(*r.find("dwell_s"), r.at("dwell_s"), step_keys::kMaxDurationS));
+    if (c.plan.from * c.dwell.count() < 1)  // each level is a load of dwell_s at its rate
+        r.at("from_rate").fail_message("each level lasts dwell_s (" + describe_json(json::value(c.dwell.count())) +
+                                       " s): " +
+                                       load::rate_without_request(c.plan.from, std::chrono::duration_cast<std::chrono::nanoseconds>(c.dwell)));
     return c;
 }
 
@@ -165,10 +176,22 @@ json::object search_json(const CapacityStep& c, const stats::CapacitySearch& sea
     return o;
 }
 
+// Why a level that sent requests had no response at all ("452 requests, no
+// response: connect refused 452"); empty when one was answered.
+std::string unanswered_level(const load::LoadResult& r) {
+    if (r.completed > 0 || r.sent == 0) return {};
+    std::string why = std::to_string(r.sent) + " requests, no response";
+    std::string reasons;
+    for (std::size_t k = 0; k < load::kErrorKinds; ++k)
+        for (const auto& [reason, n] : r.error_counts.by_reason[k])
+            reasons += (reasons.empty() ? ": " : ", ") + reason + " " + std::to_string(n);
+    return why + reasons;
+}
+
 // One HTTP level: the load step's load at `rate` for the dwell time, its
 // metrics into `measured`.
 GeneratorVerdict http_level(RepContext& ctx, const Step& s, const CapacityStep& c, double rate, const std::string& label,
-                            std::map<std::string, double>& measured) {
+                            std::map<std::string, double>& measured, std::string& unanswered) {
     LoadStep l = c.load;
     l.rate = rate;
     l.duration = c.dwell;
@@ -181,6 +204,7 @@ GeneratorVerdict http_level(RepContext& ctx, const Step& s, const CapacityStep& 
     // connection free: the generator's own.
     const double offered = static_cast<double>(std::max<std::uint64_t>(r.offered, 1));
     measured[std::string(kBehind)] = 100.0 * static_cast<double>(r.late - r.late_with_free_connection + r.unsent) / offered;
+    unanswered = unanswered_level(r);
     return judge_generator(r);
 }
 
@@ -195,10 +219,11 @@ void run_capacity(RepContext& ctx, const Step& s, RepClock::time_point) {
         const auto before = detect::read_cpu_times();
         std::map<std::string, double> measured;
         GeneratorVerdict generator;
+        std::string unanswered;
         if (c.target == CapacityStep::Target::admin_create)
             measured = run_admin_create_level(ctx, s, *rate, c.dwell, levels.size() + 1);
         else
-            generator = http_level(ctx, s, c, *rate, label, measured);
+            generator = http_level(ctx, s, c, *rate, label, measured, unanswered);
         const double steal = detect::steal_pct_between(before, detect::read_cpu_times());
         stats::LevelOutcome level;
         level.offered = *rate;
@@ -206,6 +231,7 @@ void run_capacity(RepContext& ctx, const Step& s, RepClock::time_point) {
             if (auto it = measured.find(limit.metric); it != measured.end()) level.values[limit.metric] = it->second;
         level.generator_limited = generator.limited;
         level.disturbed = generator.disturbed;
+        level.unanswered = unanswered;
         if (steal > c.steal_disturbs_pct) {
             char text[96];
             std::snprintf(text, sizeof text, "%.1f %% of CPU time stolen by the hypervisor", steal);
@@ -228,6 +254,7 @@ void run_capacity(RepContext& ctx, const Step& s, RepClock::time_point) {
     if (search.end() != stats::CapacityEnd::limit_found)
         ctx.record.finding(detect::Finding{"capacity-not-found", ctx.scope(s), search.summary()});
     if (ctx.env.on_step) ctx.env.on_step(s.name + ": " + search.summary());
+    if (search.end() == stats::CapacityEnd::target_down) throw StepFailure(s.name + ": " + search.summary());
 }
 
 }  // namespace
@@ -238,6 +265,11 @@ const StepKind& capacity_kind() {
         .summary = "finds the highest offered rate whose level meets the objective: up by the factor, then bisected; "
                    "a level where the generator saturated ends it, never taken for the system's limit",
         .interface = "stand.lifecycle/1",
+        .interfaces_of = [](const StepAction& a) {
+            const auto& c = a.get<CapacityStep>();
+            if (c.target == CapacityStep::Target::admin_create) return std::vector<std::string_view>{"stand.panel/1"};
+            return load_kind().interfaces_of(StepAction(c.load));
+        },
         .keys = capacity_keys(),
         .metrics = {"max_rate", "first_failed_rate", "levels", "level<N>.offered_rps", "level<N>.met", "level<N>.rps",
                     "level<N>.p50_ms", "level<N>.p95_ms", "level<N>.p99_ms", "level<N>.error_pct", "level<N>.late_pct",

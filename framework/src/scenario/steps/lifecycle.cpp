@@ -147,6 +147,11 @@ const StepKind& restart_kind() {
         .name = "restart",
         .summary = "restarts the system and times it until ready again (with admin_api: until the panel's admin API answers)",
         .interface = "stand.lifecycle/1",
+        .interfaces_of = [](const StepAction& a) {
+            std::vector<std::string_view> out{"stand.lifecycle/1"};
+            if (a.get<RestartStep>().admin_api) out.emplace_back("stand.panel/1");
+            return out;
+        },
         .keys = {kRetryKeys[0], kRetryKeys[1], {"admin_api", "bool", "false"}},
         .metrics = {"seconds", "command_seconds", "admin_api_seconds"},
         .timeout = milliseconds(180'000),

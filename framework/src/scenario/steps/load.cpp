@@ -2,6 +2,7 @@
 // subscription links of the users created so far.
 #include "scenario/steps/load.hpp"
 
+#include "load/load_spec.hpp"
 #include "scenario/steps/load_run.hpp"
 #include "scenario/steps/step_keys.hpp"
 #include "scenario/steps/step_kind.hpp"
@@ -126,6 +127,9 @@ LoadStep read_load_step(const ObjectReader& r, const StepParseContext& ctx) {
         step.threads = static_cast<std::uint32_t>(*v);
     }
     step.rate = r.positive("rate", kMaxRate);
+    if (step.rate && *step.rate * step.duration.count() < 1)
+        r.at("rate").fail_message(load::rate_without_request(
+            *step.rate, std::chrono::duration_cast<std::chrono::nanoseconds>(step.duration)));
     if (auto v = r.boolean("keepalive")) step.keepalive = *v;
     read_targets(r, ctx.allow_remote, step);
     read_headers(r, step);
@@ -150,6 +154,16 @@ namespace {
 
 StepAction read_load(const ObjectReader& r, const StepParseContext& ctx) { return read_load_step(r, ctx); }
 
+// The endpoint is the plugin's lifecycle's; the users' links, the churn and
+// the dashboards are its panel's; given URLs are nobody's.
+std::vector<std::string_view> load_interfaces(const StepAction& a) {
+    const auto& load = a.get<LoadStep>();
+    std::vector<std::string_view> out;
+    if (load.urls.empty() && !load.subscription_links) out.emplace_back("stand.lifecycle/1");
+    if (load.subscription_links || load.churn_per_s > 0 || load.dashboards > 0) out.emplace_back("stand.panel/1");
+    return out;
+}
+
 bool load_emits(const StepAction& a, std::string_view m) {
     const auto& load = a.get<LoadStep>();
     if (m == "late_pct") return load.rate.has_value();
@@ -165,6 +179,7 @@ const StepKind& load_kind() {
         .name = "load",
         .summary = "drives HTTP load at the plugin's endpoint (or given URLs, or the users' subscription links)",
         .interface = "stand.lifecycle/1",
+        .interfaces_of = load_interfaces,
         .keys = {{"duration_s", "number > 0, at most 86400", "10"},
                  {"connections", "integer 1..100000", "16"},
                  {"threads", "integer 1..1024, at most connections", "1"},
@@ -205,6 +220,7 @@ const StepKind& load_kind() {
         .parse = read_load,
         .emits = load_emits,
         .duration = step_keys::duration_of<LoadStep>,
+        .users_needed = [](const StepAction& a) -> std::uint32_t { return a.get<LoadStep>().subscription_links ? 1 : 0; },
         .run = run_load};
     return k;
 }

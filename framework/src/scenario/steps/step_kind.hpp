@@ -37,6 +37,11 @@ struct StepKind {
     std::string_view name{};
     std::string_view summary{};    // one line: what the step does
     std::string_view interface{};  // the plugin interface it calls ("stand.proxy/1"); empty: the host's own work
+    // The interfaces this configuration calls, where they depend on its keys
+    // (a load of the users' subscription links calls stand.panel/1 too, one
+    // of given URLs none); nullptr: `interface`. Checked against the plugin
+    // before the run (scenario/step_interfaces.hpp).
+    std::vector<std::string_view> (*interfaces_of)(const StepAction& action) = nullptr;
     std::vector<StepKey> keys{};  // besides step, name, timeout_s and plugin
     // Every metric suffix it can emit (metric "<step name>.<suffix>"); "*":
     // whatever the plugin reports (a probe's results); "<N>" in one: any

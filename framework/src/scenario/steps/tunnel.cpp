@@ -115,6 +115,13 @@ StepAction read_many_clients(const ObjectReader& r, const StepParseContext& ctx)
     return step;
 }
 
+// The users' links are the panel's; a given server is nobody's.
+template <class Source>
+std::vector<std::string_view> panel_unless_given(const Source& source) {
+    if (source.server.empty()) return {"stand.panel/1"};
+    return {};
+}
+
 }  // namespace
 
 const StepKind& tunnel_throughput_kind() {
@@ -123,6 +130,7 @@ const StepKind& tunnel_throughput_kind() {
         .summary = "one Hysteria 2 tunnel carrying streams downloads and a probe every probe_interval_ms; with during, "
                    "that step runs alongside",
         .interface = "stand.panel/1",
+        .interfaces_of = [](const StepAction& a) { return panel_unless_given(a.get<TunnelStep>().source); },
         .keys = {kTunnelServer, {"user", "integer", "0"}, kTunnelSink, kTunnelCc, kTunnelIfElsewhere, {"streams", "integer 1..1024", "1"},
                  {"duration_s", "number > 0, at most 86400", "30"}, {"probe_interval_ms", "integer 1..60000", "97"},
                  {"below_mbit", "number > 0", "half the median second"}, {"during", "a step object", "absent"},
@@ -149,6 +157,7 @@ const StepKind& many_clients_kind() {
         .summary = "clients tunnels, client i with user i's link, connecting over ramp_s, each fetching /small every "
                    "every_s",
         .interface = "stand.panel/1",
+        .interfaces_of = [](const StepAction& a) { return panel_unless_given(a.get<ManyClientsStep>().source); },
         .keys = {{"clients", "integer 1..100000", "400"}, kTunnelServer, kTunnelSink, kTunnelCc, kTunnelIfElsewhere,
                  {"duration_s", "number > 0, at most 86400", "60"}, {"ramp_s", "number < duration_s", "20"},
                  {"every_s", "number > 0", "2"}},
