@@ -163,4 +163,11 @@ TEST_CASE("scenario refusals: a NUL in a string or key, a subnormal number, an i
           "t.json: $.params: --param d=-9223372036854775809: expected an integer within "
           "-9223372036854775808..18446744073709551615");
     CHECK(error_of(scenario(R"({"d": 1, "e": -9223372036854775808, "f": 2.5e-308, "g": 0.0})", "{}")).empty());
+    // Below a double's range altogether: read as 0, which the file does not say.
+    CHECK(error_of(scenario(R"({"d": 1e-401})", "{}")) ==
+          "t.json: $.params.d: expected 0 or a number of magnitude at least about 2.2e-308 (a double's smallest "
+          "normal), got 1e-401");
+    CHECK(error_of(scenario(R"({"d": 1})", "{}"), {{"d", "0." + std::string(400, '0') + "1"}}).find(
+              "expected 0 or a number of magnitude at least about 2.2e-308") != std::string::npos);
+    CHECK(error_of(scenario(R"({"d": 1, "e": 0e5, "f": -0.000, "g": 0E-999})", "{}")).empty());
 }

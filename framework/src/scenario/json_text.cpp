@@ -133,7 +133,9 @@ private:
 std::string number_refusal(double value, std::string_view text) {
     const std::string got = ", got " + std::string(text);
     if (!std::isfinite(value)) return "expected a number within a double's range (at most about 1.8e308)" + got;
-    if (value != 0 && !std::isnormal(value))
+    const std::string_view mantissa = text.substr(0, text.find_first_of("eE"));
+    const bool underflow = value == 0 && mantissa.find_first_of("123456789") != std::string_view::npos;  // 1e-401
+    if ((value != 0 && !std::isnormal(value)) || underflow)
         return "expected 0 or a number of magnitude at least about 2.2e-308 (a double's smallest normal)" + got;
     if (text.find_first_of(".eE") == std::string_view::npos)
         return "expected an integer within -9223372036854775808..18446744073709551615" + got;
