@@ -3,8 +3,9 @@
 # `lifecycle_case.sh CASE STAND FIXTURES PLUGINS SCENARIOS`. A panel's
 # declared process that never gets ready or a first-start step that hangs
 # (named as a process that dies is), an adapter name that clashes with the
-# SDK's C names (its project must compile). Every case works in its own
-# temporary directory; a port is one the system gave as free.
+# SDK's C names (its project must compile), and `stand load --hdr-log`'s
+# file and memory (checked before the load, bounded). Every case works in its
+# own temporary directory; a port is one the system gave as free.
 set -uo pipefail
 case_name=$1 stand=$2 fixtures=$3 plugins=$4 scenarios=$5
 here=$(cd "$(dirname "$0")" && pwd)
@@ -41,6 +42,20 @@ run_scenario() {  # FILE RUN_DIR
 
 says() {  # WHAT TEXT: `said` holds TEXT
   grep -qF -- "$2" <<<"$said" || { echo "FAIL: $1: not said: $2"; fail=1; }
+}
+
+# `stand load ARGS` (1 request/s, to leave the CPUs alone where it runs)
+# that must be refused (exit 2, REGEX) at once, before any load.
+refused_at_once() {  # REGEX ARGS...
+  local regex=$1; shift
+  local start=$SECONDS out code
+  out=$(timeout 12 "$stand" load --rate 1 "$@" 2>&1); code=$?
+  if [[ $code -ne 2 ]] || ! grep -qE -- "$regex" <<<"$out" || ((SECONDS - start > 10)); then
+    echo "FAIL: stand load $* -> exit $code after $((SECONDS - start)) s (want 2 at once, /$regex/):"
+    sed 's/^/    /' <<<"$out"; fail=1
+  else
+    echo "ok: stand load $* -> 2"
+  fi
 }
 
 case "$case_name" in
@@ -99,6 +114,23 @@ scaffold_sdk_names)
   echo "compiled $(wc -l <sources) sources of $((${#names[@]} * 3)) projects"
   ;;
 
+# --- item 14: --hdr-log checked before the load, its memory bounded -------------
+hdr_log_bounds)
+  url=http://127.0.0.1:9/
+  refused_at_once '^stand: load: --hdr-log: an empty file name' "$url" -d 20s --hdr-log ''
+  ln -s "$work/gone/x.hlog" dangling.hlog
+  refused_at_once "^stand: load: --hdr-log dangling.hlog: a link to $work/gone/x.hlog: cannot write into $work/gone" \
+    "$url" -d 20s --hdr-log dangling.hlog
+  refused_at_once '^stand: load: --hdr-log h.out and --histogram-out ./h.out name the same file' \
+    "$url" -d 20s --hdr-log h.out --histogram-out ./h.out
+  ln -s h2.out alias.out
+  refused_at_once '^stand: load: --hdr-log alias.out and --histogram-out h2.out name the same file' \
+    "$url" -d 20s --hdr-log alias.out --histogram-out h2.out
+  # 90 s at 1 ms with 8 threads: 100,001 intervals (the drain's 10 s too) for each thread.
+  refused_at_once 'keeps up to 800008 interval histograms .*at most 500000: take --hdr-log-interval 2ms or longer' \
+    "$url" -d 90s -t 8 -c 8 --hdr-log x.hlog --hdr-log-interval 1ms
+  [[ ! -e x.hlog && ! -e h.out && ! -e h2.out ]] || { echo "FAIL: a refused load wrote a file"; fail=1; }
+  ;;
 *)
   echo "unknown case $case_name"; exit 2 ;;
 esac

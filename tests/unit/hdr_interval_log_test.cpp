@@ -4,6 +4,7 @@
 // (tests/hdr-log decodes whole `stand load --hdr-log` runs with that library.)
 #include "load/hdr_encoding.hpp"
 #include "load/hdr_interval_log.hpp"
+#include "load/interval_budget.hpp"
 #include "load/interval_histograms.hpp"
 #include "load/load_result.hpp"
 
@@ -12,6 +13,7 @@
 #include <openssl/evp.h>
 #include <zlib.h>
 
+#include <chrono>
 #include <cstdint>
 #include <map>
 #include <sstream>
@@ -200,26 +202,74 @@ TEST_CASE("hdr encoding: stand's slots are HdrHistogram's counts array for other
 TEST_CASE("interval histograms: by time since the start, merged interval by interval") {
     stand::load::IntervalHistograms off;
     CHECK_FALSE(off.enabled());
-    stand::load::IntervalHistograms a(500'000'000, 3'600'000'000ULL, 4), b(500'000'000, 3'600'000'000ULL, 4);
+    stand::load::IntervalHistograms a(500'000'000, 3'600'000'000ULL), b(500'000'000, 3'600'000'000ULL);
     a.record(-5, 10);            // before the start: the first interval
     a.record(499'999'999, 20);   // still the first
     a.record(1'600'000'000, 30); // the fourth; the two between stay empty
     b.record(600'000'000, 40);
+    b.record(1'700'000'000, 30);  // the slot a has in the fourth, and one above it
+    b.record(1'800'000'000, 35);
     off.merge(a);
     off.merge(b);
     CHECK(off.enabled());
     CHECK(off.interval_ns() == 500'000'000);
-    REQUIRE(off.intervals().size() == 4);
-    CHECK(off.intervals()[0].count() == 2);
-    CHECK(off.intervals()[1].count() == 1);
-    CHECK(off.intervals()[1].max() == 40);
-    CHECK(off.intervals()[2].empty());
-    CHECK(off.intervals()[3].max() == 30);
+    REQUIRE(off.size() == 4);
+    CHECK(off.interval(0).total == 2);
+    CHECK(off.interval(1).total == 1);
+    CHECK(off.interval(1).max == 40);
+    CHECK(off.interval(2).total == 0);
+    CHECK(off.interval(3).max == 35);
+    CHECK(off.interval(9).total == 0);  // beyond the last: empty
+    const HdrHistogram fourth = HdrHistogram::from_parts(off.interval(3));  // consistent: slots, min, max, sum
+    CHECK(fourth.count() == 3);
+    CHECK(fourth.count_at_or_below(30) == 2);
+    CHECK(fourth.min() == 30);
+}
+
+TEST_CASE("interval histograms: a value of an interval the thread had left is added to it") {
+    stand::load::IntervalHistograms a(1'000'000, 3'600'000'000ULL);
+    a.record(5'000'000, 100);
+    a.record(3'500'000, 200);  // a completion time out of order
+    a.record(5'100'000, 300);
+    a.record(3'000'000, 400);
+    CHECK(a.size() == 6);
+    CHECK(a.interval(3).total == 2);
+    CHECK(a.interval(3).min == 200);
+    CHECK(a.interval(3).max == 400);
+    CHECK(a.interval(5).total == 2);
+    CHECK(HdrHistogram::from_parts(a.interval(5)).value_at_percentile(100) == 300);
+}
+
+TEST_CASE("interval histograms: one full histogram per thread; the intervals it left keep their slots only") {
+    // The issue's case: 1 ms intervals for 20 s, a value in each. Each full
+    // histogram would be 188 KiB of slots, a few KiB of them resident.
+    stand::load::IntervalHistograms a(1'000'000, 3'600'000'000ULL);
+    for (std::int64_t i = 0; i < 20'000; ++i) a.record(i * 1'000'000 + 500'000, 1000 + static_cast<std::uint64_t>(i % 50));
+    CHECK(a.size() == 20'000);
+    CHECK(a.interval(19'999).total == 1);
+    CHECK(a.memory_bytes() < 20'000 * 300);  // a few MB, not 20,000 x 188 KiB
+}
+
+TEST_CASE("interval budget: the window's and the drain's intervals for each thread, and the interval that fits") {
+    using namespace std::chrono_literals;
+    using stand::load::interval_budget_refusal;
+    CHECK(stand::load::interval_histograms_kept(1ms, 90s, 10s, 8) == 800'008);
+    CHECK(stand::load::interval_histograms_kept(1ms, 20s, 10s, 2) == 60'002);  // the issue's 257 MB run: kept now
+    CHECK(interval_budget_refusal(1ms, 20s, 10s, 2).empty());
+    const std::string why = interval_budget_refusal(1ms, 90s, 10s, 8);
+    CHECK(why.find("keeps up to 800008 interval histograms (100001 intervals of the ") != std::string::npos);
+    CHECK(why.find("for each of 8 threads); at most 500000: take --hdr-log-interval 2ms or longer") != std::string::npos);
+    CHECK(interval_budget_refusal(2ms, 90s, 10s, 8).empty());
+    CHECK(stand::load::interval_within_budget(1s, 60s, 10s, 256) == 1s);
+    const auto day = stand::load::interval_within_budget(1s, 86'400s, 10s, 256);  // a scenario's longest load step
+    CHECK(day == 45s);
+    CHECK(stand::load::interval_histograms_kept(day, 86'400s, 10s, 256) <= stand::load::kMaxIntervalHistograms);
+    CHECK(stand::load::interval_histograms_kept(day - 1s, 86'400s, 10s, 256) > stand::load::kMaxIntervalHistograms);
 }
 
 TEST_CASE("hdr interval log: HistogramLogWriter's header, one line per interval to the end of the drain") {
     stand::load::LoadResult r;
-    r.latency_intervals = stand::load::IntervalHistograms(1'000'000'000, 3'600'000'000ULL, 4);
+    r.latency_intervals = stand::load::IntervalHistograms(1'000'000'000, 3'600'000'000ULL);
     r.latency_intervals.record(100, 1500);
     r.latency_intervals.record(2'100'000'000, 2500);
     r.window_start_unix_ns = 1'765'000'000'250'000'000LL;

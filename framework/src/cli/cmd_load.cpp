@@ -3,6 +3,7 @@
 #include "cli/commands.hpp"
 #include "cli/exit_codes.hpp"
 #include "cli/load_on_generators.hpp"
+#include "cli/output_file.hpp"
 #include "fleet/wall_clock.hpp"
 #include "load/hdr_interval_log.hpp"
 #include "load/histogram_file.hpp"
@@ -118,7 +119,9 @@ Output
                            time; microseconds, Interval_Max in ms): for
                            HistogramLogProcessor (-outputValueUnitRatio 1000
                            prints ms) or the Python package hdrhistogram
-  --hdr-log-interval D     the log's interval (default 1s; at least 1ms)
+  --hdr-log-interval D     the log's interval (default 1s; at least 1ms; at
+                           most 500000 intervals kept, the duration's and
+                           the timeout's drain's, times the threads)
   --start-at UNIX_TIME     wait until this wall-clock instant (seconds since
                            the epoch, fractions allowed: generators on
                            several hosts started together); connections open
@@ -400,18 +403,6 @@ bool wait_until(std::int64_t at) {
     return false;
 }
 
-// Before the load: an output file that cannot be written would lose the run.
-void check_writable(const std::string& flag, const std::string& file) {
-    const std::filesystem::path path(file);
-    std::error_code ec;
-    if (const auto st = std::filesystem::status(path, ec);
-        std::filesystem::exists(st) && !std::filesystem::is_regular_file(st))
-        throw UsageError("load: --" + flag + " " + file + ": not a regular file (a directory, FIFO or device); name a file");
-    const auto dir = path.has_parent_path() ? path.parent_path() : std::filesystem::path(".");
-    if (!std::filesystem::is_directory(dir) || ::access(dir.c_str(), W_OK) != 0)
-        throw UsageError("load: --" + flag + " " + file + ": cannot write into " + dir.string());
-}
-
 // --hdr-log FILE [--hdr-log-interval D]: the file, checked, and the interval into `spec`.
 std::optional<std::string> hdr_log_from(const Args& args, load::LoadSpec& spec) {
     const auto file = args.value("hdr-log");
@@ -419,7 +410,7 @@ std::optional<std::string> hdr_log_from(const Args& args, load::LoadSpec& spec) 
         if (args.value("hdr-log-interval")) throw UsageError("load: --hdr-log-interval needs --hdr-log FILE");
         return std::nullopt;
     }
-    check_writable("hdr-log", *file);
+    check_output_file("load", "hdr-log", *file);
     spec.histogram_interval = duration_of("hdr-log-interval", args.value("hdr-log-interval").value_or("1s"));
     return file;
 }
@@ -495,8 +486,9 @@ int run_load(const std::vector<std::string>& argv) {
     load::LoadSpec spec = spec_from(args);
     spec.declared_hosts = declared_host_addresses(args);
     const auto histogram_out = args.value("histogram-out");
-    if (histogram_out) check_writable("histogram-out", *histogram_out);
+    if (histogram_out) check_output_file("load", "histogram-out", *histogram_out);
     const auto hdr_log = hdr_log_from(args, spec);
+    if (hdr_log && histogram_out) refuse_same_output_file("load", "hdr-log", *hdr_log, "histogram-out", *histogram_out);
     if (!args.values("generator").empty()) {
         if (hdr_log) throw UsageError("load: --hdr-log with --generator: the generators' interval logs are not collected");
         if (args.value("start-at")) throw UsageError("load: --start-at with --generator: the start is set for the generators");

@@ -46,8 +46,9 @@ std::string encoded_counts(const HdrHistogram::Parts& parts) {
 
 }  // namespace
 
-std::string hdr_v2_payload(const HdrHistogram& h) {
-    const HdrHistogram::Parts parts = h.parts();
+std::string hdr_v2_payload(const HdrHistogram& h) { return hdr_v2_payload(h.parts()); }
+
+std::string hdr_v2_payload(const HdrHistogram::Parts& parts) {
     const std::string counts = encoded_counts(parts);
     std::string out;
     out.reserve(40 + counts.size());
@@ -61,8 +62,10 @@ std::string hdr_v2_payload(const HdrHistogram& h) {
     return out + counts;
 }
 
-std::string hdr_v2_compressed_base64(const HdrHistogram& h) {
-    const std::string payload = hdr_v2_payload(h);
+std::string hdr_v2_compressed_base64(const HdrHistogram& h) { return hdr_v2_compressed_base64(h.parts()); }
+
+std::string hdr_v2_compressed_base64(const HdrHistogram::Parts& parts) {
+    const std::string payload = hdr_v2_payload(parts);
     uLongf size = compressBound(static_cast<uLong>(payload.size()));
     std::string deflated(size, '\0');
     const int rc = compress2(reinterpret_cast<Bytef*>(deflated.data()), &size,

@@ -22,10 +22,12 @@
 
 namespace stand::load {
 
-// The uncompressed V2 form (bytes).
+// The uncompressed V2 form (bytes), of a histogram or of its parts.
 std::string hdr_v2_payload(const HdrHistogram& h);
+std::string hdr_v2_payload(const HdrHistogram::Parts& parts);
 // The compressed V2 form in base64: the text after a log line's last comma.
 // Throws std::runtime_error when zlib fails.
 std::string hdr_v2_compressed_base64(const HdrHistogram& h);
+std::string hdr_v2_compressed_base64(const HdrHistogram::Parts& parts);
 
 }  // namespace stand::load

@@ -117,6 +117,18 @@ HdrHistogram::Parts HdrHistogram::parts() const {
     return p;
 }
 
+HdrHistogram::Parts HdrHistogram::take_parts() {
+    Parts p{highest_, lowest_, digits_, total_, min(), max_, clamped_, sum_, {}};
+    if (total_ != 0)
+        for (std::size_t i = counts_index(min_), last = counts_index(max_); i <= last; ++i)
+            if (counts_[i] != 0) {
+                p.slots.emplace_back(i, counts_[i]);
+                counts_[i] = 0;  // its page stays resident for the next values
+            }
+    forget_totals();
+    return p;
+}
+
 HdrHistogram HdrHistogram::from_parts(const Parts& p) {
     HdrHistogram h(p.highest, p.digits, p.lowest);
     if (!p.slots.empty()) h.allocate();

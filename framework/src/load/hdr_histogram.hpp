@@ -101,6 +101,10 @@ public:
         std::vector<std::pair<std::size_t, std::uint64_t>> slots;  // (index, count) of the non-empty slots, ascending
     };
     Parts parts() const;
+    // parts(), and this histogram emptied, keeping its pages: for one refilled
+    // at once (an interval's, load/interval_histograms.hpp). Looks at the
+    // slots between the min's and the max's only.
+    Parts take_parts();
     // Throws std::invalid_argument naming what is inconsistent (a layout the
     // constructor refuses, a slot out of range or out of order, counts that
     // do not add up to `total`, min or max outside their slots).

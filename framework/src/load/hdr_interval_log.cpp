@@ -7,6 +7,7 @@
 #include <cmath>
 #include <cstdio>
 #include <ctime>
+#include <sstream>
 #include <stdexcept>
 
 namespace stand::load {
@@ -35,28 +36,33 @@ std::string header(const LoadResult& result) {
 
 }  // namespace
 
-std::string hdr_interval_log(const LoadResult& result) {
+void write_hdr_interval_log(std::ostream& out, const LoadResult& result) {
     const IntervalHistograms& series = result.latency_intervals;
     if (!series.enabled()) throw std::logic_error("hdr_interval_log: the run kept no interval histograms");
     const double length_s = static_cast<double>(series.interval_ns()) / 1e9;
-    const auto& recorded = series.intervals();
     const auto covering = static_cast<std::size_t>(std::ceil(result.elapsed_s / length_s - 1e-9));
-    const std::size_t count = std::max(recorded.size(), covering);
-    const HdrHistogram empty;
-    std::string out = header(result);
+    const std::size_t count = std::max(series.size(), covering);
+    std::string empty;  // an interval nothing completed in: the same line body each time
+    out << header(result);
     for (std::size_t i = 0; i < count; ++i) {
-        const HdrHistogram& h = i < recorded.size() ? recorded[i] : empty;
+        const HdrHistogram::Parts h = series.interval(i);
+        if (h.total == 0 && empty.empty()) empty = hdr_v2_compressed_base64(h);
         const double start = static_cast<double>(i) * length_s;
         const double left = result.elapsed_s - start;
         const double length = i + 1 == count && left > 0 && left < length_s ? left : length_s;
-        out += fixed3(start) + "," + fixed3(length) + "," + fixed3(static_cast<double>(h.max()) / 1000.0) + "," +
-               hdr_v2_compressed_base64(h) + "\n";
+        out << fixed3(start) << ',' << fixed3(length) << ',' << fixed3(static_cast<double>(h.max) / 1000.0) << ','
+            << (h.total == 0 ? empty : hdr_v2_compressed_base64(h)) << '\n';
     }
-    return out;
+}
+
+std::string hdr_interval_log(const LoadResult& result) {
+    std::ostringstream out;
+    write_hdr_interval_log(out, result);
+    return out.str();
 }
 
 void write_hdr_interval_log(const std::filesystem::path& file, const LoadResult& result) {
-    text::write_text_file(file, hdr_interval_log(result));
+    text::write_text_file(file, [&](std::ostream& out) { write_hdr_interval_log(out, result); });
 }
 
 }  // namespace stand::load

@@ -18,15 +18,19 @@
 #include "load/load_result.hpp"
 
 #include <filesystem>
+#include <ostream>
 #include <string>
 
 namespace stand::load {
 
 // Every interval from the window's opening to the end of the drain
-// (result.elapsed_s; the last may be shorter), empty ones too. Needs
-// result.latency_intervals enabled (LoadSpec::histogram_interval).
+// (result.elapsed_s; the last may be shorter), empty ones too, line by line
+// into `out`. Needs result.latency_intervals enabled
+// (LoadSpec::histogram_interval).
+void write_hdr_interval_log(std::ostream& out, const LoadResult& result);
+// The same as one string.
 std::string hdr_interval_log(const LoadResult& result);
-// Throws text::TextFileError naming the file.
+// Into the file, never held whole. Throws text::TextFileError naming the file.
 void write_hdr_interval_log(const std::filesystem::path& file, const LoadResult& result);
 
 }  // namespace stand::load

@@ -1,6 +1,7 @@
 #include "load/load_spec.hpp"
 
 #include "load/duration.hpp"
+#include "load/interval_budget.hpp"
 
 #include <cmath>
 #include <cstdio>
@@ -36,9 +37,9 @@ void LoadSpec::validate() const {
     if (slow_threshold <= 0ns) throw LoadSpecError("slow threshold must be positive");
     if (histogram_interval != 0ns && histogram_interval < 1ms)
         throw LoadSpecError("--hdr-log-interval must be at least 1ms");
-    if (histogram_interval != 0ns && duration / histogram_interval > kMaxHistogramIntervals)
-        throw LoadSpecError("--hdr-log-interval " + format_duration(histogram_interval) + " makes more than " +
-                            std::to_string(kMaxHistogramIntervals) + " intervals of the duration; take a longer one");
+    if (histogram_interval != 0ns)
+        if (auto why = interval_budget_refusal(histogram_interval, duration, timeout, threads); !why.empty())
+            throw LoadSpecError(why);
     if (http3.enabled) {
         if (http3.streams == 0 || http3.streams > 1000) throw LoadSpecError("--streams must be in 1..1000");
         if (model == Model::open) throw LoadSpecError("--http3 runs the closed model only (no --rate)");

@@ -65,9 +65,6 @@ struct Http3Options {
 // which and why.
 enum class Engine { automatic, uring, asio };
 
-// A run keeps at most this many interval histograms per thread (a few KiB each).
-inline constexpr std::int64_t kMaxHistogramIntervals = 100'000;
-
 struct LoadSpec {
     LinkList links;
     Model model = Model::closed;

@@ -5,21 +5,9 @@
 
 namespace stand::load {
 
-namespace {
-
-// Enough for the window and its drain, so that recording does not reallocate.
-std::size_t intervals_hint(std::size_t seconds_hint, std::int64_t interval_ns) {
-    if (interval_ns <= 0) return 0;
-    const auto per_second = static_cast<std::size_t>(std::max<std::int64_t>(1'000'000'000 / interval_ns, 1));
-    return std::min<std::size_t>(seconds_hint * per_second + 2, 4096);
-}
-
-}  // namespace
-
 ThreadStats::ThreadStats(std::size_t links, std::size_t seconds_hint, std::uint64_t slow, bool open,
                          std::int64_t interval_ns)
-    : latency_intervals(interval_ns, kHighestUs, intervals_hint(seconds_hint, interval_ns)), per_link(links, 0),
-      slow_us(slow), open_model(open) {
+    : latency_intervals(interval_ns, kHighestUs), per_link(links, 0), slow_us(slow), open_model(open) {
     seconds.reserve(seconds_hint);
     reasons.reserve(32);  // more than there are reasons: counting one never allocates
 }

@@ -68,9 +68,13 @@ std::string read_input_file(const std::filesystem::path& file, std::uintmax_t ma
 }
 
 void write_text_file(const std::filesystem::path& file, std::string_view text) {
+    write_text_file(file, [&](std::ostream& out) { out.write(text.data(), static_cast<std::streamsize>(text.size())); });
+}
+
+void write_text_file(const std::filesystem::path& file, const std::function<void(std::ostream&)>& write) {
     std::ofstream out(file, std::ios::binary | std::ios::trunc);
     if (!out) throw TextFileError("cannot write " + file.string() + ": " + std::strerror(errno));
-    out.write(text.data(), static_cast<std::streamsize>(text.size()));
+    write(out);
     out.flush();
     if (!out) throw TextFileError("cannot write " + file.string() + ": write error");
 }

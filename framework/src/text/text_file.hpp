@@ -3,6 +3,8 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <functional>
+#include <ostream>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -32,5 +34,8 @@ std::string read_input_file(const std::filesystem::path& file, std::uintmax_t ma
 void check_input_file(const std::filesystem::path& file, std::uintmax_t max_bytes = kMaxInputFileBytes);
 // Throws TextFileError "cannot write FILE: reason".
 void write_text_file(const std::filesystem::path& file, std::string_view text);
+// The same for a text `write` puts into the file's stream as it makes it (a
+// large one never held whole).
+void write_text_file(const std::filesystem::path& file, const std::function<void(std::ostream&)>& write);
 
 }  // namespace stand::text

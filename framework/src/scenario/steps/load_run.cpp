@@ -2,6 +2,7 @@
 
 #include "detect/load_detectors.hpp"
 #include "load/hdr_interval_log.hpp"
+#include "load/interval_budget.hpp"
 #include "load/link_pattern.hpp"
 #include "load/load_engine.hpp"
 #include "scenario/live_feed.hpp"
@@ -241,7 +242,9 @@ void run_load(RepContext& ctx, const Step& s, RepClock::time_point) {
         backend_cpu_before = ctx.env.backend->cpu_seconds();
     }
     const bool elsewhere = !l.generators.empty() || (l.from_controller && ctx.env.controller != nullptr);
-    if (!elsewhere) spec.histogram_interval = std::chrono::seconds(1);  // hdr/<key>.<step>.hlog
+    if (!elsewhere)  // hdr/<key>.<step>.hlog: in 1 s intervals, longer ones where those would keep too many
+        spec.histogram_interval =
+            load::interval_within_budget(std::chrono::seconds(1), spec.duration, spec.timeout, spec.threads);
     const auto [r, box_cpu_s] = measure(ctx, s, s.name, put, [&] {
         return !l.generators.empty() ? run_from_generators(ctx, s, l, spec)
                : elsewhere           ? run_from_controller(ctx, s, l, spec)
