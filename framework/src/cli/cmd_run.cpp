@@ -51,7 +51,8 @@ finishes an interrupted run, skipping the repetitions that finished.
   --run-dir DIR         where to write (default: runs/<scenario>-<time>)
   --resume RUN_DIR      finish an earlier run in RUN_DIR
   --check               validate everything a run would (the scenario, its params, the
-                        plugins, every probe step's job and params, pins against this
+                        plugins and the interfaces each step calls on them, every
+                        probe step's job and params, pins against this
                         machine, and with hosts each host's stand) and exit 0 or 2
                         without measuring, as `nginx -t` does
   --allow-drift         measure although the box's effective settings differ from the plan
