@@ -15,7 +15,7 @@ type). The figure it prints, and what fails it:
   checks over 1 s                     must be 0
 
   mutate_scenarios.py --stand build/bin/stand --plugin-path build/plugins \
-      --scenarios scenarios [--count 2215] [--seed 1] [--json OUT.json]
+      --scenarios scenarios [--count 2215] [--seed 1] [--json OUT.json] [--only TEXT]
 """
 import argparse
 import copy
@@ -291,10 +291,13 @@ def main():
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--json", help="write every finding here")
     ap.add_argument("--list-accepted", action="store_true", help="print every mutation --check accepted")
+    ap.add_argument("--only", help="only the mutations whose description holds this text (e.g. 'rate 1e-300')")
     args = ap.parse_args()
     rng = random.Random(args.seed)
     files = sorted(os.path.join(args.scenarios, f) for f in os.listdir(args.scenarios) if f.endswith(".json"))
     muts = all_mutations(files, rng)
+    if args.only:
+        muts = [m for m in muts if m[2] == "unchanged" or args.only in m[2]]
     originals = [m for m in muts if m[2] == "unchanged"]
     rest = [m for m in muts if m[2] != "unchanged"]
     picked = originals + rng.sample(rest, min(len(rest), max(0, args.count - len(originals))))
