@@ -9,6 +9,8 @@
 
 #include <atomic>
 #include <csignal>
+#include <fcntl.h>
+#include <filesystem>
 #include <sys/wait.h>
 #include <thread>
 #include <unistd.h>
@@ -170,4 +172,18 @@ TEST_CASE("plugin worker: a plugin the loader refuses is an error reply, not a c
     CHECK(created.failure == isolation::WorkerReply::Failure::kNone);
     CHECK(created.code == STAND_E_INVALID_ARGUMENT);
     CHECK(created.error.find("built for ABI major 2") != std::string::npos);
+}
+
+TEST_CASE("plugin worker: a descriptor another thread opened without O_CLOEXEC is not inherited") {
+    test::TempDir dir;
+    const int opened = ::open("/dev/null", O_RDONLY);  // as a scraper's accepted socket was
+    const int leaky = ::fcntl(opened, F_DUPFD, 20);     // above the worker's channel (3), without O_CLOEXEC
+    ::close(opened);
+    REQUIRE(leaky >= 20);
+    isolation::PluginWorker worker(options_for(test::hello_plugin(), dir));
+    REQUIRE(worker.create("{}", 10s).ok());  // past the exec
+    const auto fd_dir = std::filesystem::path("/proc") / std::to_string(worker.pid()) / "fd";
+    CHECK_FALSE(std::filesystem::exists(fd_dir / std::to_string(leaky)));
+    CHECK(std::filesystem::exists(fd_dir / "3"));  // its channel to the host
+    ::close(leaky);
 }

@@ -4,6 +4,7 @@
 #include "isolation/session_kill.hpp"
 #include "isolation/worker_main.hpp"
 #include "isolation/worker_message.hpp"
+#include "posix/cloexec.hpp"
 #include "text/secrets.hpp"
 
 #include <cerrno>
@@ -77,6 +78,7 @@ PluginWorker::PluginWorker(WorkerOptions options) : options_(std::move(options))
         ::dup2(err_fd, 1);
         ::dup2(err_fd, 2);
         ::dup2(sv[1], kWorkerChannelFd);  // dup2 clears CLOEXEC on the new fd
+        posix::cloexec_from(kWorkerChannelFd + 1);
         ::execv(binary.c_str(), argv);
         ::_exit(127);
     }

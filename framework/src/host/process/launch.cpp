@@ -1,7 +1,7 @@
 #include "host/process/launch.hpp"
 
+#include "posix/cloexec.hpp"
 #include "posix/unique_fd.hpp"
-
 
 #include <stand/cpp/error.hpp>
 
@@ -9,9 +9,7 @@
 #include <csignal>
 #include <fcntl.h>
 #include <grp.h>
-#include <linux/close_range.h>
 #include <string>
-#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <system_error>
 #include <unistd.h>
@@ -112,9 +110,7 @@ struct ChildArgs {
         fail(a, ChildFailure::kUser, 0);
     if (a.cwd != nullptr && ::chdir(a.cwd) != 0) fail(a, ChildFailure::kChdir, 0);
 
-    // Descriptors other threads opened without O_CLOEXEC must not leak into
-    // the benchmarked program. Best effort: needs Linux 5.11.
-    ::syscall(SYS_close_range, 3U, ~0U, static_cast<unsigned>(CLOSE_RANGE_CLOEXEC));
+    posix::cloexec_from(3);
 
     sigset_t none;
     sigemptyset(&none);
