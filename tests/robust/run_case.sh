@@ -148,7 +148,8 @@ rep = json.load(open(sys.argv[1]))
 machine = rep["machine"]
 busy = [f["message"] for f in rep["findings"] if f["id"] == "machine-busy"]
 print("rep 2's machine:", machine, "\nmachine-busy:", busy)
-if machine["busy_pct"] >= 25:
+# Another program that loaded the CPUs, or kept tasks waiting for one, in the window itself: the finding is right.
+if machine["busy_pct"] >= 25 or machine.get("cpu_pressure_pct", 0) > 10:
     print("the machine was busy before rep 2 (another program): nothing to tell"); sys.exit(77)
 if busy:
     sys.exit("FAIL: machine-busy raised by stand's own previous repetition while the CPUs were "
