@@ -240,7 +240,7 @@ TEST_CASE("interval histograms: a value of an interval the thread had left is ad
     CHECK(HdrHistogram::from_parts(a.interval(5)).value_at_percentile(100) == 300);
 }
 
-TEST_CASE("interval histograms: one full histogram per thread; the intervals it left keep their slots only") {
+TEST_CASE("interval histograms: one full histogram per thread, the intervals it left as their slots only") {
     // The issue's case: 1 ms intervals for 20 s, a value in each. Each full
     // histogram would be 188 KiB of slots, a few KiB of them resident.
     stand::load::IntervalHistograms a(1'000'000, 3'600'000'000ULL);
