@@ -203,5 +203,8 @@ for sig in INT HUP; do
     [[ -z $g ]] || fail "a cgroup of the remote stand $p was left: $g"
   done
   grep -q "^\[h1\] " "$dir/err" && grep -q "^\[h3\] " "$dir/err" || fail "the hosts' lines are not prefixed with their names"
+  # A run on hosts is not resumed: no host's "finish with: stand run --resume" that the controller would refuse.
+  grep -q "finish with: stand run --resume" "$dir/err" && fail "a host's advice to resume there was relayed: $(grep -- --resume "$dir/err")"
+  grep -q "a run on hosts is not resumed: run it again" "$dir/err" || fail "the controller did not say how to finish"
   echo "ok: SIG$sig to the process group reached both hosts (exit 130), no stand process or cgroup left"
 done
