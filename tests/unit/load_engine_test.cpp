@@ -484,3 +484,17 @@ TEST_CASE("load engine choice: io_uring for plain links, Asio where it cannot be
     spec.http3.enabled = true;
     CHECK(choose_engine(spec, plain, "").note.empty());
 }
+
+TEST_CASE("load open model: a rate far below one request in the window sends the one at the start and ends") {
+    EACH_ENGINE();
+    // A tick 1e19 ns away once overflowed the cast to int64: the run spun at a full CPU, deaf to SIGTERM.
+    LoadSpec spec = spec_for({"http://127.0.0.1:1/"});
+    spec.model = Model::open;
+    spec.rate = 1e-10;
+    spec.duration = 200ms;
+    const auto t0 = std::chrono::steady_clock::now();
+    const LoadResult r = run_load(spec);
+    CHECK(std::chrono::steady_clock::now() - t0 < 5s);
+    CHECK(r.offered == 1);
+    CHECK(r.sent == 1);
+}

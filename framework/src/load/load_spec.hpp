@@ -102,8 +102,10 @@ struct LoadSpec {
 // lines and lines starting with '#' are skipped, surrounding blanks trimmed.
 // Returns how many were added.
 // Why an open-model rate offers no request beyond the one at the start in
-// `duration` (rate x duration < 1): the load step and the capacity step
-// refuse such a rate when read, LoadSpec::validate before a load.
+// `duration` (rate x duration < 1): `stand load --rate`, the load step and
+// the capacity step refuse such a rate when read. A load the host composes
+// (a dashboard polling every 10 s over a 5 s step) may have one: it sends
+// the request at the start and ends.
 std::string rate_without_request(double rate, std::chrono::nanoseconds duration);
 
 std::size_t links_from_stream(std::istream& in, const std::string& method, LinkList& out);

@@ -13,7 +13,6 @@
 
 #include <boost/asio/ip/address.hpp>
 
-#include <regex>
 
 namespace stand::scenario::steps {
 namespace {
@@ -114,6 +113,18 @@ void read_generators(const ObjectReader& r, LoadStep& step) {
     }
 }
 
+// "127" or "127.N", N 0..255 as an address writes it (no leading zero but in "0N").
+bool is_bind_prefix(std::string_view v) {
+    if (v == "127") return true;
+    if (!v.starts_with("127.")) return false;
+    const std::string_view n = v.substr(4);
+    if (n.empty() || n.size() > 3 || n.find_first_not_of("0123456789") != std::string_view::npos) return false;
+    if (n.size() == 3 && n[0] == '0') return false;
+    int value = 0;
+    for (char c : n) value = value * 10 + (c - '0');
+    return value <= 255;
+}
+
 }  // namespace
 
 LoadStep read_load_step(const ObjectReader& r, const StepParseContext& ctx) {
@@ -136,8 +147,7 @@ LoadStep read_load_step(const ObjectReader& r, const StepParseContext& ctx) {
     if (auto v = r.uint("request_timeout_ms", 1, step_keys::kMaxRequestMs)) step.request_timeout = milliseconds(*v);
     if (auto v = r.boolean("xff")) step.xff_per_link = *v;
     if (auto v = r.string("bind_prefix")) {
-        static const std::regex kPrefix(R"(^127(\.(25[0-5]|2[0-4][0-9]|1?[0-9]?[0-9]))?$)");
-        if (!std::regex_match(*v, kPrefix))
+        if (!is_bind_prefix(*v))
             r.at("bind_prefix").fail("\"127.N\" or \"127\" (source addresses 127.N.x.y need no aliases on loopback; \"127\" "
                                      "for more than 63750 links)",
                                      r.find("bind_prefix"));
