@@ -10,6 +10,7 @@
 #include "text/secrets.hpp"
 #include "text/temp_dir.hpp"
 #include "text/text_file.hpp"
+#include "text/finite_json.hpp"
 
 #include <boost/json.hpp>
 
@@ -87,7 +88,7 @@ int finish(const compat::CompatReport& report, const Args& args) {
             return kExitFailed;
         }
     }
-    if (args.flag("json")) std::cout << boost::json::serialize(text::secrets().scrub_json(compat::to_json(report))) << "\n";
+    if (args.flag("json")) std::cout << text::finite_json_text(text::secrets().scrub_json(compat::to_json(report))) << "\n";
     else std::cout << text::secrets().scrub(compat::format_summary(report)) << "\n";
     return report.failed() == 0 ? kExitOk : kExitFailed;
 }

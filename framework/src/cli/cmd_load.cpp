@@ -14,6 +14,7 @@
 #include "load/load_engine.hpp"
 #include "load/load_report.hpp"
 #include "quic/udp_batch.hpp"
+#include "text/finite_json.hpp"
 
 #include <boost/json/serialize.hpp>
 
@@ -450,7 +451,7 @@ int merged_histograms(const Args& args) {
     boost::json::object latency;
     for (const auto& [name, h] : merged.latency) latency[name] = load::summarize_us(h);
     if (args.flag("json")) {
-        std::cout << boost::json::serialize(boost::json::object{{"schema", "stand.load-merge/1"},
+        std::cout << text::finite_json_text(boost::json::object{{"schema", "stand.load-merge/1"},
                                                                 {"inputs", sets.size()},
                                                                 {"latency", latency},
                                                                 {"histograms", load::histogram_set_to_json(merged)}})
@@ -529,7 +530,7 @@ int run_load(const std::vector<std::string>& argv) {
         if (timed_start)
             out["start"] = {{"planned_unix_ns", start_at}, {"actual_unix_ns", started_ns},
                             {"late_us", (started_ns - start_at) / 1000}};
-        std::cout << boost::json::serialize(out) << "\n";
+        std::cout << text::finite_json_text(std::move(out)) << "\n";
     } else {
         std::cout << load::format_report(result);
     }

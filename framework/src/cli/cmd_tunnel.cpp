@@ -9,6 +9,7 @@
 #include "load/load_report.hpp"
 #include "quic/udp_batch.hpp"
 #include "tunnel/tunnel_run.hpp"
+#include "text/finite_json.hpp"
 
 #include <boost/json/serialize.hpp>
 
@@ -169,7 +170,7 @@ int run_tunnel(const std::vector<std::string>& argv) {
         throw UsageError(std::string("tunnel: ") + e.what());
     }
 
-    if (args.flag("json")) std::cout << boost::json::serialize(result.to_json()) << "\n";
+    if (args.flag("json")) std::cout << text::finite_json_text(result.to_json()) << "\n";
     else print_result(result);
     std::cout.flush();
     if (SigintStop::flag().load()) return kExitInterrupted;
