@@ -124,7 +124,7 @@ TEST_CASE("scenario panel steps: bad values name the JSON path") {
           "t.json: $.phases[0].steps[0].links: expected \"subscriptions\" or \"endpoint\", got \"all\"");
     CHECK(error_of(scenario_with(R"({"step": "load", "links": "subscriptions", "path": "/x"})")).find("no urls or path") !=
           std::string::npos);
-    for (const std::string bad : std::vector<std::string>{"10.1", "127.256", "127.099", "127.", "127.1.2", "127x", std::string(100000, '7')})
+    for (const std::string& bad : std::vector<std::string>{"10.1", "127.256", "127.099", "127.", "127.1.2", "127x", std::string(100000, '7')})
         CHECK(error_of(scenario_with(R"({"step": "load", "bind_prefix": ")" + bad + R"("})"))
                   .find("$.phases[0].steps[0].bind_prefix") != std::string::npos);
     for (const std::string good : {"127", "127.0", "127.05", "127.99", "127.199", "127.255"})
