@@ -76,6 +76,13 @@ capacity_admin_errors)
   echo "summary: $summary"
   grep -q 'met up to' <<<"$summary" && { echo "FAIL: a level where every create failed was met"; fail=1; }
   grep -q 'error_pct 100 > 1' <<<"$summary" || { echo "FAIL: the errors are not what broke the level"; fail=1; }
+  # A panel that is down answers nothing: no limit, the target is down.
+  one_step d.json '{"id": "fixture-stall", "config": {"refuse": "create_user_unreachable"}}' "$admin"
+  "$stand" run d.json --run-dir rd "${flaky[@]}" >out 2>&1
+  summary=$(rep_json rd | python3 -c 'import json,sys; print(json.load(sys.stdin)["capacity"]["cap"]["summary"])')
+  echo "summary: $summary"
+  [[ $summary == "target down at 1/s (1 create_user call, no answer from the panel: "*"Connection refused)"* ]] ||
+    { echo "FAIL: a panel that answered nothing is not named down"; fail=1; }
   ;;
 
 # --- item 8: a rate that offers no request is refused --------------------------

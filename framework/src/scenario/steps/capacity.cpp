@@ -221,7 +221,7 @@ void run_capacity(RepContext& ctx, const Step& s, RepClock::time_point) {
         GeneratorVerdict generator;
         std::string unanswered;
         if (c.target == CapacityStep::Target::admin_create)
-            measured = run_admin_create_level(ctx, s, *rate, c.dwell, levels.size() + 1);
+            measured = run_admin_create_level(ctx, s, *rate, c.dwell, levels.size() + 1, unanswered);
         else
             generator = http_level(ctx, s, c, *rate, label, measured, unanswered);
         const double steal = detect::steal_pct_between(before, detect::read_cpu_times());

@@ -2,6 +2,8 @@
 
 #include "stats/descriptive.hpp"
 
+#include <stand/result.h>
+
 #include <algorithm>
 #include <chrono>
 #include <thread>
@@ -12,13 +14,14 @@ namespace stand::scenario::steps {
 namespace json = boost::json;
 
 std::map<std::string, double> run_admin_create_level(RepContext& ctx, const Step& s, double rate, Seconds dwell,
-                                                     std::size_t level) {
+                                                     std::size_t level, std::string& unanswered) {
     constexpr auto kLate = std::chrono::milliseconds(1);
     const auto interval = std::chrono::duration<double>(1.0 / rate);
     const auto calls = static_cast<std::size_t>(std::max(1.0, rate * dwell.count()));
     std::vector<double> latency_ms;
     std::vector<std::string> created;
-    std::size_t failed = 0, late = 0;
+    std::size_t failed = 0, late = 0, answered = 0;
+    std::string first_error;
     const auto t0 = RepClock::now();
     for (std::size_t i = 0; i < calls; ++i) {
         ctx.throw_if_interrupted();
@@ -31,7 +34,14 @@ std::map<std::string, double> run_admin_create_level(RepContext& ctx, const Step
         const auto* id = reply.ok() && reply.output.is_object() ? reply.output.as_object().if_contains("id") : nullptr;
         if (id != nullptr && id->is_string()) created.emplace_back(id->as_string());
         else ++failed;
+        if (reply.ok() || (reply.failure == isolation::WorkerReply::Failure::kNone && reply.code == STAND_E_BAD_RESPONSE))
+            ++answered;
+        else if (first_error.empty())
+            first_error = reply.error;
     }
+    if (answered == 0)
+        unanswered = std::to_string(calls) + (calls == 1 ? " create_user call" : " create_user calls") +
+                     ", no answer from the panel: " + first_error;
     // The level's window is its dwell at least: the last call is scheduled a whole interval before its end.
     const double elapsed = std::max(std::chrono::duration<double>(RepClock::now() - t0).count(), dwell.count());
     for (const auto& id : created) ctx.worker.call("panel.delete_user", {{"id", id}}, s.timeout);

@@ -16,8 +16,11 @@ namespace stand::scenario::steps {
 // p50_ms, p90_ms, p95_ms, p99_ms (from the scheduled time), rps (calls answered a
 // second), error_pct (calls that failed), late_pct and behind_pct (calls
 // started over 1 ms after their scheduled time, % of those scheduled: one
-// waited for the one before it). Throws StepFailure when interrupted.
+// waited for the one before it). `unanswered`: set when no call got an
+// answer from the panel (each failed without one: not STAND_E_BAD_RESPONSE,
+// panel.h's "answered, but not as expected"), and why. Throws StepFailure
+// when interrupted.
 std::map<std::string, double> run_admin_create_level(RepContext& ctx, const Step& s, double rate, Seconds dwell,
-                                                     std::size_t level);
+                                                     std::size_t level, std::string& unanswered);
 
 }  // namespace stand::scenario::steps
