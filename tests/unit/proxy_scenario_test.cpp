@@ -6,7 +6,7 @@
 #include "detect/load_detectors.hpp"
 #include "report/proxy_sections.hpp"
 #include "scenario/proxy_load_metrics.hpp"
-#include "scenario/proxy_setup.hpp"
+#include "scenario/steps/proxy_setup.hpp"
 #include "scenario/scenario_error.hpp"
 #include "scenario/scenario_parser.hpp"
 #include "scenario/steps/load.hpp"

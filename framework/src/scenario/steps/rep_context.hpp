@@ -10,7 +10,7 @@
 #include "host/http/http_service.hpp"
 #include "isolation/plugin_worker.hpp"
 #include "sampler/sampler.hpp"
-#include "scenario/proxy_setup.hpp"
+#include "scenario/steps/proxy_setup.hpp"
 #include "scenario/rep_environment.hpp"
 #include "scenario/scenario_model.hpp"
 #include "target/backend_process.hpp"

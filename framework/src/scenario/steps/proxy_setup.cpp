@@ -1,4 +1,4 @@
-#include "scenario/proxy_setup.hpp"
+#include "scenario/steps/proxy_setup.hpp"
 
 #include "tls/test_certificates.hpp"
 
