@@ -1,6 +1,7 @@
 #include "box/cgroup_fs.hpp"
 
 #include "box/cgroup_text.hpp"
+#include "text/trim.hpp"
 
 #include <cerrno>
 #include <climits>
@@ -36,7 +37,7 @@ std::optional<std::string> read_text(const std::filesystem::path& file) {
 std::optional<std::string> read_value(const std::filesystem::path& file) {
     auto text = read_text(file);
     if (!text) return std::nullopt;
-    return std::string(trim(*text));
+    return std::string(text::trim(*text));
 }
 
 void write_text(const std::filesystem::path& file, std::string_view value) {

@@ -2,6 +2,7 @@
 
 #include "box/cgroup_fs.hpp"
 #include "box/cgroup_text.hpp"
+#include "text/trim.hpp"
 
 #include <algorithm>
 #include <cerrno>
@@ -43,7 +44,7 @@ std::vector<std::string> words(const std::optional<std::string>& text) {
     std::vector<std::string> out;
     if (!text) return out;
     for (auto w : split(*text, ' '))
-        if (auto t = trim(w); !t.empty()) out.emplace_back(t);
+        if (auto t = text::trim(w); !t.empty()) out.emplace_back(t);
     return out;
 }
 
@@ -72,7 +73,7 @@ bool v2_swap_accounting(const fs::path& root) {
 
 CgroupLayout detect_cgroup_layout(std::string_view mounts, std::string_view pid1_comm) {
     CgroupLayout l;
-    l.pid1 = std::string(trim(pid1_comm));
+    l.pid1 = std::string(text::trim(pid1_comm));
     l.systemd_pid1 = l.pid1 == "systemd";
 
     for (auto line : split(mounts, '\n')) {

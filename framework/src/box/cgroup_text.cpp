@@ -1,18 +1,13 @@
 #include "box/cgroup_text.hpp"
 
+#include "text/trim.hpp"
+
 #include <charconv>
 
 namespace stand::box {
 
-std::string_view trim(std::string_view s) noexcept {
-    const auto space = [](char c) { return c == ' ' || c == '\n' || c == '\t' || c == '\r'; };
-    while (!s.empty() && space(s.front())) s.remove_prefix(1);
-    while (!s.empty() && space(s.back())) s.remove_suffix(1);
-    return s;
-}
-
 std::optional<std::uint64_t> parse_u64(std::string_view s) noexcept {
-    s = trim(s);
+    s = text::trim(s);
     if (s.empty()) return std::nullopt;
     std::uint64_t v = 0;
     auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
@@ -35,7 +30,7 @@ std::size_t count_lines(std::string_view text) noexcept {
     std::size_t n = 0;
     while (!text.empty()) {
         auto eol = text.find('\n');
-        if (!trim(text.substr(0, eol)).empty()) ++n;
+        if (!text::trim(text.substr(0, eol)).empty()) ++n;
         if (eol == std::string_view::npos) break;
         text.remove_prefix(eol + 1);
     }

@@ -10,8 +10,6 @@
 
 namespace stand::box {
 
-std::string_view trim(std::string_view s) noexcept;
-
 // A decimal unsigned number, surrounding whitespace allowed; nullopt for
 // anything else (including "max" and negative numbers).
 std::optional<std::uint64_t> parse_u64(std::string_view s) noexcept;

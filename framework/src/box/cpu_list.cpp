@@ -2,6 +2,7 @@
 
 #include "box/cgroup_fs.hpp"
 #include "box/cgroup_text.hpp"
+#include "text/trim.hpp"
 
 #include <charconv>
 
@@ -19,10 +20,10 @@ std::optional<unsigned> parse_cpu(std::string_view s) {
 
 std::optional<CpuSet> parse_cpu_list(std::string_view list) {
     CpuSet out;
-    list = trim(list);
+    list = text::trim(list);
     while (!list.empty()) {
         auto comma = list.find(',');
-        std::string_view item = trim(list.substr(0, comma));
+        std::string_view item = text::trim(list.substr(0, comma));
         list = comma == std::string_view::npos ? std::string_view() : list.substr(comma + 1);
         auto dash = item.find('-');
         auto first = parse_cpu(item.substr(0, dash));

@@ -2,6 +2,7 @@
 
 #include "box/cgroup_fs.hpp"
 #include "box/cgroup_text.hpp"
+#include "text/trim.hpp"
 
 #include <climits>
 #include <cstdio>
@@ -19,7 +20,7 @@ std::optional<std::uint64_t> process_start_ticks(pid_t pid) {
     std::string_view rest = std::string_view(*stat).substr(close + 1);
     // After "(comm)": field 3 (state) is token 0, so field 22 is token 19.
     for (int token = 0; !rest.empty(); ++token) {
-        rest = trim(rest);
+        rest = text::trim(rest);
         auto end = rest.find(' ');
         if (token == 19) return parse_u64(rest.substr(0, end));
         if (end == std::string_view::npos) break;

@@ -1,5 +1,7 @@
 #include "detect/host_facts.hpp"
+
 #include "detect/host_tuning.hpp"
+#include "text/trim.hpp"
 
 #include <sys/utsname.h>
 #include <unistd.h>
@@ -29,12 +31,7 @@ std::string read_file(const fs::path& p) {
     return s.str();
 }
 
-std::string trim(std::string s) {
-    while (!s.empty() && (s.back() == '\n' || s.back() == ' ' || s.back() == '\t')) s.pop_back();
-    std::size_t i = 0;
-    while (i < s.size() && (s[i] == ' ' || s[i] == '\t')) ++i;
-    return s.substr(i);
-}
+std::string trim(const std::string& s) { return std::string(text::trim(s)); }
 
 // The value of the first "key<spaces>: value" / "key=value" line.
 std::string field(const std::string& text, std::string_view key, char sep) {

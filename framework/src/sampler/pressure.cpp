@@ -1,6 +1,7 @@
 #include "sampler/pressure.hpp"
 
 #include "box/cgroup_text.hpp"
+#include "text/trim.hpp"
 
 #include <charconv>
 
@@ -29,7 +30,7 @@ Pressure parse_pressure_some(std::string_view text) {
         }
     }
     if (line.empty()) return p;
-    auto avg10 = box::trim(field(line, "avg10="));
+    auto avg10 = text::trim(field(line, "avg10="));
     double v = 0;
     auto [end, ec] = std::from_chars(avg10.data(), avg10.data() + avg10.size(), v);
     if (!avg10.empty() && ec == std::errc() && end == avg10.data() + avg10.size()) p.some_avg10 = v;

@@ -1,6 +1,7 @@
 #include "sampler/proc_text.hpp"
 
 #include "box/cgroup_text.hpp"
+#include "text/trim.hpp"
 
 namespace stand::sampler {
 
@@ -13,7 +14,7 @@ std::optional<ProcStat> parse_proc_stat(std::string_view text) {
     // After "(comm)" token 0 is field 3 (state): ppid is field 4, utime..cstime are 14..17.
     std::uint64_t values[18] = {};
     for (int field = 3; field <= 17 && !rest.empty(); ++field) {
-        rest = box::trim(rest);
+        rest = text::trim(rest);
         auto end = rest.find(' ');
         if (field >= 4) values[field] = parse_u64(rest.substr(0, end)).value_or(0);
         if (end == std::string_view::npos) break;

@@ -1,5 +1,7 @@
 #include "target/subscription_links.hpp"
 
+#include "text/trim.hpp"
+
 #include <algorithm>
 #include <array>
 #include <cctype>
@@ -10,12 +12,6 @@ namespace {
 
 constexpr std::array<std::string_view, 8> kCheckedSchemes = {"hysteria2", "hy2", "vless", "vmess",
                                                              "trojan",    "ss",  "tuic",  "wireguard"};
-
-std::string_view trimmed(std::string_view line) {
-    const auto first = line.find_first_not_of(" \t\r");
-    if (first == std::string_view::npos) return {};
-    return line.substr(first, line.find_last_not_of(" \t\r") - first + 1);
-}
 
 // The scheme of a link, SCHEME://REST (SCHEME [a-z][a-z0-9+.-]*, REST not
 // empty and without blanks); "" when `line` is not one. Read by hand, as a
@@ -37,7 +33,7 @@ std::string_view link_scheme(std::string_view line) {
 // The text of the body: itself when it holds a link or starts with a comment
 // ('#' is outside base64), else its base64 decoding.
 std::optional<std::string> body_text(std::string_view body, bool& was_base64) {
-    if (body.find("://") != std::string_view::npos || trimmed(body).starts_with('#')) return std::string(body);
+    if (body.find("://") != std::string_view::npos || text::trim(body).starts_with('#')) return std::string(body);
     auto decoded = base64_decode(body);
     was_base64 = decoded.has_value();
     return decoded;
@@ -99,7 +95,7 @@ SubscriptionLinks parse_subscription_body(std::string_view body) {
     std::size_t start = 0;
     while (start < text->size()) {
         auto end = text->find('\n', start);
-        const std::string line(trimmed(std::string_view(*text).substr(start, end == std::string::npos ? end : end - start)));
+        const std::string line(text::trim(std::string_view(*text).substr(start, end == std::string::npos ? end : end - start)));
         start = end == std::string::npos ? text->size() : end + 1;
         if (line.empty()) continue;
         const std::string_view scheme = link_scheme(line);

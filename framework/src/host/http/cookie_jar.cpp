@@ -2,6 +2,7 @@
 
 #include "host/http/http_date.hpp"
 #include "host/http/target_resolver.hpp"
+#include "text/trim.hpp"
 
 #include <boost/algorithm/string/predicate.hpp>
 #include <boost/asio/ip/address.hpp>
@@ -12,12 +13,6 @@
 
 namespace stand::host::http {
 namespace {
-
-std::string_view trim(std::string_view s) {
-    while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
-    while (!s.empty() && (s.back() == ' ' || s.back() == '\t')) s.remove_suffix(1);
-    return s;
-}
 
 // RFC 6265 5.1.4: the directory of the request path.
 std::string default_path(std::string_view request_path) {
@@ -56,8 +51,8 @@ void CookieJar::store(std::string_view host, std::string_view request_path,
     if (eq == std::string_view::npos) return;
     Cookie c;
     c.host = std::string(host);
-    c.name = std::string(trim(pair.substr(0, eq)));
-    c.value = std::string(trim(pair.substr(eq + 1)));
+    c.name = std::string(text::trim(pair.substr(0, eq)));
+    c.value = std::string(text::trim(pair.substr(eq + 1)));
     if (c.name.empty()) return;
     c.path = default_path(request_path);
 
@@ -67,9 +62,9 @@ void CookieJar::store(std::string_view host, std::string_view request_path,
         const std::string_view attr = rest.substr(0, next);
         rest = next == std::string_view::npos ? std::string_view{} : rest.substr(next + 1);
         const auto aeq = attr.find('=');
-        const std::string_view key = trim(attr.substr(0, aeq));
+        const std::string_view key = text::trim(attr.substr(0, aeq));
         const std::string_view val =
-            aeq == std::string_view::npos ? std::string_view{} : trim(attr.substr(aeq + 1));
+            aeq == std::string_view::npos ? std::string_view{} : text::trim(attr.substr(aeq + 1));
         if (boost::algorithm::iequals(key, "max-age")) {
             long long seconds = 0;
             const bool negative = val.starts_with('-');
