@@ -89,6 +89,8 @@ def step_cases():
         plugin_step("configure", "configure"),
         host_step("websocket", duration_s=long, connections=4),
         host_step("hold_idle", connections=20, hold_s=long),
+        host_step("capacity", urls=[f"http://{BACKEND}/"], from_rate=50, to_rate=100, dwell_s=long,
+                  objective={"p95_ms": 1000}),
         # the cooperative path: the plugin sees cancelled() and returns by itself
         case("run_probe-heeding", [step("run_probe", job="tick")], stall("run", heed_cancel=True),
              "stalling in run"),
