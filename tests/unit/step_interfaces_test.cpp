@@ -87,7 +87,7 @@ TEST_CASE("fleet: a host's advice to resume there is not relayed (a run on hosts
 }
 
 TEST_CASE("load spec: why a rate that offers no request in the duration is refused, with the figure") {
-    CHECK(stand::load::rate_without_request(1e-10, std::chrono::seconds(1)) ==
+    CHECK(stand::load::rate_refusal(1e-10, std::chrono::seconds(1)) ==
           "a rate of 1e-10/s over 1s offers 1e-10 requests (one every 1e+10 s); a rate needs at least one request in "
           "the duration: 1/s or more");
 }

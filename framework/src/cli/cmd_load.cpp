@@ -337,8 +337,8 @@ load::LoadSpec spec_from(const Args& args) {
         const double r = std::strtod(v->c_str(), &end);
         if (end == v->c_str() || *end != '\0' || !(r > 0) || r > 1e7)
             throw UsageError("--rate: expected requests/s in (0, 10000000], got '" + *v + "'");
-        if (r * std::chrono::duration<double>(spec.duration).count() < 1)
-            throw UsageError("--rate " + *v + " with --duration: " + load::rate_without_request(r, spec.duration));
+        if (std::string why = load::rate_refusal(r, spec.duration); !why.empty())
+            throw UsageError("--rate " + *v + " with --duration: " + why);
         spec.model = load::Model::open;
         spec.rate = r;
     }

@@ -9,13 +9,15 @@
 
 namespace stand::load {
 
-std::string rate_without_request(double rate, std::chrono::nanoseconds duration) {
-    const double seconds = std::chrono::duration<double>(duration).count();
+std::string rate_refusal(double rate, std::chrono::duration<double> duration) {
+    const double seconds = duration.count();
+    if (rate * seconds >= 1) return {};
     char text[240];
     std::snprintf(text, sizeof text,
                   "a rate of %g/s over %s offers %g requests (one every %g s); a rate needs at least one request "
                   "in the duration: %g/s or more",
-                  rate, format_duration(duration).c_str(), rate * seconds, 1 / rate, 1 / seconds);
+                  rate, format_duration(std::chrono::duration_cast<std::chrono::nanoseconds>(duration)).c_str(),
+                  rate * seconds, 1 / rate, 1 / seconds);
     return text;
 }
 

@@ -98,16 +98,16 @@ struct LoadSpec {
     void validate() const;
 };
 
+// Why an open-model rate offers no request beyond the one at the start in
+// `duration` (rate x duration < 1); empty when it offers one. `stand load
+// --rate`, the load step and the capacity step refuse such a rate when read.
+// A load the host composes (a dashboard polling every 10 s over a 5 s step)
+// may have one: it sends the request at the start and ends.
+std::string rate_refusal(double rate, std::chrono::duration<double> duration);
+
 // One link per line (what `--urls FILE` reads), appended to `out`; empty
 // lines and lines starting with '#' are skipped, surrounding blanks trimmed.
 // Returns how many were added.
-// Why an open-model rate offers no request beyond the one at the start in
-// `duration` (rate x duration < 1): `stand load --rate`, the load step and
-// the capacity step refuse such a rate when read. A load the host composes
-// (a dashboard polling every 10 s over a 5 s step) may have one: it sends
-// the request at the start and ends.
-std::string rate_without_request(double rate, std::chrono::nanoseconds duration);
-
 std::size_t links_from_stream(std::istream& in, const std::string& method, LinkList& out);
 LinkList links_from_lines(const std::string& text, const std::string& method = "GET");
 

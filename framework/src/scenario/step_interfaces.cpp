@@ -11,9 +11,10 @@ namespace {
 void check_step(const Scenario& s, const Step& step, const std::map<std::string, std::vector<std::string>>& declared) {
     const StepKind* kind = find_step_kind(step.kind);
     if (kind == nullptr) return;
+    const std::vector<std::string_view> calls = step_interfaces(step);
     for (const auto& [label, interfaces] : declared) {
         if (!step.plugin.empty() && step.plugin != label) continue;
-        for (std::string_view needed : step_interfaces(step)) {
+        for (std::string_view needed : calls) {
             if (std::find(interfaces.begin(), interfaces.end(), needed) != interfaces.end()) continue;
             std::string has;
             for (const auto& i : interfaces) has += (has.empty() ? "" : ", ") + i;

@@ -102,10 +102,9 @@ StepAction read_capacity(const ObjectReader& r, const StepParseContext& ctx) {
     if (auto res = r.positive("resolution_pct", 100)) c.plan.resolution_pct = *res;
     if (auto steal = r.positive("steal_disturbs_pct", 100)) c.steal_disturbs_pct = *steal;
     if (r.find("dwell_s")) c.dwell = Seconds(expect_positive(*r.find("dwell_s"), r.at("dwell_s"), step_keys::kMaxDurationS));
-    if (c.plan.from * c.dwell.count() < 1)  // each level is a load of dwell_s at its rate
+    if (std::string why = load::rate_refusal(c.plan.from, c.dwell); !why.empty())  // each level: dwell_s at its rate
         r.at("from_rate").fail_message("each level lasts dwell_s (" + describe_json(json::value(c.dwell.count())) +
-                                       " s): " +
-                                       load::rate_without_request(c.plan.from, std::chrono::duration_cast<std::chrono::nanoseconds>(c.dwell)));
+                                       " s): " + why);
     return c;
 }
 

@@ -138,9 +138,8 @@ LoadStep read_load_step(const ObjectReader& r, const StepParseContext& ctx) {
         step.threads = static_cast<std::uint32_t>(*v);
     }
     step.rate = r.positive("rate", kMaxRate);
-    if (step.rate && *step.rate * step.duration.count() < 1)
-        r.at("rate").fail_message(load::rate_without_request(
-            *step.rate, std::chrono::duration_cast<std::chrono::nanoseconds>(step.duration)));
+    if (step.rate)
+        if (std::string why = load::rate_refusal(*step.rate, step.duration); !why.empty()) r.at("rate").fail_message(why);
     if (auto v = r.boolean("keepalive")) step.keepalive = *v;
     read_targets(r, ctx.allow_remote, step);
     read_headers(r, step);
