@@ -4,7 +4,7 @@
 # Asio and Beast are left out on purpose: only a sixth of the units use them,
 # and loading a header that big costs every other unit more than it saves (a
 # precompiled header of their own for those units saved nothing either: their
-# cost is code generation, which host/boost_asio_src.cpp now does once).
+# cost is code generation, which framework/boost_asio_src.cpp now does once).
 #
 # The precompiled header is force-included, so a unit that forgets one of
 # these includes still compiles here; configure with
@@ -18,4 +18,11 @@ function(stand_precompile_common target)
   target_precompile_headers(${target} PRIVATE
     <boost/json.hpp> <algorithm> <chrono> <filesystem> <fstream> <functional> <map>
     <memory> <optional> <set> <sstream> <string> <string_view> <vector> ${ARGN})
+endfunction()
+
+# The host's parts share one precompiled header: their flags are the same.
+function(stand_precompile_common_reuse target owner)
+  if(STAND_PRECOMPILED_HEADERS)
+    target_precompile_headers(${target} REUSE_FROM ${owner})
+  endif()
 endfunction()
