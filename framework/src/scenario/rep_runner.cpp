@@ -3,6 +3,7 @@
 
 #include "detect/go_runtime.hpp"
 #include "isolation/plugin_worker.hpp"
+#include "scenario/steps/worker_port.hpp"
 #include "scenario/listener_note.hpp"
 #include "scenario/rep_go_runtimes.hpp"
 #include "scenario/step_metrics.hpp"
@@ -28,7 +29,8 @@ void check_declared_metrics(const json::object& metrics, const Step& s, const st
                       s.kind + " step kind does not declare (framework/src/scenario/steps/)");
 }
 
-// One step by its kind, bounded by its timeout; recorded in "steps".
+}  // namespace
+
 void run_step(RepContext& ctx, const Step& s) {
     const auto started = RepClock::now();
     const auto deadline = started + s.timeout;
@@ -47,6 +49,8 @@ void run_step(RepContext& ctx, const Step& s) {
                                 {"name", s.name},
                                 {"seconds", std::chrono::duration<double>(RepClock::now() - started).count()}});
 }
+
+namespace {
 
 struct HostUsage {
     double cpu_user_s = 0, cpu_system_s = 0;
@@ -98,7 +102,7 @@ void run_phases(RepContext& ctx, std::optional<detect::GoProcessScanner>& go_pro
     }
     // A signal during the last step or the facts: the repetition is not whole, --resume redoes it.
     ctx.throw_if_interrupted();
-    auto facts = ctx.worker.call("lifecycle.facts", {}, std::chrono::seconds(30));
+    auto facts = ctx.port.facts(std::chrono::seconds(30));
     if (facts.ok()) {
         ctx.record.doc[rundir::rep_key::kFacts] = facts.output;
         // a panel's secret path prefix (ext/lifecycle.h): for recordings only, never for a report
@@ -143,7 +147,8 @@ json::object run_repetition(RepEnvironment& env) {
     options.host = env.host;
     options.interrupted = &env.interrupted;  // every call, teardown included, ends within 1 s of a signal
     isolation::PluginWorker worker(options);
-    RepContext ctx(env, worker, [&ctx](const Step& s) { run_step(ctx, s); });
+    WorkerPort port(worker);
+    RepContext ctx(env, port, [&ctx](const Step& s) { run_step(ctx, s); });
     ctx.record.doc = preface_of(env, worker);
     if (auto* f = rundir::field(env.preface, rundir::rep_key::kFindings)) ctx.record.findings = f->as_array();
     std::optional<detect::GoProcessScanner> go_processes;
@@ -159,9 +164,9 @@ json::object run_repetition(RepEnvironment& env) {
         ctx.record.doc[rundir::rep_key::kReason] = e.what();
     }
     if (worker.alive()) {
-        auto calls = worker.http_calls(std::chrono::seconds(10));
+        auto calls = port.http_calls(std::chrono::seconds(10));
         if (calls.ok()) ctx.record.doc[rundir::rep_key::kHttpCalls] = calls.output;
-        worker.call("lifecycle.stop", {}, std::chrono::seconds(30));
+        port.stop(std::chrono::seconds(30));
         worker.shutdown(std::chrono::seconds(10));
     }
     const auto usage = host_usage();

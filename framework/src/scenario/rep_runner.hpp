@@ -10,6 +10,13 @@
 
 namespace stand::scenario {
 
+class RepContext;
+
+// One step by its kind (StepKind::run), bounded by its timeout, its metrics
+// checked against the kind's declarations; recorded in the record's "steps".
+// Throws StepFailure.
+void run_step(RepContext& ctx, const Step& s);
+
 // Returns the final repetition JSON ("status": ok | failed | interrupted).
 boost::json::object run_repetition(RepEnvironment& env);
 

@@ -33,7 +33,7 @@ std::optional<std::uint64_t> count_field(const json::object& o, const char* key)
 }
 
 Count read_count(RepContext& ctx, const Step& s, const RepUser& u) {
-    const json::value v = ctx.call("panel.user_traffic", {{"id", u.id}}, std::chrono::seconds(30));
+    const json::value v = ctx.must(ctx.port.user_traffic(u.id, std::chrono::seconds(30)));
     try {
         if (!v.is_object()) throw std::invalid_argument("not a JSON object");
         Count c;
@@ -51,7 +51,7 @@ Count read_count(RepContext& ctx, const Step& s, const RepUser& u) {
 
 std::vector<Count> read_counts(RepContext& ctx, const Step& s, const AccountingStep& a) {
     std::vector<Count> out;
-    for (std::uint32_t i = 0; i < a.users; ++i) out.push_back(read_count(ctx, s, ctx.users[a.source.user + i]));
+    for (std::uint32_t i = 0; i < a.users; ++i) out.push_back(read_count(ctx, s, ctx.state.users[a.source.user + i]));
     return out;
 }
 
@@ -144,7 +144,7 @@ json::array user_rows(const RepContext& ctx, const AccountingStep& a, const std:
                       const Polls& p, const std::vector<tunnel::ClientTransfer>& transfers) {
     json::array rows;
     for (std::size_t i = 0; i < transfers.size(); ++i) {
-        json::object row{{"user", a.source.user + i}, {"id", ctx.users[a.source.user + i].id},
+        json::object row{{"user", a.source.user + i}, {"id", ctx.state.users[a.source.user + i].id},
                          {"downloaded", transfers[i].ok}, {"stand_up_bytes", transfers[i].up},
                          {"stand_down_bytes", transfers[i].down}, {"panel_before_bytes", before[i].total},
                          {"panel_after_bytes", p.last[i].total}};

@@ -28,31 +28,33 @@ void put_percentiles(RepContext& ctx, const Step& s, const char* name, std::vect
 
 json::object run_admin_churn(RepContext& ctx, const Step& s, double per_s, const std::atomic<bool>& done) {
     ChurnTimes t;
-    auto timed = [&](const std::string& method, const json::object& args, std::vector<double>& into) {
+    constexpr std::chrono::seconds kCall{30};
+    // `call` is made now; its time goes to `into`.
+    auto timed = [&](auto call, std::vector<double>& into) {
         const auto started = RepClock::now();
-        auto reply = ctx.worker.call(method, args, std::chrono::seconds(30));
+        PortReply reply = call();
         into.push_back(std::chrono::duration<double, std::milli>(RepClock::now() - started).count());
         if (!reply.ok()) {
             ++t.error_count;
-            if (t.errors.size() < 10) t.errors.emplace_back(method + ": " + reply.error);
+            if (t.errors.size() < 10) t.errors.emplace_back(std::string(abi_name(reply.call)) + ": " + reply.error);
         }
         return reply;
     };
     const auto period = std::chrono::duration_cast<RepClock::duration>(std::chrono::duration<double>(1.0 / per_s));
     auto next = RepClock::now();
     std::string previous;
-    for (int i = 1; !done.load() && !ctx.env.interrupted.load() && ctx.worker.alive(); ++i) {
-        auto added = timed("panel.create_user", {{"name", "churn" + std::to_string(i)}}, t.add_ms);
-        if (!previous.empty()) timed("panel.delete_user", {{"id", previous}}, t.del_ms);
+    for (int i = 1; !done.load() && !ctx.env.interrupted.load() && ctx.port.alive(); ++i) {
+        auto added = timed([&] { return ctx.port.create_user("churn" + std::to_string(i), kCall); }, t.add_ms);
+        if (!previous.empty()) timed([&] { return ctx.port.delete_user(previous, kCall); }, t.del_ms);
         previous.clear();
         if (added.ok() && added.output.is_object())
             if (const auto* id = added.output.as_object().if_contains("id"); id && id->is_string())
                 previous = std::string(id->as_string());
-        timed("panel.admin_call", {}, t.call_ms);
+        timed([&] { return ctx.port.admin_call(kCall); }, t.call_ms);
         next += period;
         while (RepClock::now() < next && !done.load()) std::this_thread::sleep_for(std::chrono::milliseconds(10));
     }
-    if (!previous.empty() && ctx.worker.alive()) timed("panel.delete_user", {{"id", previous}}, t.del_ms);
+    if (!previous.empty() && ctx.port.alive()) timed([&] { return ctx.port.delete_user(previous, kCall); }, t.del_ms);
     put_percentiles(ctx, s, "add", t.add_ms);
     put_percentiles(ctx, s, "del", t.del_ms);
     put_percentiles(ctx, s, "call", t.call_ms);

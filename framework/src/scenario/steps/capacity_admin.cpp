@@ -28,8 +28,7 @@ std::map<std::string, double> run_admin_create_level(RepContext& ctx, const Step
         const auto scheduled = t0 + std::chrono::duration_cast<RepClock::duration>(interval * static_cast<double>(i));
         if (const auto now = RepClock::now(); now < scheduled) std::this_thread::sleep_until(scheduled);
         else if (now - scheduled > kLate) ++late;
-        const auto reply = ctx.worker.call(
-            "panel.create_user", {{"name", "cap" + std::to_string(level) + "_" + std::to_string(i + 1)}}, s.timeout);
+        const auto reply = ctx.port.create_user("cap" + std::to_string(level) + "_" + std::to_string(i + 1), s.timeout);
         latency_ms.push_back(std::chrono::duration<double, std::milli>(RepClock::now() - scheduled).count());
         const auto* id = reply.ok() && reply.output.is_object() ? reply.output.as_object().if_contains("id") : nullptr;
         if (id != nullptr && id->is_string()) created.emplace_back(id->as_string());
@@ -44,7 +43,7 @@ std::map<std::string, double> run_admin_create_level(RepContext& ctx, const Step
                      ", no answer from the panel: " + first_error;
     // The level's window is its dwell at least: the last call is scheduled a whole interval before its end.
     const double elapsed = std::max(std::chrono::duration<double>(RepClock::now() - t0).count(), dwell.count());
-    for (const auto& id : created) ctx.worker.call("panel.delete_user", {{"id", id}}, s.timeout);
+    for (const auto& id : created) ctx.port.delete_user(id, s.timeout);
     std::sort(latency_ms.begin(), latency_ms.end());
     const double n = static_cast<double>(calls);
     return {{"p50_ms", stats::quantile_sorted(latency_ms, 0.5)},

@@ -123,7 +123,7 @@ std::vector<DashboardLoad> plan_dashboards(RepContext& ctx, const Step& s, unsig
                                            std::chrono::nanoseconds duration) {
     json::value answer;
     try {
-        answer = ctx.call("panel.dashboard_requests", {}, s.timeout);
+        answer = ctx.must(ctx.port.dashboard_requests(s.timeout));
     } catch (const StepFailure& e) {
         throw StepFailure(std::string("dashboards: ") + e.what());
     }

@@ -16,13 +16,10 @@ using std::chrono::milliseconds;
 using Deadline = RepClock::time_point;
 
 // A stand.lifecycle/1 call of its own, bounded by the step's timeout.
-template <const char* Method>
+template <PortReply (PluginPort::*Call)(PluginPort::Timeout)>
 void run_call(RepContext& ctx, const Step& s, Deadline) {
-    ctx.call(Method, {}, s.timeout);
+    ctx.must((ctx.port.*Call)(s.timeout));
 }
-constexpr char kInstall[] = "lifecycle.install";
-constexpr char kStop[] = "lifecycle.stop";
-constexpr char kWipe[] = "lifecycle.wipe";
 
 // Polls the readiness request from `origin` until it succeeds: <step>.seconds.
 void wait_ready(RepContext& ctx, const Step& s, RepClock::time_point origin, milliseconds interval,
@@ -31,7 +28,7 @@ void wait_ready(RepContext& ctx, const Step& s, RepClock::time_point origin, mil
     try {
         // The plugin's processes live in its worker: ask it each round whether one ended.
         target::ExitWatch exits = [&ctx] {
-            auto reply = ctx.worker.ended_processes(std::chrono::seconds(5));
+            auto reply = ctx.port.ended_processes(std::chrono::seconds(5));
             return reply.ok() ? host::ended_processes_from_json(reply.output) : std::vector<host::EndedProcess>{};
         };
         auto ready = target::poll_until_ready(ctx.http, spec, origin, interval, per_try, deadline, ctx.env.interrupted,
@@ -48,7 +45,7 @@ void admin_api_back(RepContext& ctx, const Step& s, RepClock::time_point origin,
     std::string last;
     while (RepClock::now() < deadline) {
         ctx.throw_if_interrupted();
-        auto reply = ctx.worker.call("panel.admin_call", {}, std::chrono::seconds(10));
+        auto reply = ctx.port.admin_call(std::chrono::seconds(10));
         if (reply.ok()) {
             ctx.put(s.name + ".admin_api_seconds", std::chrono::duration<double>(RepClock::now() - origin).count());
             return;
@@ -61,19 +58,19 @@ void admin_api_back(RepContext& ctx, const Step& s, RepClock::time_point origin,
 }
 
 void run_start(RepContext& ctx, const Step& s, Deadline) {
-    ctx.last_start = RepClock::now();
-    ctx.call("lifecycle.start", {}, s.timeout);
+    ctx.state.last_start = RepClock::now();
+    ctx.must(ctx.port.start(s.timeout));
 }
 
 void run_wait_ready(RepContext& ctx, const Step& s, Deadline deadline) {
     const auto& a = s.action.get<WaitReadyStep>();
-    wait_ready(ctx, s, ctx.last_start, a.interval, a.per_try_timeout, deadline);
+    wait_ready(ctx, s, ctx.state.last_start, a.interval, a.per_try_timeout, deadline);
 }
 
 void run_restart(RepContext& ctx, const Step& s, Deadline deadline) {
     const auto& a = s.action.get<RestartStep>();
     const auto origin = RepClock::now();
-    ctx.call("lifecycle.restart", {}, s.timeout);
+    ctx.must(ctx.port.restart(s.timeout));
     ctx.put(s.name + ".command_seconds", std::chrono::duration<double>(RepClock::now() - origin).count());
     wait_ready(ctx, s, origin, a.interval, a.per_try_timeout, deadline);
     if (a.admin_api) admin_api_back(ctx, s, origin, deadline);
@@ -98,7 +95,7 @@ const StepKind& install_kind() {
                             .interface = "stand.lifecycle/1",
                             .timeout = milliseconds(600'000),
                             .parse = step_keys::no_keys<InstallStep>,
-                            .run = run_call<kInstall>};
+                            .run = run_call<&PluginPort::install>};
     return k;
 }
 
@@ -116,7 +113,7 @@ const StepKind& stop_kind() {
                             .summary = "the plugin stops the system",
                             .interface = "stand.lifecycle/1",
                             .parse = step_keys::no_keys<StopStep>,
-                            .run = run_call<kStop>};
+                            .run = run_call<&PluginPort::stop>};
     return k;
 }
 
@@ -125,7 +122,7 @@ const StepKind& wipe_kind() {
                             .summary = "the plugin removes what it installed",
                             .interface = "stand.lifecycle/1",
                             .parse = step_keys::no_keys<WipeStep>,
-                            .run = run_call<kWipe>};
+                            .run = run_call<&PluginPort::wipe>};
     return k;
 }
 

@@ -28,9 +28,9 @@ namespace {
 namespace json = boost::json;
 
 load::LinkList subscription_links(RepContext& ctx) {
-    if (ctx.users.empty()) throw StepFailure("a subscriptions load needs users: add a create_users step before it");
+    if (ctx.state.users.empty()) throw StepFailure("a subscriptions load needs users: add a create_users step before it");
     load::LinkList links;
-    for (const auto& u : ctx.users) {
+    for (const auto& u : ctx.state.users) {
         load::Link link;
         link.method = u.subscription.contains("method") ? std::string(u.subscription.at("method").as_string())
                                                         : std::string("GET");
@@ -173,11 +173,11 @@ std::optional<double> put_box_metrics(RepContext& ctx, const MetricSink& put, co
 // Protocol, cipher and ALPN of one handshake with the endpoint after a
 // TLS load: TLS 1.2 against 1.3 changes what a handshake costs.
 void record_tls_session(RepContext& ctx, const Step& s, const std::string& base_url) {
-    if (ctx.proxy_tls.key_type.empty() || !base_url.starts_with("https://")) return;
+    if (ctx.state.proxy_tls.key_type.empty() || !base_url.starts_with("https://")) return;
     try {
         auto [host, port] = target::split_host_port(base_url.substr(8), "endpoint");
         auto h = tls::handshake_with(host, port, std::chrono::seconds(5));
-        ctx.record.tls_sessions[s.name] = {{"key_type", ctx.proxy_tls.key_type}, {"protocol", h.protocol},
+        ctx.record.tls_sessions[s.name] = {{"key_type", ctx.state.proxy_tls.key_type}, {"protocol", h.protocol},
                                            {"cipher", h.cipher}, {"alpn", h.alpn}};
     } catch (const std::exception& e) {
         ctx.record.finding(detect::Finding{"tls-session-unknown", ctx.scope(s), e.what()});
@@ -220,7 +220,7 @@ load::LoadSpec load_spec(RepContext& ctx, const Step& s, const LoadStep& l) {
     spec.identity.bind_prefix = l.bind_prefix;
     spec.warmup_once = l.warmup_once;
     spec.cpus = ctx.env.generator_cpus;
-    if (ctx.proxy_tls.ca_file) spec.tls.ca_file = ctx.proxy_tls.ca_file->string();
+    if (ctx.state.proxy_tls.ca_file) spec.tls.ca_file = ctx.state.proxy_tls.ca_file->string();
     return spec;
 }
 
@@ -234,7 +234,7 @@ void run_load(RepContext& ctx, const Step& s, RepClock::time_point) {
     load::LoadSpec spec = load_spec(ctx, s, l);
     const MetricSink put = [&](const std::string& suffix, double v) { ctx.put(s.name + "." + suffix, v); };
     ProxyLoadInputs proxy{s.name, ctx.scope(s), 0, 0, 0, 0, std::nullopt, std::nullopt, std::nullopt, std::nullopt,
-                          ctx.upstream_keepalive.has_value() && !*ctx.upstream_keepalive};
+                          ctx.state.upstream_keepalive.has_value() && !*ctx.state.upstream_keepalive};
     std::optional<double> backend_cpu_before;
     const bool backend_behind = ctx.env.backend != nullptr && ctx.env.through_proxy;
     if (backend_behind) {

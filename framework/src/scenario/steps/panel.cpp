@@ -21,13 +21,13 @@ using Deadline = RepClock::time_point;
 
 void run_bootstrap(RepContext& ctx, const Step& s, Deadline) {
     const auto t0 = RepClock::now();
-    ctx.call("panel.bootstrap", {}, s.timeout);
+    ctx.must(ctx.port.bootstrap(s.timeout));
     ctx.put(s.name + ".seconds", std::chrono::duration<double>(RepClock::now() - t0).count());
 }
 
 // Sum of 429 waits in the worker's HTTP call log so far: (count, seconds).
 std::pair<double, double> waits_so_far(RepContext& ctx) {
-    auto reply = ctx.worker.http_calls(std::chrono::seconds(30));
+    auto reply = ctx.port.http_calls(std::chrono::seconds(30));
     double count = 0, ms = 0;
     if (reply.ok() && reply.output.is_array())
         for (const auto& c : reply.output.as_array()) {
@@ -39,7 +39,7 @@ std::pair<double, double> waits_so_far(RepContext& ctx) {
 }
 
 RepUser create_user(RepContext& ctx, const Step& s, const std::string& name) {
-    auto out = ctx.call("panel.create_user", {{"name", name}}, s.timeout);
+    auto out = ctx.must(ctx.port.create_user(name, s.timeout));
     const auto* o = out.if_object();
     if (o == nullptr || !o->contains("id") || !o->at("id").is_string() || !o->contains("subscription") ||
         !o->at("subscription").is_object())
@@ -60,7 +60,7 @@ void run_create_users(RepContext& ctx, const Step& s, Deadline deadline) {
             throw StepFailure("created " + std::to_string(i - 1) + " of " + std::to_string(c.count) +
                               " users before the timeout");
         const auto started = RepClock::now();
-        ctx.users.push_back(create_user(ctx, s, c.prefix + std::to_string(i)));
+        ctx.state.users.push_back(create_user(ctx, s, c.prefix + std::to_string(i)));
         call_ms.push_back(std::chrono::duration<double, std::milli>(RepClock::now() - started).count());
     }
     const double wall = std::chrono::duration<double>(RepClock::now() - t0).count();
@@ -79,7 +79,7 @@ void run_create_users(RepContext& ctx, const Step& s, Deadline deadline) {
 }
 
 void run_disk_usage(RepContext& ctx, const Step& s, Deadline) {
-    auto facts = ctx.call("lifecycle.facts", {}, s.timeout);
+    auto facts = ctx.must(ctx.port.facts(s.timeout));
     const auto* dirs = facts.is_object() ? facts.as_object().if_contains("data_dirs") : nullptr;
     if (dirs == nullptr || !dirs->is_array()) throw StepFailure("lifecycle.facts has no data_dirs");
     std::vector<std::filesystem::path> roots;

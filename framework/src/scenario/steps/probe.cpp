@@ -18,9 +18,9 @@ namespace json = boost::json;
 void run_probe(RepContext& ctx, const Step& s, RepClock::time_point deadline) {
     const auto& a = s.action.get<ProbeStep>();
     std::optional<box::ProcessPlacement> inside;
-    if (auto it = ctx.env.host.boxes.find("measured"); it != ctx.env.host.boxes.end() && ctx.worker.pid() > 0) {
+    if (auto it = ctx.env.host.boxes.find("measured"); it != ctx.env.host.boxes.end() && ctx.port.pid() > 0) {
         try {
-            inside.emplace(ctx.worker.pid(), it->second);
+            inside.emplace(ctx.port.pid(), it->second);
         } catch (const std::exception& e) {
             throw StepFailure(std::string("moving the probe into the box: ") + e.what());
         }
@@ -29,9 +29,9 @@ void run_probe(RepContext& ctx, const Step& s, RepClock::time_point deadline) {
         return std::max(std::chrono::milliseconds(1000),
                         std::chrono::duration_cast<std::chrono::milliseconds>(deadline - RepClock::now()));
     };
-    ctx.call("probe.prepare", {{"job", a.job}, {"params", a.params}}, left());
+    ctx.must(ctx.port.prepare(a.job, a.params, left()));
     const auto t0 = ctx.window_start();
-    auto out = ctx.call("probe.run", {{"job", a.job}}, left());
+    auto out = ctx.must(ctx.port.run(a.job, left()));
     const auto t1 = RepClock::now();
     ProbeResult result;
     try {
@@ -45,7 +45,7 @@ void run_probe(RepContext& ctx, const Step& s, RepClock::time_point deadline) {
     auto& notes = ctx.record.notes;
     for (const auto& n : result.notes)
         if (std::find(notes.begin(), notes.end(), json::value(n)) == notes.end()) notes.emplace_back(n);
-    ctx.call("probe.cleanup", {{"job", a.job}}, left());
+    ctx.must(ctx.port.cleanup(a.job, left()));
 }
 
 }  // namespace

@@ -63,18 +63,18 @@ void run_configure(RepContext& ctx, const Step& s, RepClock::time_point) {
     if (ctx.env.backend != nullptr) upstream = UpstreamAddress{ctx.env.backend->host(), ctx.env.backend->port()};
     ProxySetup setup;
     try {
-        setup = compose_proxy_setup(a, upstream, ctx.env.dir.root() / "certs", ctx.proxy_tls);
+        setup = compose_proxy_setup(a, upstream, ctx.env.dir.root() / "certs", ctx.state.proxy_tls);
     } catch (const std::exception& e) {
         throw StepFailure(std::string("configure: ") + e.what());
     }
-    ctx.call("proxy.configure", {{"knobs", setup.knobs}}, s.timeout);
-    ctx.proxy_tls = setup.tls;
+    ctx.must(ctx.port.configure(setup.knobs, s.timeout));
+    ctx.state.proxy_tls = setup.tls;
     if (const auto* pool = setup.knobs.if_contains("upstream_keepalive"))
-        ctx.upstream_keepalive = pool->is_bool() ? std::optional<bool>(pool->as_bool()) : std::nullopt;
-    ctx.record.proxy_defaults[s.name] = ctx.call("proxy.effective_defaults", {}, s.timeout);
-    note_settings_set(ctx.settings_set, a);
+        ctx.state.upstream_keepalive = pool->is_bool() ? std::optional<bool>(pool->as_bool()) : std::nullopt;
+    ctx.record.proxy_defaults[s.name] = ctx.must(ctx.port.effective_defaults(s.timeout));
+    note_settings_set(ctx.state.settings_set, a);
     json::array set;
-    for (const auto& k : ctx.settings_set) set.emplace_back(k);
+    for (const auto& k : ctx.state.settings_set) set.emplace_back(k);
     ctx.record.proxy_set[s.name] = std::move(set);
 }
 

@@ -34,9 +34,9 @@ std::string first_error(const std::vector<std::string>& errors) {
     return errors.empty() ? std::string() : "; first: " + errors.front();
 }
 
-RepContext::RepContext(RepEnvironment& e, isolation::PluginWorker& w, std::function<void(const Step&)> nested)
+RepContext::RepContext(RepEnvironment& e, PluginPort& p, std::function<void(const Step&)> nested)
     : env(e),
-      worker(w),
+      port(p),
       // The host's own requests (readiness, backend stats) follow the scenario's allow_remote, as its loads do.
       http{host::HttpPolicy{e.scenario.allow_remote, {}, false}},
       run_nested_(std::move(nested)) {}
@@ -47,11 +47,11 @@ std::string RepContext::scope(const Step& s) const {
     return plugin().label + " rep " + std::to_string(env.planned.rep) + ", step " + s.name;
 }
 
-json::value RepContext::call(const std::string& method, const json::object& args, std::chrono::milliseconds timeout) {
-    auto reply = worker.call(method, args, timeout);
+json::value RepContext::must(PortReply reply) {
     if (!reply.ok())
-        throw StepFailure(method + ": " + (reply.error.empty() ? std::string(stand_result_name(reply.code)) : reply.error));
-    return reply.output;
+        throw StepFailure(std::string(abi_name(reply.call)) + ": " +
+                          (reply.error.empty() ? std::string(stand_result_name(reply.code)) : reply.error));
+    return std::move(reply.output);
 }
 
 void RepContext::throw_if_interrupted() const {
@@ -85,14 +85,14 @@ std::optional<sampler::WindowStats> RepContext::window(RepClock::time_point t0, 
 }
 
 json::object RepContext::readiness(std::chrono::milliseconds timeout) {
-    auto r = call("lifecycle.readiness", {}, timeout);
+    auto r = must(port.readiness(timeout));
     if (!r.is_object() || !r.as_object().contains("url"))
         throw StepFailure("lifecycle.readiness: the plugin did not describe a request with a \"url\"");
     return r.as_object();
 }
 
 std::string RepContext::endpoint_base(const Step& s) {
-    auto endpoint = worker.call("proxy.endpoint", {}, s.timeout);
+    auto endpoint = port.endpoint(s.timeout);
     if (endpoint.ok()) {
         const auto& e = endpoint.output.as_object();
         return std::string(e.at("scheme").as_string()) + "://" + std::string(e.at("host").as_string()) + ":" +

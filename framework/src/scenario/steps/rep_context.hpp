@@ -1,15 +1,16 @@
 // What the steps of one repetition share, passed to every StepKind::run:
-// the plugin's worker, the environment (box, sampler, backend), the record
-// being written (the repetition's JSON), the little state one step leaves
-// for the next, and the helpers several kinds use.
+// the plugin's port (plugin_port.hpp), the environment (box, sampler,
+// backend), the record being written (RepRecord: the repetition's JSON), the
+// state one step hands the next (StepHandover), and the helpers several
+// kinds use.
 #pragma once
 
 #include "box/box_processes.hpp"
 #include "detect/finding.hpp"
 #include "detect/probe_aliasing.hpp"
 #include "host/http/http_service.hpp"
-#include "isolation/plugin_worker.hpp"
 #include "sampler/sampler.hpp"
+#include "scenario/steps/plugin_port.hpp"
 #include "scenario/steps/proxy_setup.hpp"
 #include "scenario/rep_environment.hpp"
 #include "scenario/scenario_model.hpp"
@@ -71,21 +72,25 @@ struct Endpoint {
 // "; first: <the first>" for a finding's text; "" when there is none.
 std::string first_error(const std::vector<std::string>& errors);
 
-class RepContext {
-public:
-    RepContext(RepEnvironment& env, isolation::PluginWorker& worker, std::function<void(const Step&)> run_nested);
-
-    RepEnvironment& env;
-    isolation::PluginWorker& worker;
-    host::HttpService http;  // the scenario's allow_remote
-    RepRecord record;
-
-    // What one step leaves for the next.
+// What one step leaves for the next, for the whole repetition.
+struct StepHandover {
     std::vector<RepUser> users;            // created by create_users steps, in order
     ProxyTls proxy_tls;                    // what the last configure step set up
     std::set<std::string> settings_set;    // proxy knobs set so far (they persist between configure steps)
     std::optional<bool> upstream_keepalive;  // the backend pool as a configure step set it; nullopt: the proxy's default
-    RepClock::time_point last_start = RepClock::now();  // the last start step, for wait_ready
+    std::chrono::steady_clock::time_point last_start = std::chrono::steady_clock::now();  // the last start step, for wait_ready
+};
+
+class RepContext {
+public:
+    RepContext(RepEnvironment& env, PluginPort& port, std::function<void(const Step&)> run_nested);
+
+    RepEnvironment& env;
+    PluginPort& port;
+    host::HttpService http;  // the scenario's allow_remote
+    RepRecord record;
+
+    StepHandover state;  // what one step leaves for the next
     const RepClock::time_point rep_start = RepClock::now();
 
     const PluginRef& plugin() const;
@@ -93,9 +98,8 @@ public:
     std::string scope(const Step& s) const;
     void put(const std::string& key, double value) { record.put(key, value); }
 
-    // A worker call that must succeed; StepFailure names the method.
-    boost::json::value call(const std::string& method, const boost::json::object& args,
-                            std::chrono::milliseconds timeout);
+    // The output of a call that must succeed; StepFailure names the call.
+    static boost::json::value must(PortReply reply);
     // Sleeps, ending early with StepFailure("interrupted").
     void sleep_for(Seconds d);
     void throw_if_interrupted() const;

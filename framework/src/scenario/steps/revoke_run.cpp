@@ -131,13 +131,12 @@ Watched revoke_and_watch(RepContext& ctx, const Step& s, const RevokeStep& a, co
     sleep_until(ctx, RepClock::now() + std::chrono::duration_cast<RepClock::duration>(a.after));
     for (std::size_t i = 0; i < tunnels; ++i) w.at_revoke.push_back(running.bytes(i));
     const bool disable = a.action == RevokeStep::Action::disable_user;
-    w.method = disable ? "panel.set_user_enabled" : "panel.delete_user";
-    json::object args{{"id", revoked.id}};
-    if (disable) args["enabled"] = false;
     w.revoke_ns = load::now_ns();
     const auto called = RepClock::now();
-    const auto reply = ctx.worker.call(w.method, args, std::chrono::seconds(30));
+    const auto reply = disable ? ctx.port.set_user_enabled(revoked.id, false, std::chrono::seconds(30))
+                               : ctx.port.delete_user(revoked.id, std::chrono::seconds(30));
     w.call_ms = std::chrono::duration<double, std::milli>(RepClock::now() - called).count();
+    w.method = abi_name(reply.call);
     if (!reply.ok()) throw StepFailure("step " + s.name + ": " + w.method + "(" + revoked.id + "): " + reply.error);
     watch_refusal(ctx, a, specs.front().link, called, w);
     w.end_ns = load::now_ns();
@@ -214,19 +213,18 @@ void record_revocation(RepContext& ctx, const Step& s, const RevokeStep& a, cons
 void run_revoke(RepContext& ctx, const Step& s, RepClock::time_point) {
     const auto& a = s.action.get<RevokeStep>();
     const std::uint32_t tunnels = a.others + 1;
-    if (a.source.user + tunnels > ctx.users.size())
+    if (a.source.user + tunnels > ctx.state.users.size())
         throw StepFailure("step " + s.name + " revokes user " + std::to_string(a.source.user) + " beside " +
-                          std::to_string(a.others) + " other(s) after it, but " + std::to_string(ctx.users.size()) +
+                          std::to_string(a.others) + " other(s) after it, but " + std::to_string(ctx.state.users.size()) +
                           " users exist: create more before it");
     // Fetched before anything is revoked: a deleted user's link is gone.
     const auto links = links_here(ctx, s, a.source, a.source.user, tunnels);
     if (!links) return;
-    const RepUser revoked = ctx.users[a.source.user];
+    const RepUser revoked = ctx.state.users[a.source.user];
     const auto specs = tunnel_specs(ctx, s, a, *links);
     const Watched w = revoke_and_watch(ctx, s, a, revoked, specs);
     if (a.action == RevokeStep::Action::disable_user) {  // the user as it was, for the steps after this one
-        const auto back = ctx.worker.call("panel.set_user_enabled", {{"id", revoked.id}, {"enabled", true}},
-                                          std::chrono::seconds(30));
+        const auto back = ctx.port.set_user_enabled(revoked.id, true, std::chrono::seconds(30));
         if (!back.ok()) throw StepFailure("step " + s.name + ": enabling " + revoked.id + " again: " + back.error);
     }
     record_revocation(ctx, s, a, w);

@@ -25,11 +25,11 @@ namespace {
 hysteria::HysteriaLink tunnel_link(RepContext& ctx, const Step& s, const TunnelSource& source, std::uint32_t user) {
     try {
         if (!source.server.empty()) return hysteria::parse_hysteria_link(source.server);
-        if (user >= ctx.users.size())
+        if (user >= ctx.state.users.size())
             throw StepFailure("step " + s.name + " uses user " + std::to_string(user) + " but " +
-                              std::to_string(ctx.users.size()) +
+                              std::to_string(ctx.state.users.size()) +
                               " users exist: add a create_users step before it, or give \"server\"");
-        const RepUser& u = ctx.users[user];
+        const RepUser& u = ctx.state.users[user];
         return hysteria_link_of(ctx.http, u.subscription, "user " + std::to_string(user) + " (" + u.id + ")");
     } catch (const StepFailure&) {
         throw;
@@ -65,10 +65,10 @@ std::vector<hysteria::HysteriaLink> user_links(RepContext& ctx, const Step& s, c
                                                std::uint32_t first, std::uint32_t count) {
     std::vector<hysteria::HysteriaLink> links;
     for (std::uint32_t i = first; i < first + count; ++i) {
-        if (source.server.empty() && i >= ctx.users.size())
+        if (source.server.empty() && i >= ctx.state.users.size())
             throw StepFailure("step " + s.name + " wants users " + std::to_string(first) + ".." +
                               std::to_string(first + count - 1) + ", each with a tunnel of its own, but " +
-                              std::to_string(ctx.users.size()) + " users exist");
+                              std::to_string(ctx.state.users.size()) + " users exist");
         links.push_back(tunnel_link(ctx, s, source, i));
     }
     return links;
