@@ -3,6 +3,9 @@
 
 #include "http_test_server.hpp"
 
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/ip/tcp.hpp>
+
 #include <stand/cpp/error.hpp>
 
 #include <boost/json.hpp>

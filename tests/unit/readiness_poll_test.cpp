@@ -4,6 +4,9 @@
 
 #include "host/process/process_manager.hpp"
 #include "http_test_server.hpp"
+
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/ip/tcp.hpp>
 #include "temp_dir.hpp"
 
 #include <doctest/doctest.h>
