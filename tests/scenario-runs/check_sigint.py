@@ -12,7 +12,11 @@ GROUP is one of
             plugin call deaf to cancellation with a child process of its own,
             or against `stand backend` for the steps the host drives; the two
             tunnel steps need the Hysteria 2 test server (HY2SERVER) and are
-            left out, saying so, without it
+            left out, saying so, without it. Every kind `stand run
+            --list-steps` names has a case here, or is one of UNIT_ONLY,
+            whose success needs a panel's Hysteria links: those are
+            interrupted at each plugin call by the unit test
+            tests/unit/steps/interrupt_test.cpp (as every kind is there)
   sysprobe  sysprobe's 7z-bench (when 7z is installed) and cpu-1t
   create    a plugin hanging in create(): bad-hang (tests/bad-plugins/hang.c)
             and fixture-stall stalling in its constructor
@@ -24,6 +28,7 @@ Uses only 127.0.0.1 ports 27630..27639, or the next block of ten free ones.
 """
 import json
 import os
+import re
 import shutil
 import signal
 import subprocess
@@ -32,6 +37,7 @@ import tempfile
 import time
 
 GRACE_S = 1.5            # from SIGINT to the exit of `stand run`
+UNIT_ONLY = {"revoke_under_traffic", "traffic_accounting"}
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 from relocate_ports import free_block  # noqa: E402
 
@@ -100,6 +106,22 @@ def step_cases():
     else:
         print(f"note: tunnel_throughput and many_clients left out: no Hysteria 2 test server ({hy2server or 'none given'})")
     return cases
+
+
+def registry_kinds():
+    out = subprocess.run([stand, "run", "--list-steps"], capture_output=True, text=True, check=True).stdout
+    return {m.group(1) for m in re.finditer(r"(?m)^([a-z_]+)(?:  \(stand\.[a-z]+/\d+\))?$", out)}
+
+
+def check_coverage(cases):
+    covered = {c["steps"][-1]["step"] for c in cases} | UNIT_ONLY
+    missing = registry_kinds() - covered
+    tunnels = {"tunnel_throughput", "many_clients"}
+    if not (hy2server and os.access(hy2server, os.X_OK)):
+        missing -= tunnels
+    if missing:
+        failures.append("step kinds with no SIGINT case here nor in UNIT_ONLY: " + ", ".join(sorted(missing)))
+        print("FAIL coverage: no case for " + ", ".join(sorted(missing)))
 
 
 def tunnel_cases(long):
@@ -264,6 +286,7 @@ try:
         start_helper([stand, "backend", "--listen", BACKEND, "--control", BACKEND_CONTROL],
                      lambda t: '"listen"' in t)
         cases = step_cases()
+        check_coverage(cases)
     elif group == "sysprobe":
         cases = sysprobe_cases()
     elif group == "create":
