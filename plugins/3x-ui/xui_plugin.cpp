@@ -59,7 +59,7 @@ public:
     }
 
 private:
-    void check_install() override {
+    void install_hook() override {
         if (p_.docker) return check_docker_images({s_.image});
         check_bin_folder(launcher().expand("${bin_folder}"));
         const std::string v = launcher().run_capture({launcher().config().command.front(), "-v"}, "x-ui -v", 30000);
@@ -67,16 +67,16 @@ private:
         prepare_data_dir();
     }
 
-    void before_start() override { prepare_data_dir(); }
-    void after_restart() override { api_.reset(); }  // the next admin call logs in again
+    void start_hook() override { prepare_data_dir(); }
+    void restart_hook() override { api_.reset(); }  // the next admin call logs in again
 
-    void forget() override {
+    void wipe_hook() override {
         users_.clear();
         done_.reset();
         api_.reset();
     }
 
-    json::object panel_facts() override {
+    json::object facts_hook() override {
         json::object f{{"listen", s_.host}, {"protocol", s_.hysteria2 ? "hysteria2" : "vless-reality"}};
         if (done_) f["client_api"] = done_->client_api == ClientApi::v31 ? "clients/* (v3.1+)" : "inbounds/addClient (legacy)";
         if (s_.hysteria2) f["congestion"] = o_.congestion;
@@ -92,7 +92,7 @@ private:
         return f;
     }
 
-    void provision() override {
+    void bootstrap_hook() override {
         if (s_.hysteria2) {
             // The core's certificate in the data dir (docker: the volume, as the container sees it), pinned in the links.
             const fs::path dir = p_.docker ? data_dir() / "db" / "tls" : data_dir() / "tls";
@@ -103,7 +103,7 @@ private:
         done_ = stand_3x_ui::provision(session(), p_, [this] { remember_xray_api_port(data_dir(), p_.xray_api_port); });
     }
 
-    json::object add_user(const std::string& name) override {
+    json::object create_user_hook(const std::string& name) override {
         // Hysteria 2: 32 hex, what x-ui's fillProtocolDefaults would choose.
         const std::string credential = s_.hysteria2 ? stand_panel_kit::random_hex(16) : stand_panel_kit::random_uuid();
         XuiUser user{name, credential, stand_panel_kit::random_hex(8)};
@@ -112,29 +112,29 @@ private:
         return {{"name", name}, {"id", name}, {"subscription", subscription(user.sub_id)}, {"tunnel_auth", credential}};
     }
 
-    void remove_user(const std::string& id) override {
+    void delete_user_hook(const std::string& id) override {
         session().delete_client(done_->client_api, done_->inbound_id, id);
         users_.erase(id);
     }
 
-    void admin_ping() override {
+    void admin_call_hook() override {
         session().list_inbounds(done_->client_api);
     }
 
-    void switch_user(const std::string& id, bool enabled) override {
+    void set_user_enabled_hook(const std::string& id, bool enabled) override {
         session_v31("set_user_enabled").set_client_enabled(id, enabled);
     }
 
-    void limit_user(const std::string& id, std::uint64_t quota_bytes) override {
+    void set_user_quota_hook(const std::string& id, std::uint64_t quota_bytes) override {
         session_v31("set_user_quota").set_client_quota(id, quota_bytes);
     }
 
-    json::object traffic_of(const std::string& id) override { return session_v31("user_traffic").client_traffic(id); }
+    json::object user_traffic_hook(const std::string& id) override { return session_v31("user_traffic").client_traffic(id); }
 
     // What x-ui v3.6.0's own pages poll while open (frontend/src): the overview's
     // server status every 2 s (api/queries/useStatusQuery.ts), the clients
     // page's first 25 clients every 5 s (hooks/useClients.ts); a browser's own login.
-    std::vector<stand_panel_kit::DashboardRequest> dashboard_of() override {
+    std::vector<stand_panel_kit::DashboardRequest> dashboard_requests_hook() override {
         const std::string base = admin_url();
         const auto headers = signed_in()->browser_headers();
         std::vector<stand_panel_kit::DashboardRequest> polled{
@@ -145,7 +145,7 @@ private:
         return polled;
     }
 
-    json::object subscription_of(const std::string& id) override {
+    json::object subscription_request_hook(const std::string& id) override {
         if (auto it = users_.find(id); it != users_.end()) return subscription(it->second.sub_id);
         if (done_->client_api == ClientApi::v31) return subscription(session().client_sub_id(id));
         throw Error(STAND_E_NOT_FOUND, "3x-ui: no user '" + id + "' created by this instance");

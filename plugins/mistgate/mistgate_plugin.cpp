@@ -54,11 +54,11 @@ public:
     }
 
 private:
-    void before_start() override {
+    void start_hook() override {
         if (!o_.setup_command.empty() && load_state(state_file()).admin_url.empty()) provisioning().run_setup();
     }
 
-    void forget() override {
+    void wipe_hook() override {
         // With setup combined with serve, the panel's log holds the setup link: it goes with the data.
         if (o_.setup_command.empty()) fs::remove(launcher().processes().log_file("panel"));
         client_.reset();
@@ -67,7 +67,7 @@ private:
         group_id_.clear();
     }
 
-    json::object panel_facts() override {
+    json::object facts_hook() override {
         json::object f{{"state_file", state_file().string()},
                        {"node_command", json::value_from(o_.node_command.empty() ? o_.node_command : launcher().processes().processes().back().argv)},
                        {"node_running", launcher().processes().running("node")},
@@ -82,12 +82,12 @@ private:
         return f;
     }
 
-    void provision() override {
+    void bootstrap_hook() override {
         auto& p = provisioning();
         group_id_ = p.run(client(p.admin_state()));
     }
 
-    json::object add_user(const std::string& name) override {
+    json::object create_user_hook(const std::string& name) override {
         auto& c = *client_;
         const std::string op = "UserService/CreateUser";
         auto r = c.call_reply(op, {{"name", name}, {"groupId", group_id_}});
@@ -103,33 +103,33 @@ private:
         return {{"name", name}, {"id", id}, {"subscription", stand_panel_kit::subscription_get(url)}};
     }
 
-    void remove_user(const std::string& id) override {
+    void delete_user_hook(const std::string& id) override {
         client_->call("UserService/DeleteUsers", {{"userIds", json::array{id.c_str()}}});
         users_.erase(id);
     }
 
-    void admin_ping() override { client_->call("UserService/ListUsers", {{"pageSize", 1}}); }
+    void admin_call_hook() override { client_->call("UserService/ListUsers", {{"pageSize", 1}}); }
 
-    void switch_user(const std::string& id, bool enabled) override {
-        if (!stand_mistgate::switch_user(*client_, id, enabled))
+    void set_user_enabled_hook(const std::string& id, bool enabled) override {
+        if (!stand_mistgate::set_user_enabled(*client_, id, enabled))
             throw Error(STAND_E_NOT_FOUND, "mistgate: set_user_enabled: no user " + id);
     }
 
-    void limit_user(const std::string& id, std::uint64_t quota_bytes) override {
-        if (!stand_mistgate::limit_user(*client_, id, quota_bytes))
+    void set_user_quota_hook(const std::string& id, std::uint64_t quota_bytes) override {
+        if (!stand_mistgate::set_user_quota(*client_, id, quota_bytes))
             throw Error(STAND_E_NOT_FOUND, "mistgate: set_user_quota: no user " + id);
     }
 
-    json::object traffic_of(const std::string& id) override {
+    json::object user_traffic_hook(const std::string& id) override {
         const auto used = stand_mistgate::used_bytes(*client_, id);
         if (!used) throw Error(STAND_E_NOT_FOUND, "mistgate: user_traffic: no user " + id);
         return {{"total_bytes", *used}};  // Mistgate's usedBytes is one count, up and down together
     }
 
     // The Overview's polls (mistgate_dashboard.hpp), with a sign-in of their own.
-    std::vector<stand_panel_kit::DashboardRequest> dashboard_of() override { return overview_polls(*client_); }
+    std::vector<stand_panel_kit::DashboardRequest> dashboard_requests_hook() override { return overview_polls(*client_); }
 
-    json::object subscription_of(const std::string& id) override {
+    json::object subscription_request_hook(const std::string& id) override {
         auto& c = *client_;
         auto it = users_.find(id);
         if (it == users_.end()) it = users_.emplace(id, provisioning().link_of(c, id)).first;

@@ -4,7 +4,7 @@ namespace stand_mistgate {
 
 namespace json = boost::json;
 
-bool switch_user(Client& c, const std::string& user_id, bool enabled) {
+bool set_user_enabled(Client& c, const std::string& user_id, bool enabled) {
     const std::string op = "UserService/SetUsersEnabled";
     const auto reply = c.call(op, {{"userIds", json::array{user_id.c_str()}}, {"enabled", enabled}});
     const auto* users = reply.as_object().if_contains("users");  // left out when empty
@@ -17,7 +17,7 @@ bool switch_user(Client& c, const std::string& user_id, bool enabled) {
     return false;
 }
 
-bool limit_user(Client& c, const std::string& user_id, std::uint64_t quota_bytes) {
+bool set_user_quota(Client& c, const std::string& user_id, std::uint64_t quota_bytes) {
     // protojson's form of a uint64: its digits as a string
     return c.call_for_user("UserService/UpdateUser", {{"userId", user_id}, {"quotaBytes", std::to_string(quota_bytes)}})
         .has_value();

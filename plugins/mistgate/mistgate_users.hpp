@@ -20,9 +20,9 @@
 namespace stand_mistgate {
 
 // false: no such user.
-bool switch_user(Client& c, const std::string& user_id, bool enabled);
+bool set_user_enabled(Client& c, const std::string& user_id, bool enabled);
 // false: no such user.
-bool limit_user(Client& c, const std::string& user_id, std::uint64_t quota_bytes);
+bool set_user_quota(Client& c, const std::string& user_id, std::uint64_t quota_bytes);
 // nullopt: no such user.
 std::optional<std::uint64_t> used_bytes(Client& c, const std::string& user_id);
 

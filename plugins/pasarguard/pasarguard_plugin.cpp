@@ -68,23 +68,23 @@ public:
     }
 
 private:
-    void check_install() override {
+    void install_hook() override {
         stand_pasarguard::check_node_install(node_);
         if (docker_) return check_docker_images({image_});
         if (!source_dir_.empty()) stand_pasarguard::check_source(source_dir_);
     }
 
-    void before_start() override {
+    void start_hook() override {
         if (node_.enabled()) stand_pasarguard::ensure_node_files(host(), data_dir());
     }
 
-    void forget() override {  // node_state_ stays: facts come after the teardown's wipe
+    void wipe_hook() override {  // node_state_ stays: facts come after the teardown's wipe
         group_id_.reset();
         users_.clear();
         api_.reset();
     }
 
-    json::object panel_facts() override {
+    json::object facts_hook() override {
         json::object f{{"listen", host_name_}, {"temp_key_command", json::value_from(temp_key_command_)}};
         stand_panel_kit::add_hysteria2_facts(f, hysteria2_, "shadowsocks");
         if (docker_) f["image"] = image_;
@@ -97,7 +97,7 @@ private:
         return f;
     }
 
-    void provision() override {
+    void bootstrap_hook() override {
         stand_pasarguard::ensure_owner(api(), data_dir() / ".stand-owner-created", [this] { return temp_key(); });
         // With a node here the links name it and its inbound binds only config.host.
         const std::string address = node_.enabled() ? host_name_ : stand_pasarguard::kNodeAddress;
@@ -118,7 +118,7 @@ private:
         node_state_ = stand_pasarguard::register_node(host(), api(), {host_name_, node_.port, files, placed.core}, 90000);
     }
 
-    json::object add_user(const std::string& name) override {
+    json::object create_user_hook(const std::string& name) override {
         const auto user = api().create_user(name, *group_id_);
         users_[user.id] = user.subscription_url;
         // What the inbound's links carry: Shadowsocks' password, Hysteria's auth.
@@ -127,26 +127,26 @@ private:
         return {{"name", name}, {"id", user.id}, {"subscription", subscription(user.subscription_url)}, {"tunnel_auth", auth}};
     }
 
-    void remove_user(const std::string& id) override {
+    void delete_user_hook(const std::string& id) override {
         users_.erase(id);  // SQLite gives the next user a deleted user's id when it was the highest: forget it either way
         if (!api().delete_user(id)) throw Error(STAND_E_NOT_FOUND, "pasarguard: delete user: no user " + id);
     }
 
-    void admin_ping() override {
+    void admin_call_hook() override {
         api().list_users(1);
     }
 
-    void switch_user(const std::string& id, bool enabled) override {
+    void set_user_enabled_hook(const std::string& id, bool enabled) override {
         if (!api().modify_user(id, {{"status", enabled ? "active" : "disabled"}}, enabled ? "enable user" : "disable user"))
             throw Error(STAND_E_NOT_FOUND, "pasarguard: set_user_enabled: no user " + id);
     }
 
-    void limit_user(const std::string& id, std::uint64_t quota_bytes) override {
+    void set_user_quota_hook(const std::string& id, std::uint64_t quota_bytes) override {
         if (!api().modify_user(id, {{"data_limit", quota_bytes}}, "limit user"))
             throw Error(STAND_E_NOT_FOUND, "pasarguard: set_user_quota: no user " + id);
     }
 
-    json::object traffic_of(const std::string& id) override {
+    json::object user_traffic_hook(const std::string& id) override {
         const auto used = api().user_used_traffic(id);
         if (!used) throw Error(STAND_E_NOT_FOUND, "pasarguard: user_traffic: no user " + id);
         return {{"total_bytes", *used}};  // PasarGuard keeps one count, up and down together
@@ -155,13 +155,13 @@ private:
     // What PasarGuard v5.2.1's statistics page polls while open, every 2 s
     // (dashboard/src/pages/_dashboard.statistics.tsx): the master's resources
     // and the users' counts; a browser's own sign-in.
-    std::vector<stand_panel_kit::DashboardRequest> dashboard_of() override {
+    std::vector<stand_panel_kit::DashboardRequest> dashboard_requests_hook() override {
         const auto headers = api().browser_headers();
         return {{"statistics", "system_resources", 2, "GET", api().origin() + "/api/system/resources", headers, ""},
                 {"statistics", "system_users", 2, "GET", api().origin() + "/api/system/users", headers, ""}};
     }
 
-    json::object subscription_of(const std::string& id) override {
+    json::object subscription_request_hook(const std::string& id) override {
         if (auto it = users_.find(id); it != users_.end()) return subscription(it->second);
         auto url = api().user_subscription_url(id);
         if (!url) throw Error(STAND_E_NOT_FOUND, "pasarguard: read user: no user " + id);

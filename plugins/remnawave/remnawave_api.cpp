@@ -223,7 +223,7 @@ std::optional<std::string> Api::user_subscription_url(const std::string& id) {
     return stand_panel_kit::string_member(r.json, kPanel, "read user", {"response", "subscriptionUrl"});
 }
 
-bool Api::switch_user(const std::string& id, bool enabled) {
+bool Api::set_user_enabled(const std::string& id, bool enabled) {
     if (!numeric_id(id)) return false;
     const std::string op = enabled ? "enable user" : "disable user";
     auto r = call(op, {{"method", "POST"}, {"url", url("/api/users/" + id + "/actions/" + (enabled ? "enable" : "disable"))}},

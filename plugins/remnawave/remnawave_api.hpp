@@ -71,7 +71,7 @@ public:
     // POST /api/users/{id}/actions/enable|disable (its status ACTIVE or
     // DISABLED; 200 with the user). A user already so (400 A030, A029) is
     // done. false: no such user (404 A025, or an id that is not a user id).
-    bool switch_user(const std::string& id, bool enabled);
+    bool set_user_enabled(const std::string& id, bool enabled);
     // PATCH /api/users with the numeric id and `changes` (update-user.command.ts:
     // trafficLimitBytes in bytes, 0 unlimited; fields left out unchanged). false: no such user.
     bool update_user(const std::string& id, const boost::json::object& changes, const std::string& op);

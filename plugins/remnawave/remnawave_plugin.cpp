@@ -75,7 +75,7 @@ public:
     }
 
 private:
-    void check_install() override {
+    void install_hook() override {
         if (docker_) check_docker_images(images_);
         if (declared_) stand_remnawave::check_build(native_);
         if (run_node_ && !docker_) stand_remnawave::check_node_build(node_);
@@ -83,29 +83,29 @@ private:
         if (docker_) ensure_node_env_file();
     }
 
-    void before_start() override {
+    void start_hook() override {
         if (docker_ || declared_) ensure_env();
         // docker: the compose file mounts it (a missing source would be made by the daemon, as root)
         if (docker_ && hysteria2_.enabled) fs::create_directories(data_dir() / "tls");
         if (docker_) ensure_node_env_file();
     }
 
-    void after_restart() override { api_.reset(); }  // the kept token is tried again, then replaced if dead
+    void restart_hook() override { api_.reset(); }  // the kept token is tried again, then replaced if dead
 
     // `down` leaves a service of a profile that was not named (compose v2).
-    void after_stop() override {
+    void stop_hook() override {
         if (docker_ && run_node_)
             launcher().run_capture(launcher().compose_argv({"--profile", stand_remnawave::kNodeProfile, "down"}),
                                    "stop the node", 120000);
     }
 
-    void forget() override {
+    void wipe_hook() override {
         placement_ = {};
         users_.clear();
         api_.reset();
     }
 
-    json::object panel_facts() override {
+    json::object facts_hook() override {
         json::object f{{"listen", host_name_}, {"sub_public_domain", sub_domain_}};
         stand_panel_kit::add_hysteria2_facts(f, hysteria2_, "default-squad");
         if (!node_address_.empty())
@@ -117,7 +117,7 @@ private:
         return f;
     }
 
-    void provision() override {
+    void bootstrap_hook() override {
         stand_remnawave::NodeSite node;
         if (!node_address_.empty()) {
             node.address = node_address_;
@@ -137,7 +137,7 @@ private:
         placement_ = stand_remnawave::place_on_hysteria2(api(), {cert, hysteria2_.inbound_port, hysteria2_.congestion}, node);
     }
 
-    json::object add_user(const std::string& name) override {
+    json::object create_user_hook(const std::string& name) override {
         const auto user = api().create_user(name, placement_.squad);
         json::object out{{"name", name}, {"id", user.id}, {"subscription", api().subscription(user.subscription_url)}};
         if (!placement_.tunnel_auth_field.empty())
@@ -146,25 +146,25 @@ private:
         return out;
     }
 
-    void remove_user(const std::string& id) override {
+    void delete_user_hook(const std::string& id) override {
         users_.erase(id);
         if (!api().delete_user(id)) throw Error(STAND_E_NOT_FOUND, "remnawave: delete user: no user " + id);
     }
 
-    void admin_ping() override {
+    void admin_call_hook() override {
         api().list_users(1);
     }
 
-    void switch_user(const std::string& id, bool enabled) override {
-        if (!api().switch_user(id, enabled)) throw Error(STAND_E_NOT_FOUND, "remnawave: set_user_enabled: no user " + id);
+    void set_user_enabled_hook(const std::string& id, bool enabled) override {
+        if (!api().set_user_enabled(id, enabled)) throw Error(STAND_E_NOT_FOUND, "remnawave: set_user_enabled: no user " + id);
     }
 
-    void limit_user(const std::string& id, std::uint64_t quota_bytes) override {
+    void set_user_quota_hook(const std::string& id, std::uint64_t quota_bytes) override {
         if (!api().update_user(id, {{"trafficLimitBytes", quota_bytes}}, "limit user"))
             throw Error(STAND_E_NOT_FOUND, "remnawave: set_user_quota: no user " + id);
     }
 
-    json::object traffic_of(const std::string& id) override {
+    json::object user_traffic_hook(const std::string& id) override {
         const auto used = api().user_used_traffic(id);
         if (!used) throw Error(STAND_E_NOT_FOUND, "remnawave: user_traffic: no user " + id);
         return {{"total_bytes", *used}};  // Remnawave keeps one count, up and down together
@@ -175,7 +175,7 @@ private:
     // (src/shared/api/hooks/system/system.query.hooks.ts): the system stats
     // and the bandwidth stats every 5.1 s, each with the browser's time zone,
     // and the runtime health every 10 s; a login of its own, as a browser has.
-    std::vector<stand_panel_kit::DashboardRequest> dashboard_of() override {
+    std::vector<stand_panel_kit::DashboardRequest> dashboard_requests_hook() override {
         const auto headers = api().browser_headers();
         const std::string system = api().origin() + "/api/system/";
         return {{"home", "system_stats", 5.1, "GET", system + "stats?tz=UTC", headers, ""},
@@ -183,7 +183,7 @@ private:
                 {"home", "remnawave_health", 10, "GET", system + "health", headers, ""}};
     }
 
-    json::object subscription_of(const std::string& id) override {
+    json::object subscription_request_hook(const std::string& id) override {
         if (auto it = users_.find(id); it != users_.end()) return api().subscription(it->second);
         auto url = api().user_subscription_url(id);
         if (!url) throw Error(STAND_E_NOT_FOUND, "remnawave: no user " + id);

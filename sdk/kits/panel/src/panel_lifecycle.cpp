@@ -87,7 +87,7 @@ void PanelLifecycle::launch(LaunchConfig config, const std::map<std::string, std
 stand_result PanelLifecycle::install() {
     fs::create_directories(data_dir());  // first: a working directory may be in it
     launcher_->check_installed(install_hint_);
-    check_install();
+    install_hook();
     return STAND_OK;
 }
 
@@ -106,7 +106,7 @@ void PanelLifecycle::check_docker_images(const std::vector<std::string>& images)
 stand_result PanelLifecycle::start() {
     fs::create_directories(data_dir());
     make_socket_link();
-    before_start();
+    start_hook();
     launcher_->start();
     return STAND_OK;
 }
@@ -114,13 +114,13 @@ stand_result PanelLifecycle::start() {
 stand_result PanelLifecycle::stop() {
     if (!launcher_->running()) return STAND_OK_NOTHING_TO_DO;
     launcher_->stop();
-    after_stop();
+    stop_hook();
     return STAND_OK;
 }
 
 stand_result PanelLifecycle::restart() {
     launcher_->restart();
-    after_restart();
+    restart_hook();
     return STAND_OK;
 }
 
@@ -135,14 +135,14 @@ stand_result PanelLifecycle::wipe() {
         fs::remove(link, ec);
         fs::remove(link.parent_path(), ec);  // only when empty
     }
-    forget();
+    wipe_hook();
     return STAND_OK;
 }
 
 json::object PanelLifecycle::facts() {
     json::object f{{"data_dirs", json::array{data_dir().string()}}, {"credentials_file", credentials_file().string()}};
     for (const auto& [k, v] : launcher_->deployment_facts()) f[k] = v;
-    for (const auto& [k, v] : panel_facts()) f[k] = v;
+    for (const auto& [k, v] : facts_hook()) f[k] = v;
     return f;
 }
 

@@ -13,13 +13,13 @@ json::object subscription_get(const std::string& url, const json::object& header
 
 stand_result PanelPlugin::wipe() {
     const stand_result r = PanelLifecycle::wipe();
-    provisioned_ = false;
+    bootstrapped_ = false;
     return r;
 }
 
 json::object PanelPlugin::guarded(const char* operation, const std::function<json::object()>& call,
                                   bool needs_bootstrap) {
-    if (needs_bootstrap && !provisioned_)
+    if (needs_bootstrap && !bootstrapped_)
         throw Error(STAND_E_BAD_STATE, panel_name() + ": " + operation + " before bootstrap");
     auto& processes = launcher().processes();
     if (auto dead = processes.death())
@@ -44,57 +44,57 @@ void PanelPlugin::bootstrap() {
     guarded(
         "bootstrap",
         [&] {
-            provision();
+            bootstrap_hook();
             return json::object{};
         },
         false);
-    provisioned_ = true;
+    bootstrapped_ = true;
 }
 
 json::object PanelPlugin::create_user(const std::string& name) {
-    return guarded("create_user", [&] { return add_user(name); });
+    return guarded("create_user", [&] { return create_user_hook(name); });
 }
 
 void PanelPlugin::delete_user(const std::string& user_id) {
     guarded("delete_user", [&] {
-        remove_user(user_id);
+        delete_user_hook(user_id);
         return json::object{};
     });
 }
 
 void PanelPlugin::admin_call() {
     guarded("admin_call", [&] {
-        admin_ping();
+        admin_call_hook();
         return json::object{};
     });
 }
 
 json::object PanelPlugin::subscription_request(const std::string& user_id) {
-    return guarded("subscription_request", [&] { return subscription_of(user_id); });
+    return guarded("subscription_request", [&] { return subscription_request_hook(user_id); });
 }
 
 void PanelPlugin::set_user_enabled(const std::string& user_id, bool enabled) {
     guarded("set_user_enabled", [&] {
-        switch_user(user_id, enabled);
+        set_user_enabled_hook(user_id, enabled);
         return json::object{};
     });
 }
 
 void PanelPlugin::set_user_quota(const std::string& user_id, std::uint64_t quota_bytes) {
     guarded("set_user_quota", [&] {
-        limit_user(user_id, quota_bytes);
+        set_user_quota_hook(user_id, quota_bytes);
         return json::object{};
     });
 }
 
 json::object PanelPlugin::user_traffic(const std::string& user_id) {
-    return guarded("user_traffic", [&] { return traffic_of(user_id); });
+    return guarded("user_traffic", [&] { return user_traffic_hook(user_id); });
 }
 
 json::object PanelPlugin::dashboard_requests() {
     return guarded("dashboard_requests", [&] {
         json::array requests;
-        for (const auto& d : dashboard_of()) {
+        for (const auto& d : dashboard_requests_hook()) {
             json::object r{{"page", d.page}, {"name", d.name}, {"every_s", d.every_s}, {"method", d.method},
                            {"url", d.url}, {"headers", d.headers}};
             if (!d.body.empty()) r["body"] = d.body;
@@ -104,19 +104,19 @@ json::object PanelPlugin::dashboard_requests() {
     });
 }
 
-void PanelPlugin::switch_user(const std::string&, bool) {
+void PanelPlugin::set_user_enabled_hook(const std::string&, bool) {
     throw Error(STAND_E_UNSUPPORTED, panel_name() + ": set_user_enabled: this adapter has no user switch");
 }
 
-void PanelPlugin::limit_user(const std::string&, std::uint64_t) {
+void PanelPlugin::set_user_quota_hook(const std::string&, std::uint64_t) {
     throw Error(STAND_E_UNSUPPORTED, panel_name() + ": set_user_quota: this adapter sets no traffic quota");
 }
 
-json::object PanelPlugin::traffic_of(const std::string&) {
+json::object PanelPlugin::user_traffic_hook(const std::string&) {
     throw Error(STAND_E_UNSUPPORTED, panel_name() + ": user_traffic: this adapter reads no traffic counts");
 }
 
-std::vector<DashboardRequest> PanelPlugin::dashboard_of() {
+std::vector<DashboardRequest> PanelPlugin::dashboard_requests_hook() {
     throw Error(STAND_E_UNSUPPORTED, panel_name() + ": dashboard_requests: this adapter describes no dashboard requests");
 }
 

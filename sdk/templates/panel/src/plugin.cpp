@@ -86,7 +86,7 @@ public:
 
 private:
     // --- panel calls (PanelPlugin's hooks)
-    void provision() override {
+    void bootstrap_hook() override {
         const auto c = credentials();
         // 201: the admin is created now; 409: it exists (a restart, a second instance).
         api().call("setup", {{"method", "POST"}, {"url", url("/api/setup")},
@@ -95,7 +95,7 @@ private:
         sign_in(api());
     }
 
-    json::object add_user(const std::string& name) override {
+    json::object create_user_hook(const std::string& name) override {
         auto r = call("create user", {{"method", "POST"}, {"url", url("/api/users")}, {"json", {{"name", name}}}},
                       {201, 409});
         if (r.status == 409) throw stand_panel_kit::bad_response(kPanel, "create user", "the name " + name + " is taken", r);
@@ -106,16 +106,16 @@ private:
                 {"tunnel_auth", stand_panel_kit::string_member(r.json, kPanel, "create user", {"password"})}};
     }
 
-    void remove_user(const std::string& user_id) override {
+    void delete_user_hook(const std::string& user_id) override {
         auto r = call("delete user", {{"method", "DELETE"}, {"url", url("/api/users/" + user_id)}}, {204, 404});
         subscriptions_.erase(user_id);
         if (r.status == 404)
             throw stand::cpp::Error(STAND_E_NOT_FOUND, std::string(kPanel) + ": delete user: no user " + user_id);
     }
 
-    void admin_ping() override { call("list users", {{"method", "GET"}, {"url", url("/api/users?limit=1")}}, {200}); }
+    void admin_call_hook() override { call("list users", {{"method", "GET"}, {"url", url("/api/users?limit=1")}}, {200}); }
 
-    json::object subscription_of(const std::string& user_id) override {
+    json::object subscription_request_hook(const std::string& user_id) override {
         if (auto it = subscriptions_.find(user_id); it != subscriptions_.end()) return subscription(it->second);
         auto r = call("read user", {{"method", "GET"}, {"url", url("/api/users/" + user_id)}}, {200, 404});
         if (r.status == 404)
@@ -123,12 +123,12 @@ private:
         return subscription(stand_panel_kit::string_member(r.json, kPanel, "read user", {"subscription_url"}));
     }
 
-    void forget() override {
+    void wipe_hook() override {
         subscriptions_.clear();
         api_.reset();
     }
 
-    json::object panel_facts() override {
+    json::object facts_hook() override {
         return {{"listen", listen_}, {"port", port_}, {"inbound_port", inbound_port_}};
     }
 

@@ -5,26 +5,28 @@
 // (through PanelPlugin, panel_plugin.hpp), calls launch() from its
 // constructor, writes readiness(), and fills the hooks it needs.
 //
-// What each call does, and the hooks it runs:
+// What each call does, and the hook it runs (<call>_hook(), as the panel
+// calls do: panel_plugin.hpp):
 //   install  the data dir made; the mode's programs checked (native: every
 //            declared process's program, user and working directory; docker:
-//            the CLI and the compose command); then check_install().
+//            the CLI and the compose command); then install_hook().
 //   start    the data dir made (and the link of socket_dir() where the data
-//            dir's path is too long for a socket); before_start(); the
+//            dir's path is too long for a socket); start_hook(); the
 //            processes started in order, each waited for as it declares
 //            (docker: compose up).
 //   stop     the processes stopped in reverse order (docker: compose down);
-//            then after_stop().
+//            then stop_hook().
 //   restart  as the panel's operators restart it: native, the processes that
 //            restart with the panel are stopped in reverse and started again
 //            in order (steps run again, first-start steps not), those that
 //            persist (database, cache, node) keep running; docker, `docker
-//            restart` of the panel's container. before_start() is NOT run
-//            (a restart keeps the data dir as it is); then after_restart().
+//            restart` of the panel's container. start_hook() is NOT run
+//            (a restart keeps the data dir as it is); then restart_hook().
 //   wipe     refused while running; compose down -v in docker mode; the data
 //            dir (every process's data in it), the credentials file, the
 //            link of socket_dir() and the helper commands' leftover output
-//            removed; then forget().
+//            removed; then wipe_hook().
+//   facts    the kit's keys, then facts_hook()'s.
 //
 // Threads: the host calls an instance from one thread at a time; hooks are
 // called from those calls only.
@@ -51,7 +53,7 @@ public:
     stand_result restart() override;
     stand_result wipe() override;
     // {data_dirs, credentials_file} + the launcher's (mode, artifacts,
-    // containers, processes, process_data, docker_commands) + panel_facts().
+    // containers, processes, process_data, docker_commands) + facts_hook().
     boost::json::object facts() override;
 
 protected:
@@ -63,23 +65,24 @@ protected:
     // mode runs is missing (how to install it, which config key names it).
     void launch(LaunchConfig config, const std::map<std::string, std::string>& vars, std::string install_hint);
 
-    // --- hooks (all optional but forget())
-    // install(): what the mode needs besides its programs (a core binary,
-    // data files): throw stand::cpp::Error(STAND_E_NOT_FOUND, ...) naming it.
-    virtual void check_install() {}
+    // --- hooks, each <call>_hook() (all optional but wipe_hook())
+    // install(), after the kit's checks: what the mode needs besides its
+    // programs (a core binary, data files): throw
+    // stand::cpp::Error(STAND_E_NOT_FOUND, ...) naming it.
+    virtual void install_hook() {}
     // start(), before the processes start (data dir made): first-start
     // configuration through the panel's own CLI, for example.
-    virtual void before_start() {}
+    virtual void start_hook() {}
     // stop(), after the processes are gone.
-    virtual void after_stop() {}
+    virtual void stop_hook() {}
     // restart(), after the panel's processes were started again: a session may be gone.
-    virtual void after_restart() {}
+    virtual void restart_hook() {}
     // wipe(), after the files are gone: drop cached ids and the API session.
-    virtual void forget() = 0;
-    // The adapter's keys of facts() (versions, settings it applied, ...).
-    virtual boost::json::object panel_facts() { return {}; }
+    virtual void wipe_hook() = 0;
+    // facts(): the adapter's keys (versions, settings it applied, ...).
+    virtual boost::json::object facts_hook() { return {}; }
 
-    // For check_install() in docker mode: every image is present locally
+    // For install_hook() in docker mode: every image is present locally
     // (`docker image inspect`); STAND_E_NOT_FOUND names the first one missing.
     void check_docker_images(const std::vector<std::string>& images);
 

@@ -5,6 +5,12 @@
 // adapter is its config, its deployment (launch()), readiness() and these
 // hooks; its admin calls live in a <panel>_api of their own.
 //
+// One name per operation, as Envoy's FactoryBase does it
+// (createFilterFactoryFromProto() runs createFilterFactoryFromProtoTyped()):
+// the call keeps the ABI's name (ext/panel.h, ext/lifecycle.h) and its hook
+// is that name + "_hook": create_user() runs create_user_hook(), wipe()
+// wipe_hook().
+//
 // Before each panel call, and when one fails, the declared processes are
 // looked at: one that has died (the database, a node) is named, with its
 // exit status and the end of its log, instead of the symptom the panel
@@ -63,36 +69,36 @@ public:
 protected:
     PanelPlugin(const stand::cpp::Host& host, std::string panel) : PanelLifecycle(host, std::move(panel)) {}
 
-    // --- hooks: the panel's admin calls
+    // --- hooks: the panel's admin calls, each <call>_hook()
     // bootstrap: the panel's one-time setup, idempotent (a second run, a
     // second instance on the same data dir, a restarted panel).
-    virtual void provision() = 0;
+    virtual void bootstrap_hook() = 0;
     // create_user: {"name", "id", "subscription": {request}, ["tunnel_auth"]};
     // a name the panel has already is an error (the panel's answer, or the
     // adapter's own check where the panel allows duplicates).
-    virtual boost::json::object add_user(const std::string& name) = 0;
+    virtual boost::json::object create_user_hook(const std::string& name) = 0;
     // delete_user: STAND_E_NOT_FOUND for an unknown id.
-    virtual void remove_user(const std::string& user_id) = 0;
+    virtual void delete_user_hook(const std::string& user_id) = 0;
     // admin_call: one cheap authenticated call (a list of one user).
-    virtual void admin_ping() = 0;
+    virtual void admin_call_hook() = 0;
     // subscription_request: the request a client makes for the user's links.
-    virtual boost::json::object subscription_of(const std::string& user_id) = 0;
+    virtual boost::json::object subscription_request_hook(const std::string& user_id) = 0;
     // ABI 1.3, each Error(STAND_E_UNSUPPORTED) naming the panel unless overridden.
     // set_user_enabled: the panel's own switch (an enable flag, a "disabled" status).
-    virtual void switch_user(const std::string& user_id, bool enabled);
+    virtual void set_user_enabled_hook(const std::string& user_id, bool enabled);
     // set_user_quota: the user's traffic quota in bytes, 0 for none.
-    virtual void limit_user(const std::string& user_id, std::uint64_t quota_bytes);
+    virtual void set_user_quota_hook(const std::string& user_id, std::uint64_t quota_bytes);
     // user_traffic: {"total_bytes", ["up_bytes", "down_bytes"]} as the admin API counts them now.
-    virtual boost::json::object traffic_of(const std::string& user_id);
+    virtual boost::json::object user_traffic_hook(const std::string& user_id);
     // ABI 1.4, unsupported unless overridden. dashboard_requests: what the
     // admin UI's pages poll, each with a session of its own (log in afresh).
-    virtual std::vector<DashboardRequest> dashboard_of();
+    virtual std::vector<DashboardRequest> dashboard_requests_hook();
 
 private:
     boost::json::object guarded(const char* operation, const std::function<boost::json::object()>& call,
                                 bool needs_bootstrap = true);
 
-    bool provisioned_ = false;
+    bool bootstrapped_ = false;
 };
 
 }  // namespace stand_panel_kit
