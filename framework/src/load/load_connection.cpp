@@ -29,7 +29,7 @@ constexpr std::int64_t kIdleCheckNs = 1'000'000;
 }  // namespace
 
 Connection::Connection(Worker& worker)
-    : worker_(worker), socket_(worker.io()), buffer_(new char[kBufferSize]) {}
+    : Http1Exchange(worker), worker_(worker), socket_(worker.io()), buffer_(new char[kBufferSize]) {}
 
 Connection::~Connection() { release(); }
 
@@ -191,17 +191,8 @@ void Connection::io_error(const error_code& ec) {
 void Connection::complete() {
     const std::int64_t now = now_ns();
     idle_since_ = now;
-    if (!parser_.keep_alive() || !worker_.shared().spec->keepalive) release(true);
-    worker_.stats().record_response(parser_.status(), now - intended_, now - started_, parser_.body_bytes(),
-                                    worker_.since_start(now));
-    busy_ = false;
-    deadline_ = INT64_MAX;
-    worker_.on_idle(*this, now);
-}
-
-Phase Connection::phase() const noexcept {
-    if (connecting_) return Phase::connect;
-    return got_bytes_ ? parser_.phase() : Phase::wait;
+    if (!keeps_alive()) release(true);
+    end_with_response(now);
 }
 
 void Connection::fail_in_phase(ErrorKind kind) { fail(kind, phase_reason(kind, phase())); }
@@ -209,11 +200,8 @@ void Connection::fail_in_phase(ErrorKind kind) { fail(kind, phase_reason(kind, p
 void Connection::fail(ErrorKind kind, const char* reason) {
     const std::int64_t now = now_ns();
     release();
-    worker_.stats().record_error(kind, reason, worker_.second_of(now));
-    busy_ = false;
-    deadline_ = INT64_MAX;
     pending_.reset();
-    worker_.on_idle(*this, now);
+    end_with_error(kind, reason, now);
 }
 
 void Connection::defer_fail(ErrorKind kind, const char* reason) {

@@ -8,6 +8,7 @@
 // is its own, and Asio recycles the handler memory.
 #pragma once
 
+#include "load/http1_exchange.hpp"
 #include "load/load_dispatch.hpp"
 #include "load/load_plan.hpp"
 #include "load/load_result.hpp"
@@ -24,7 +25,7 @@ namespace stand::load {
 
 class Worker;
 
-class Connection : public LoadConnection {
+class Connection : public Http1Exchange {
 public:
     explicit Connection(Worker& worker);
     ~Connection() override;
@@ -32,8 +33,6 @@ public:
     Connection& operator=(const Connection&) = delete;
 
     void start(std::uint32_t link, std::int64_t intended_ns, std::int64_t now_ns) override;
-    bool busy() const noexcept override { return busy_; }
-    std::int64_t deadline() const noexcept override { return deadline_; }
     void expire() noexcept override;
     void close() noexcept override;
 
@@ -53,7 +52,6 @@ private:
     void on_read(const boost::system::error_code& ec, std::size_t n);
     void io_error(const boost::system::error_code& ec);
     void complete();
-    Phase phase() const noexcept;
     // Ends the request as an error of `kind` with the reason for where it was.
     void fail_in_phase(ErrorKind kind);
     void fail(ErrorKind kind, const char* reason);
@@ -68,21 +66,14 @@ private:
     std::optional<TlsStream> tls_;
     std::unique_ptr<char[]> buffer_;
     std::size_t used_ = 0;
-    ResponseParser parser_;
 
     const PreparedLink* link_ = nullptr;
-    std::int64_t intended_ = 0;
-    std::int64_t started_ = 0;
     std::int64_t connect_started_ = 0;
-    std::int64_t deadline_ = INT64_MAX;
     std::int64_t idle_since_ = 0;  // the last response completed
     std::uint32_t route_ = UINT32_MAX;  // of the open connection
     bool open_ = false;
-    bool connecting_ = false; // connect (and TLS handshake) under way
-    bool busy_ = false;
     bool reused_ = false;     // this attempt runs on a kept-alive connection
     bool retried_ = false;    // a stale kept-alive connection was already retried
-    bool got_bytes_ = false;  // some of the response arrived
     std::optional<ErrorKind> pending_;  // set by expire(): how the current request ends
 };
 

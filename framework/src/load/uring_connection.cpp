@@ -21,7 +21,8 @@ constexpr std::size_t kTailBytes = kMaxLineBytes + UringRing::kBufferBytes;
 
 }  // namespace
 
-UringConnection::UringConnection(UringWorker& worker, std::uint32_t index) : worker_(worker), index_(index) {}
+UringConnection::UringConnection(UringWorker& worker, std::uint32_t index)
+    : Http1Exchange(worker), worker_(worker), index_(index) {}
 
 UringConnection::~UringConnection() {
     if (fd_ >= 0) ::close(fd_);  // the ring's teardown cancels what is still pending on it
@@ -196,18 +197,9 @@ void UringConnection::stream_end(int negative_errno) {
 }
 
 void UringConnection::complete() {
-    const std::int64_t now = now_ns();
-    if (!parser_.keep_alive() || !worker_.shared().spec->keepalive) release();
-    worker_.stats().record_response(parser_.status(), now - intended_, now - started_, parser_.body_bytes(),
-                                    worker_.since_start(now));
-    busy_ = false;
-    deadline_ = INT64_MAX;
-    worker_.on_idle(*this, now);
-}
-
-Phase UringConnection::phase() const noexcept {
-    if (connecting_) return Phase::connect;
-    return got_bytes_ ? parser_.phase() : Phase::wait;
+    const std::int64_t now = now_ns();  // before the close: the response's time is not the close's
+    if (!keeps_alive()) release();
+    end_with_response(now);
 }
 
 void UringConnection::fail_in_phase(ErrorKind kind) { fail(kind, phase_reason(kind, phase())); }
@@ -215,10 +207,7 @@ void UringConnection::fail_in_phase(ErrorKind kind) { fail(kind, phase_reason(ki
 void UringConnection::fail(ErrorKind kind, const char* reason) {
     const std::int64_t now = now_ns();
     release();
-    worker_.stats().record_error(kind, reason, worker_.second_of(now));
-    busy_ = false;
-    deadline_ = INT64_MAX;
-    worker_.on_idle(*this, now);
+    end_with_error(kind, reason, now);
 }
 
 void UringConnection::defer_fail(ErrorKind kind, const char* reason) {

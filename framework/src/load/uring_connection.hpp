@@ -12,6 +12,7 @@
 #pragma once
 
 #include "load/error_kind.hpp"
+#include "load/http1_exchange.hpp"
 #include "load/load_dispatch.hpp"
 #include "load/load_plan.hpp"
 #include "load/response_parser.hpp"
@@ -23,7 +24,7 @@ namespace stand::load {
 
 class UringWorker;
 
-class UringConnection : public LoadConnection {
+class UringConnection : public Http1Exchange {
 public:
     enum class Op : std::uint8_t { connect = 1, receive, send, deferred_fail, cancel, close };
 
@@ -33,8 +34,6 @@ public:
     UringConnection& operator=(const UringConnection&) = delete;
 
     void start(std::uint32_t link, std::int64_t intended_ns, std::int64_t now_ns) override;
-    bool busy() const noexcept override { return busy_; }
-    std::int64_t deadline() const noexcept override { return deadline_; }
     void expire() noexcept override;
     void close() noexcept override;
 
@@ -59,7 +58,6 @@ private:
     bool keep_tail(const char* from, std::size_t n);
     void stream_end(int negative_errno);
     void complete();
-    Phase phase() const noexcept;
     void fail_in_phase(ErrorKind kind);
     void fail(ErrorKind kind, const char* reason);
     void defer_fail(ErrorKind kind, const char* reason);
@@ -69,25 +67,18 @@ private:
     const std::uint32_t index_;
     std::uint32_t generation_ = 0;
     int fd_ = -1;
-    ResponseParser parser_;
     std::unique_ptr<char[]> tail_;  // an incomplete line between buffers
     std::size_t tail_used_ = 0;
 
     const PreparedLink* link_ = nullptr;
-    std::int64_t intended_ = 0;
-    std::int64_t started_ = 0;
     std::int64_t connect_started_ = 0;
-    std::int64_t deadline_ = INT64_MAX;
     std::uint32_t route_ = UINT32_MAX;  // of the open connection
     ErrorKind deferred_kind_ = ErrorKind::other;
     const char* deferred_reason_ = "";
     bool open_ = false;
-    bool connecting_ = false;
-    bool busy_ = false;
     bool receiving_ = false;  // a multishot receive is armed
     bool reused_ = false;
     bool retried_ = false;
-    bool got_bytes_ = false;
     bool stray_ = false;      // bytes arrived while the connection was idle
 };
 
