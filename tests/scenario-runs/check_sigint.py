@@ -6,17 +6,18 @@ as interrupted (so --resume redoes it).
 usage: check_sigint.py GROUP STAND FIXTURES PLUGINS BAD_PLUGINS [HY2SERVER]
 
 GROUP is one of
-  steps     every step kind of the registry (framework/src/scenario/steps/
-            registry.cpp), each in a scenario of its own against fixture-stall
-            (tests/fixtures/stall_plugin.cpp), which stalls in the step's
-            plugin call deaf to cancellation with a child process of its own,
-            or against `stand backend` for the steps the host drives; the two
+  steps     the step kinds the host drives (a load, a wait, a tunnel), each
+            in a scenario of its own against `stand backend`, and one kind
+            per plugin interface whose step is one plugin call, against
+            fixture-stall (tests/fixtures/stall_plugin.cpp), which stalls in
+            that call deaf to cancellation with a child process of its own:
+            what ends such a step is the worker's kill, the same for every
+            call. Every kind is interrupted at each of its plugin calls, on a
+            fake port, by tests/unit/steps/interrupt_test.cpp, which fails
+            on a kind without a sample; here a kind `stand run --list-steps`
+            names that is neither a case nor in PORT_ONLY fails. The two
             tunnel steps need the Hysteria 2 test server (HY2SERVER) and are
-            left out, saying so, without it. Every kind `stand run
-            --list-steps` names has a case here, or is one of UNIT_ONLY,
-            whose success needs a panel's Hysteria links: those are
-            interrupted at each plugin call by the unit test
-            tests/unit/steps/interrupt_test.cpp (as every kind is there)
+            left out, saying so, without it
   sysprobe  sysprobe's 7z-bench (when 7z is installed) and cpu-1t
   create    a plugin hanging in create(): bad-hang (tests/bad-plugins/hang.c)
             and fixture-stall stalling in its constructor
@@ -37,7 +38,11 @@ import tempfile
 import time
 
 GRACE_S = 1.5            # from SIGINT to the exit of `stand run`
-UNIT_ONLY = {"revoke_under_traffic", "traffic_accounting"}
+# Steps that are plugin calls (their interruption is the worker's, as for
+# install and the other cases below), and the two whose success needs a
+# panel's Hysteria links: interrupted at each call by the unit test only.
+PORT_ONLY = {"start", "stop", "wipe", "restart", "bootstrap", "disk_usage", "revoke_under_traffic",
+             "traffic_accounting"}
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 from relocate_ports import free_block  # noqa: E402
 
@@ -79,19 +84,13 @@ def step_cases():
     long = 60
     cases = [
         plugin_step("install", "install"),
-        plugin_step("start", "start"),
-        plugin_step("stop", "stop", before=[{"step": "start"}]),
-        plugin_step("wipe", "wipe"),
         case("wait_ready", [step("wait_ready", timeout_s=long)],
              {"id": stall_plugin, "config": {"endpoint": CLOSED_PORT}}, "main/target"),
         host_step("sleep", duration_s=long),
         host_step("idle", duration_s=long),
-        plugin_step("restart", "restart"),
         host_step("load", duration_s=long, connections=4),
         plugin_step("run_probe", "run", job="tick"),
-        plugin_step("bootstrap", "bootstrap"),
         plugin_step("create_users", "create_user", count=3),
-        plugin_step("disk_usage", "facts"),
         plugin_step("configure", "configure"),
         host_step("websocket", duration_s=long, connections=4),
         host_step("hold_idle", connections=20, hold_s=long),
@@ -114,13 +113,13 @@ def registry_kinds():
 
 
 def check_coverage(cases):
-    covered = {c["steps"][-1]["step"] for c in cases} | UNIT_ONLY
+    covered = {c["steps"][-1]["step"] for c in cases} | PORT_ONLY
     missing = registry_kinds() - covered
     tunnels = {"tunnel_throughput", "many_clients"}
     if not (hy2server and os.access(hy2server, os.X_OK)):
         missing -= tunnels
     if missing:
-        failures.append("step kinds with no SIGINT case here nor in UNIT_ONLY: " + ", ".join(sorted(missing)))
+        failures.append("step kinds with no SIGINT case here nor in PORT_ONLY: " + ", ".join(sorted(missing)))
         print("FAIL coverage: no case for " + ", ".join(sorted(missing)))
 
 
