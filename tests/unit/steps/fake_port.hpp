@@ -47,6 +47,7 @@ public:
     struct Call {
         PortCall call;
         boost::json::object args;
+        Timeout timeout{};  // what the step bounded the call by
     };
     using Answer = std::function<isolation::WorkerReply(const boost::json::object& args)>;
 
@@ -80,9 +81,9 @@ public:
     pid_t pid() const override { return pid_; }
 
 protected:
-    isolation::WorkerReply invoke_hook(PortCall call, const boost::json::object& args, Timeout) override {
+    isolation::WorkerReply invoke_hook(PortCall call, const boost::json::object& args, Timeout timeout) override {
         if (before_call) before_call(calls_.size(), call);
-        calls_.push_back({call, args});
+        calls_.push_back({call, args, timeout});
         if (interrupted_ != nullptr && interrupted_->load())
             return reply_failure(isolation::WorkerReply::Failure::kInterrupted, "interrupted");
         if (auto it = answers_.find(call); it != answers_.end()) return it->second(args);
