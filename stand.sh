@@ -315,7 +315,7 @@ fuzz() {
   [[ -f $BUILD_DIR/CMakeCache.txt ]] ||
     cmake -S . -B "$BUILD_DIR" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DSTAND_BUILD_BENCHMARKS=ON >/dev/null
   log "building the libraries the harnesses link, in $BUILD_DIR"
-  cmake --build "$BUILD_DIR" -j "$JOBS" --target stand_framework stand_fio_parts stand_sysprobe_core
+  cmake --build "$BUILD_DIR" -j "$JOBS" --target stand_framework_libraries stand_fio_parts stand_sysprobe_core
   log "building the harnesses in $FUZZ_BUILD_DIR (clang, libFuzzer, ASan, UBSan)"
   CC=clang CXX=clang++ cmake -S . -B "$FUZZ_BUILD_DIR" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DSTAND_FUZZ=ON \
         -DSTAND_BUILD_TESTS=OFF -DSTAND_BUILD_EXAMPLES=OFF -DSTAND_FUZZ_HOST_BUILD="$(cd "$BUILD_DIR" && pwd)" >/dev/null
