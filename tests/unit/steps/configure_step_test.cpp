@@ -177,6 +177,12 @@ TEST_CASE("configure step: a failed call ends the repetition naming it; what was
     CHECK(no_defaults.failure_of_all() == "proxy.effective_defaults: unsupported");
     CHECK(no_defaults.ctx.record.proxy_defaults.empty());
 
+    // Defaults that are not an object would be skipped by every reader: refused here.
+    StepBench list_defaults(R"({"step": "configure"})");
+    list_defaults.port.answer(PortCall::effective_defaults, json::value(json::array{"workers"}));
+    CHECK(list_defaults.failure_of_all() == R"(proxy.effective_defaults answered ["workers"], not an object)");
+    CHECK(list_defaults.ctx.record.proxy_defaults.empty());
+
     // The certificate cannot be made: the step fails before calling the plugin.
     StepBench no_certs(R"({"step": "configure", "tls": "p256"})");
     std::ofstream(no_certs.dir.root() / "certs") << "a file where the certificates' directory goes";

@@ -97,4 +97,12 @@ TEST_CASE("disk_usage step: a failed or malformed facts answer ends the repetiti
 
     StepBench not_object(R"({"step": "disk_usage"})");  // the default answer: no output at all
     CHECK(not_object.failure_of_all() == "lifecycle.facts has no data_dirs");
+
+    // An artifact's size that is not a number counts nothing rather than ending the run.
+    StepBench text_bytes(R"({"step": "disk_usage", "name": "du"})");
+    text_bytes.port.answer(PortCall::facts,
+                           json::value(json::object{{"data_dirs", json::array{}},
+                                                    {"artifacts", {json::object{{"name", "x"}, {"bytes", "12 MB"}}}}}));
+    CHECK(text_bytes.failure_of_all() == "");
+    CHECK(text_bytes.metric("du.artifacts_mib") == 0);
 }

@@ -87,6 +87,21 @@ TEST_CASE("idle step: with a sampler, the box's CPU and memory over the step") {
     CHECK(b.port.calls().empty());
 }
 
+TEST_CASE("idle step: a step shorter than the sampler's interval has its window of the edges' two samples") {
+    StepBench b(R"({"step": "idle", "name": "blink", "duration_s": 0.05})");
+    stand::sampler::SamplerOptions options;
+    options.interval = std::chrono::seconds(10);  // no sample of the schedule falls inside the step
+    options.host_pressure = false;
+    auto sampler = std::make_shared<stand::sampler::Sampler>(std::make_unique<QuarterCpuBox>(), options);
+    b.env.sampler = sampler.get();
+    b.keep.push_back(sampler);
+    CHECK(b.failure_of_all() == "");
+    REQUIRE(b.ctx.record.windows.contains("blink"));
+    CHECK(b.ctx.record.windows.at("blink").at("samples").to_number<double>() == 2);
+    CHECK(b.ctx.record.findings.empty());
+    CHECK(b.metric("blink.mem_max_mib") == doctest::Approx(64));
+}
+
 TEST_CASE("idle step: the run's interrupt ends it early with StepFailure and no window") {
     StepBench b(R"({"step": "idle", "duration_s": 30})");
     sample_fake_box(b);

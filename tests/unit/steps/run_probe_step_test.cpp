@@ -160,6 +160,8 @@ TEST_CASE("run_probe step: a failed call ends the repetition naming the call") {
     run.port.answer(PortCall::run, [](const json::object&) { return reply_error(STAND_E_BAD_STATE, ""); });
     CHECK(run.failure_of_all() == "probe.run: bad-state");
     CHECK(run.ctx.record.metrics.empty());
+    // The host cleans up after every step (ext/probe.h), one whose run failed too.
+    CHECK(run.port.count(PortCall::cleanup) == 1);
 
     // The cleanup failing comes after the metrics were recorded.
     StepBench cleanup(R"({"step": "run_probe", "name": "rd", "job": "seq_read"})");

@@ -29,7 +29,12 @@ void wait_ready(RepContext& ctx, const Step& s, RepClock::time_point origin, mil
         // The plugin's processes live in its worker: ask it each round whether one ended.
         target::ExitWatch exits = [&ctx] {
             auto reply = ctx.port.ended_processes(std::chrono::seconds(5));
-            return reply.ok() ? host::ended_processes_from_json(reply.output) : std::vector<host::EndedProcess>{};
+            if (!reply.ok()) return std::vector<host::EndedProcess>{};
+            try {
+                return host::ended_processes_from_json(reply.output);
+            } catch (const std::exception& e) {
+                throw StepFailure("the worker's list of ended processes: " + std::string(e.what()));
+            }
         };
         auto ready = target::poll_until_ready(ctx.http, spec, origin, interval, per_try, deadline, ctx.env.interrupted,
                                               exits);

@@ -91,7 +91,8 @@ void run_disk_usage(RepContext& ctx, const Step& s, Deadline) {
     if (const auto* arts = facts.as_object().if_contains("artifacts"); arts && arts->is_array()) {
         double a = 0;
         for (const auto& x : arts->as_array())
-            if (const auto* b = x.is_object() ? x.as_object().if_contains("bytes") : nullptr) a += b->to_number<double>();
+            if (const auto* b = x.is_object() ? x.as_object().if_contains("bytes") : nullptr; b && b->is_number())
+                a += b->to_number<double>();
         ctx.put(s.name + ".artifacts_mib", a / 1048576.0);
     }
 }

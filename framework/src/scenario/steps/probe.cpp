@@ -13,6 +13,25 @@ namespace {
 
 namespace json = boost::json;
 
+// probe.run of a prepared job, and what it answered recorded.
+void measure(RepContext& ctx, const Step& s, const ProbeStep& a, std::chrono::milliseconds timeout) {
+    const auto t0 = ctx.window_start();
+    auto out = ctx.must(ctx.port.run(a.job, timeout));
+    const auto t1 = RepClock::now();
+    ProbeResult result;
+    try {
+        result = read_probe_result(out);
+    } catch (const std::exception& e) {
+        throw StepFailure(ctx.plugin().label + " probe.run of job '" + a.job + "' answered garbage: " + e.what());
+    }
+    for (const auto& [k, v] : result.metrics) ctx.put(s.name + "." + k, v);
+    if (auto w = ctx.window(t0, t1, s.name); w && w->cpu_pct) ctx.put(s.name + ".box_cpu_pct", *w->cpu_pct);
+    if (!result.facts.empty()) ctx.record.probe_facts[s.name] = result.facts;
+    auto& notes = ctx.record.notes;
+    for (const auto& n : result.notes)
+        if (std::find(notes.begin(), notes.end(), json::value(n)) == notes.end()) notes.emplace_back(n);
+}
+
 // The probe measures inside the worker, so the worker joins the measured
 // box for the step (limits and io throttling apply, samples see it).
 void run_probe(RepContext& ctx, const Step& s, RepClock::time_point deadline) {
@@ -30,21 +49,13 @@ void run_probe(RepContext& ctx, const Step& s, RepClock::time_point deadline) {
                         std::chrono::duration_cast<std::chrono::milliseconds>(deadline - RepClock::now()));
     };
     ctx.must(ctx.port.prepare(a.job, a.params, left()));
-    const auto t0 = ctx.window_start();
-    auto out = ctx.must(ctx.port.run(a.job, left()));
-    const auto t1 = RepClock::now();
-    ProbeResult result;
     try {
-        result = read_probe_result(out);
-    } catch (const std::exception& e) {
-        throw StepFailure(ctx.plugin().label + " probe.run of job '" + a.job + "' answered garbage: " + e.what());
+        measure(ctx, s, a, left());
+    } catch (const StepFailure&) {
+        // The host cleans up after every step (ext/probe.h), one whose run failed too; not after a signal.
+        if (!ctx.env.interrupted.load()) (void)ctx.port.cleanup(a.job, left());
+        throw;
     }
-    for (const auto& [k, v] : result.metrics) ctx.put(s.name + "." + k, v);
-    if (auto w = ctx.window(t0, t1, s.name); w && w->cpu_pct) ctx.put(s.name + ".box_cpu_pct", *w->cpu_pct);
-    if (!result.facts.empty()) ctx.record.probe_facts[s.name] = result.facts;
-    auto& notes = ctx.record.notes;
-    for (const auto& n : result.notes)
-        if (std::find(notes.begin(), notes.end(), json::value(n)) == notes.end()) notes.emplace_back(n);
     ctx.must(ctx.port.cleanup(a.job, left()));
 }
 

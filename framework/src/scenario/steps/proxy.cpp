@@ -71,7 +71,10 @@ void run_configure(RepContext& ctx, const Step& s, RepClock::time_point) {
     ctx.state.proxy_tls = setup.tls;
     if (const auto* pool = setup.knobs.if_contains("upstream_keepalive"))
         ctx.state.upstream_keepalive = pool->is_bool() ? std::optional<bool>(pool->as_bool()) : std::nullopt;
-    ctx.record.proxy_defaults[s.name] = ctx.must(ctx.port.effective_defaults(s.timeout));
+    auto defaults = ctx.must(ctx.port.effective_defaults(s.timeout));
+    if (!defaults.is_object())
+        throw StepFailure("proxy.effective_defaults answered " + json::serialize(defaults) + ", not an object");
+    ctx.record.proxy_defaults[s.name] = std::move(defaults);
     note_settings_set(ctx.state.settings_set, a);
     json::array set;
     for (const auto& k : ctx.state.settings_set) set.emplace_back(k);

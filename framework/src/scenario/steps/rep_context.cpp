@@ -73,9 +73,10 @@ RepClock::time_point RepContext::window_start() {
 std::optional<sampler::WindowStats> RepContext::window(RepClock::time_point t0, RepClock::time_point t1,
                                                        const std::string& name) {
     if (env.sampler == nullptr) return std::nullopt;
-    env.sampler->sample_now();
+    // The closing sample is taken after t1 was read: the window ends at it, or it would fall outside.
+    const auto closing = env.sampler->sample_now().t;
     try {
-        auto w = env.sampler->window(t0, t1);
+        auto w = env.sampler->window(t0, std::max(t1, closing));
         record.windows[name] = w.to_json(env.sampler->epoch());
         return w;
     } catch (const sampler::WindowError& e) {

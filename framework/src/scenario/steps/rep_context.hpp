@@ -107,7 +107,8 @@ public:
     // delta over the window begins at its edge).
     RepClock::time_point window_start();
     // The sampler's window over [t0, t1] (t0 from window_start()), recorded
-    // under windows.<name>; it ends with a sample of every field taken now.
+    // under windows.<name>; it ends with a sample of every field taken now,
+    // at which the window ends (just after t1).
     // None without a sampler or when too short (a finding says so).
     std::optional<sampler::WindowStats> window(RepClock::time_point t0, RepClock::time_point t1, const std::string& name);
     // The plugin's readiness request {url, ...}.
