@@ -156,17 +156,11 @@ FioMetrics metrics_of(const FioReport& report, bool write) {
     if (side.io_bytes == 0 || side.total_ios == 0 || side.runtime_ms == 0)
         throw FioOutputError(std::string("fio reported no ") + name + " I/O (jobs[0]." + name + ".io_bytes " +
                              std::to_string(side.io_bytes) + ", runtime " + std::to_string(side.runtime_ms) + " ms)");
-    FioMetrics m;
-    m.seconds = static_cast<double>(side.runtime_ms) / 1000.0;
-    const double bytes_s = static_cast<double>(side.io_bytes) / m.seconds;
-    m.mb_s = bytes_s / 1e6;
-    m.mib_s = bytes_s / 1048576.0;
-    m.ios = side.total_ios;
-    m.iops = static_cast<double>(side.total_ios) / m.seconds;
-    m.lat_mean_us = side.lat_mean_ns / 1000.0;
-    m.cpu_pct = report.usr_cpu_pct + report.sys_cpu_pct;
-    m.cpu_s = m.cpu_pct / 100.0 * static_cast<double>(report.job_runtime_ms) / 1000.0;
-    m.cpu_us_per_io = m.cpu_s * 1e6 / static_cast<double>(side.total_ios);
+    const double seconds = static_cast<double>(side.runtime_ms) / 1000.0;
+    const double cpu_pct = report.usr_cpu_pct + report.sys_cpu_pct;
+    const double cpu_s = cpu_pct / 100.0 * static_cast<double>(report.job_runtime_ms) / 1000.0;
+    FioMetrics m = stand_probe_kit::disk_metrics(side.io_bytes, side.total_ios, seconds, side.lat_mean_ns, cpu_s);
+    m.cpu_pct = cpu_pct;
     return m;
 }
 

@@ -9,6 +9,8 @@
 #include <utility>
 #include <vector>
 
+#include <stand/kits/probe/disk_metrics.hpp>
+
 namespace stand_fio {
 
 // One direction ("read" or "write") of jobs[0] (with --group_reporting the
@@ -51,18 +53,9 @@ FioReport parse_fio_output(std::string_view output);
 // the first lines fio printed besides the JSON.
 FioReport read_fio_run(std::string_view output, int exit_code);
 
-// The probe metrics of one side, by the formulas every stand probe uses.
-struct FioMetrics {
-    double mb_s = 0;       // bytes/s / 1e6
-    double mib_s = 0;      // bytes/s / 2^20
-    double iops = 0;
-    double lat_mean_us = 0;
-    double cpu_s = 0;      // (usr + sys) % of job_runtime
-    double cpu_pct = 0;    // usr + sys, fio's own share of the job's runtime
-    double cpu_us_per_io = 0;
-    std::uint64_t ios = 0;
-    double seconds = 0;    // the side's runtime
-};
+// The probe metrics of one side, by the formulas every disk probe uses (the
+// probe kit's), but cpu_pct: usr + sys, fio's own share of the job's runtime.
+using FioMetrics = stand_probe_kit::DiskMetrics;
 
 // Throws FioOutputError when the side did no I/O.
 FioMetrics metrics_of(const FioReport& report, bool write);

@@ -2,6 +2,7 @@
 
 #include <stand/cpp/config_spec.hpp>
 #include <stand/cpp/error.hpp>
+#include <stand/kits/probe/probe_plugin.hpp>
 
 
 #include "machine_facts.hpp"
@@ -12,7 +13,6 @@ namespace {
 using stand::cpp::ConfigError;
 using stand::cpp::ConfigSpec;
 using stand::cpp::ConfigValues;
-using stand::cpp::Error;
 
 // Caps keeping one event short: the workers stop between events only, and
 // the host's cancellation must take effect within a fraction of a second.
@@ -138,13 +138,7 @@ SevenZipSettings read_sevenzip(ConfigValues& p) {
 
 std::span<const JobDef> all_jobs() { return kJobs; }
 
-const JobDef& find_job(const std::string& id) {
-    for (const auto& j : kJobs)
-        if (id == j.id) return j;
-    std::string known;
-    for (const auto& j : kJobs) known += (known.empty() ? "" : ", ") + std::string(j.id);
-    throw Error(STAND_E_NOT_FOUND, "sysprobe: no job '" + id + "' (jobs: " + known + ")");
-}
+const JobDef& find_job(const std::string& id) { return stand_probe_kit::find_job<JobDef>("sysprobe", kJobs, id); }
 
 boost::json::value params_schema(const JobDef& job) { return params_spec(job).schema(); }
 

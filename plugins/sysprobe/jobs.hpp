@@ -11,17 +11,14 @@
 
 #include <string>
 
+#include <stand/kits/probe/probe_result.hpp>
 #include "job_catalogue.hpp"
 #include "timed_run.hpp"
 
 namespace stand_sysprobe {
 
-struct JobOutput {
-    boost::json::object metrics;
-    boost::json::object facts;
-    boost::json::array notes;
-    boost::json::object to_json() const { return {{"metrics", metrics}, {"facts", facts}, {"notes", notes}}; }
-};
+// No latency histogram: these jobs time events in bulk, not one by one.
+using JobOutput = stand_probe_kit::ProbeResult;
 
 JobOutput run_cpu_job(const std::string& job_id, const CpuSettings& settings, const Control& control);
 JobOutput run_memory_job(const std::string& job_id, const MemorySettings& settings, const Control& control);

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <stand/cpp/config_spec.hpp>
+#include <stand/cpp/error.hpp>
 
 #include <cstdint>
 #include <string>
@@ -27,7 +28,7 @@ inline void declare_disk_params(stand::cpp::ConfigSpec& s) {
 }
 
 // The shared params as read for `job`; the probe checks what its engine needs
-// (block size a multiple of 512, the file at least one block).
+// (check_direct_block_size(), the file at least one block).
 struct DiskParams {
     std::string dir;
     std::int64_t size_mib = 0, duration_s = 0, block_size = 0, queue_depth = 0, jobs = 0;
@@ -44,6 +45,15 @@ inline DiskParams read_disk_params(stand::cpp::ConfigValues& p, const CdmJob& jo
     d.jobs = p.integer("jobs");
     d.engine = p.string("engine");
     return d;
+}
+
+// Error(STAND_E_INVALID_ARGUMENT) "<probe>: params.block_size: ..." unless
+// the block size is a multiple of 512, as O_DIRECT needs.
+inline void check_direct_block_size(const std::string& probe, const DiskParams& d) {
+    if (d.block_size % 512 != 0)
+        throw stand::cpp::Error(STAND_E_INVALID_ARGUMENT, probe + ": params.block_size: " +
+                                                              std::to_string(d.block_size) +
+                                                              " is not a multiple of 512 (O_DIRECT)");
 }
 
 }  // namespace stand_probe_kit
