@@ -48,9 +48,13 @@ public:
 
     const scenario::Step& step(std::size_t index) const { return scenario.phases.at(0).steps.at(index); }
     std::size_t steps() const { return scenario.phases.at(0).steps.size(); }
-    // Runs the steps in order, as a repetition does (scenario::run_step).
+    // Runs the steps in order, as a repetition does (scenario::run_step;
+    // once the run's interrupt is set no further step begins, as in run_phases).
     void run_all() {
-        for (std::size_t i = 0; i < steps(); ++i) scenario::run_step(ctx, step(i));
+        for (std::size_t i = 0; i < steps(); ++i) {
+            ctx.throw_if_interrupted();
+            scenario::run_step(ctx, step(i));
+        }
     }
     // Runs step `index` alone.
     void run(std::size_t index) { scenario::run_step(ctx, step(index)); }
