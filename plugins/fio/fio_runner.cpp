@@ -22,6 +22,10 @@ namespace fs = std::filesystem;
 namespace json = boost::json;
 using stand::cpp::Error;
 
+// How long run() waits for fio between two looks at cancellation and
+// progress: the probe kit asks a run for at least one look every 100 ms.
+constexpr int kPollMs = 100;
+
 std::string read_file(const fs::path& p) {
     std::ifstream in(p, std::ios::binary);
     std::ostringstream s;
@@ -45,7 +49,7 @@ FioExit FioRunner::run(const std::string& job_id, const std::vector<std::string>
     const auto t0 = std::chrono::steady_clock::now();
     const auto limit = expected + std::chrono::seconds(120);
     stand_process_status status{};
-    while (!process->wait(200, status)) {
+    while (!process->wait(kPollMs, status)) {
         if (host_.cancelled()) throw Error(STAND_E_CANCELLED, "fio: " + job_id + ": cancelled while " + what);
         const auto elapsed = std::chrono::steady_clock::now() - t0;
         if (expected.count() > 0) {
