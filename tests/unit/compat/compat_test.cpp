@@ -1,15 +1,18 @@
+// compat's parts that need no plugin: a check in a forked child (crash,
+// hang, exit without a result), the --check selection, the JUnit and JSON
+// output. The suite on the hello example: programs/compat_test.cpp.
 #include "child/child_runner.hpp"
 #include "compat/check_selection.hpp"
 #include "compat/compat_output.hpp"
-#include "compat/compat_suite.hpp"
-#include "temp_dir.hpp"
-#include "test_paths.hpp"
 
 #include <doctest/doctest.h>
 
-#include <algorithm>
+#include <chrono>
 #include <csignal>
+#include <cstdlib>
+#include <string>
 #include <thread>
+#include <vector>
 
 using namespace stand;
 using namespace std::chrono_literals;
@@ -44,35 +47,6 @@ TEST_CASE("child runner: pass, fail, crash, hang and exit without result") {
     CHECK(exited.message == "child exited with code 3 without a result");
 }
 
-TEST_CASE("compat: the hello example passes every generic check") {
-    test::TempDir run_dir;
-    compat::CompatOptions options;
-    options.run_dir = run_dir.path();
-    auto plugin = loader::load_plugin(test::hello_plugin());
-    auto report = compat::run_compat(plugin, options);
-    for (const auto& c : report.checks) {
-        INFO(c.id << ": " << c.result.message);
-        CHECK(c.result.passed);
-    }
-    CHECK(report.failed() == 0);
-    CHECK(report.checks.size() == 6);  // 5 generic + stand.probe/1
-    CHECK(report.checks.back().id == "interface.stand.probe/1");
-}
-
-TEST_CASE("compat: --check runs the named checks only and counts the others") {
-    test::TempDir run_dir;
-    compat::CompatOptions options;
-    options.run_dir = run_dir.path();
-    options.only_checks = {"interface.stand.probe/1", "generic.invalid-config"};
-    auto report = compat::run_compat(loader::load_plugin(test::hello_plugin()), options);
-    REQUIRE(report.checks.size() == 2);
-    CHECK(report.checks[0].id == "generic.invalid-config");  // in the suite's order
-    CHECK(report.checks[1].id == "interface.stand.probe/1");
-    CHECK(report.not_selected == 4);
-    CHECK(compat::format_summary(report) == "2 passed, 0 failed; 4 more check(s) of the suite not run (--check)");
-    CHECK(compat::to_json(report).at("not_selected") == 4);
-}
-
 TEST_CASE("compat: an unknown --check id names the closest known one, or why panel checks are absent") {
     const std::vector<std::string> known = {"generic.load", "generic.invalid-config", "panel.subscriptions-decode"};
     CHECK(compat::check_selection_problem({"generic.load", "panel.subscriptions-decode"}, known).empty());
@@ -84,18 +58,6 @@ TEST_CASE("compat: an unknown --check id names the closest known one, or why pan
     CHECK(no_panel.find("(the panel checks run with --target-config FILE, for a plugin declaring stand.panel/1)") !=
           std::string::npos);
     CHECK(compat::check_selection_problem({"frobnicate"}, known).find("--check: no check 'frobnicate' here; the") == 0);
-}
-
-TEST_CASE("compat: a config the plugin rejects fails create-destroy with the plugin's message") {
-    test::TempDir run_dir;
-    compat::CompatOptions options;
-    options.run_dir = run_dir.path();
-    options.config_json = R"({"sleeps": "many"})";
-    auto report = compat::run_compat(loader::load_plugin(test::hello_plugin()), options);
-    REQUIRE(report.checks.size() >= 2);
-    CHECK_FALSE(report.checks[1].result.passed);
-    CHECK(report.checks[1].result.message ==
-          "create() failed with invalid-argument: config.sleeps: expected an integer");
 }
 
 TEST_CASE("compat output: JUnit XML counts failures and escapes messages") {

@@ -1,5 +1,7 @@
+// The plugin worker on real plugins: the hello example, the bad plugins of
+// tests/bad-plugins and fixture-stall, each in a child `stand __worker`.
+// Killing a session: isolation/session_kill_test.cpp.
 #include "isolation/plugin_worker.hpp"
-#include "isolation/session_kill.hpp"
 #include "temp_dir.hpp"
 #include "test_paths.hpp"
 
@@ -141,28 +143,6 @@ TEST_CASE("plugin worker: after an interrupt every later call shares the one gra
     CHECK(worker.http_calls(10s).ok());
     CHECK(worker.shutdown(5s).ok());
     CHECK_FALSE(worker.alive());
-}
-
-TEST_CASE("session kill: every process of the session goes, a process group of its own included") {
-    const pid_t leader = ::fork();
-    REQUIRE(leader >= 0);
-    if (leader == 0) {
-        ::setsid();
-        if (::fork() == 0) {
-            ::setpgid(0, 0);
-            ::execlp("sleep", "sleep", "600", nullptr);
-            ::_exit(127);
-        }
-        ::execlp("sleep", "sleep", "600", nullptr);
-        ::_exit(127);
-    }
-    for (int i = 0; i < 200 && isolation::session_members(leader).size() < 2; ++i) std::this_thread::sleep_for(5ms);
-    REQUIRE(isolation::session_members(leader).size() == 2);
-    CHECK(isolation::kill_session(leader) == 2);
-    int status = 0;
-    CHECK(::waitpid(leader, &status, 0) == leader);
-    CHECK(WIFSIGNALED(status));
-    CHECK(isolation::session_members(leader).empty());
 }
 
 TEST_CASE("plugin worker: a plugin the loader refuses is an error reply, not a crash") {

@@ -1,16 +1,14 @@
 // The built-in backend (framework/src/backend/) on real sockets on
-// 127.0.0.1 with Beast clients, and `stand backend` as a child process.
+// 127.0.0.1 with Beast clients. `stand backend`, the command, runs as a
+// child process in programs/backend_command_test.cpp.
 #include "backend/backend_server.hpp"
 #include "backend/host_port.hpp"
 
-#include "test_paths.hpp"
+#include "backend_clients.hpp"
 
-#include <boost/asio/as_tuple.hpp>
-#include <boost/asio/co_spawn.hpp>
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/ip/tcp.hpp>
 #include <boost/asio/use_awaitable.hpp>
-#include <boost/asio/use_future.hpp>
 #include <boost/asio/write.hpp>
 #include <boost/beast/core.hpp>
 #include <boost/beast/http.hpp>
@@ -20,45 +18,17 @@
 
 #include <chrono>
 #include <functional>
-#include <future>
-#include <optional>
 #include <string>
 #include <thread>
 #include <vector>
 
-#include <fcntl.h>
-#include <poll.h>
-#include <signal.h>
-#include <spawn.h>
-#include <sys/wait.h>
-#include <unistd.h>
-
-extern char** environ;
-
 using namespace stand::backend;
+using namespace stand::test;
 using namespace std::chrono_literals;
 
 namespace {
 
-namespace net = boost::asio;
-namespace beast = boost::beast;
-namespace http = beast::http;
 namespace websocket = beast::websocket;
-using tcp = net::ip::tcp;
-using Response = http::response<http::string_body>;
-
-constexpr auto kNoThrow = net::as_tuple(net::use_awaitable);
-
-// Runs a client coroutine on its own io_context; a server that never
-// answers fails the test after 10 s instead of hanging it.
-template <class T>
-T run_client(net::awaitable<T> client) {
-    net::io_context context;
-    auto result = net::co_spawn(context, std::move(client), net::use_future);
-    context.run_for(10s);
-    REQUIRE_MESSAGE(result.wait_for(0s) == std::future_status::ready, "the client did not finish in 10 s");
-    return result.get();
-}
 
 // The counters once `done` holds (the server counts a response after its
 // write completes, which can be just after the client has read it), or as
@@ -70,12 +40,6 @@ BackendStats stats_when(const BackendServer& server, const std::function<bool(co
         std::this_thread::sleep_for(5ms);
     }
     return server.stats();
-}
-
-http::request<http::string_body> get_request(const std::string& target, unsigned version = 11) {
-    http::request<http::string_body> request{http::verb::get, target, version};
-    request.set(http::field::host, "127.0.0.1");
-    return request;
 }
 
 // `count` GETs one after another on one kept-alive connection.
@@ -92,27 +56,6 @@ net::awaitable<std::vector<Response>> keep_alive_gets(tcp::endpoint server, int 
         responses.push_back(std::move(response));
     }
     co_return responses;
-}
-
-struct ExchangeThenEnd {
-    Response response;
-    boost::system::error_code next_read;  // reading on after the response
-};
-
-// Sends `request` on a new connection, reads the response, then tries to
-// read another one: a server that closed the connection gives end_of_stream.
-net::awaitable<ExchangeThenEnd> exchange_then_read_on(tcp::endpoint server, http::request<http::string_body> request) {
-    beast::tcp_stream stream(co_await net::this_coro::executor);
-    co_await stream.async_connect(server, net::use_awaitable);
-    co_await http::async_write(stream, request, net::use_awaitable);
-    beast::flat_buffer buffer;
-    ExchangeThenEnd out;
-    co_await http::async_read(stream, buffer, out.response, net::use_awaitable);
-    Response extra;
-    stream.expires_after(2s);  // on a connection kept open the read ends with a timeout
-    auto [error, n] = co_await http::async_read(stream, buffer, extra, kNoThrow);
-    out.next_read = error;
-    co_return out;
 }
 
 // Writes `raw` in one piece, then reads `count` responses; HEAD responses
@@ -156,119 +99,12 @@ net::awaitable<std::vector<Echo>> websocket_round_trips(tcp::endpoint server, st
     co_return echoes;
 }
 
-// One GET with "Connection: close" on a new connection.
-net::awaitable<Response> get_once(tcp::endpoint server, std::string target) {
-    auto request = get_request(target);
-    request.keep_alive(false);
-    auto exchange = co_await exchange_then_read_on(server, std::move(request));
-    co_return exchange.response;
-}
-
-boost::json::object json_object(const std::string& text) {
-    const boost::json::value value = boost::json::parse(text);
-    REQUIRE(value.is_object());
-    return value.as_object();
-}
-
-std::uint64_t counter(const boost::json::object& stats, const char* name) {
-    REQUIRE_MESSAGE(stats.contains(name), name);
-    return boost::json::value_to<std::uint64_t>(stats.at(name));
-}
-
 BackendOptions options_with_body(std::size_t body_bytes, unsigned threads = 1) {
     BackendOptions options;
     options.body_bytes = body_bytes;
     options.threads = threads;
     return options;
 }
-
-// `stand ARGS...` with stdout and stderr on pipes; killed if still running
-// at the end of the test.
-class StandProcess {
-public:
-    explicit StandProcess(const std::vector<std::string>& args) {
-        REQUIRE(::pipe2(out_, O_CLOEXEC) == 0);
-        REQUIRE(::pipe2(err_, O_CLOEXEC) == 0);
-        ::fcntl(err_[0], F_SETFL, O_NONBLOCK);  // stderr_text() must not wait for a live process
-        std::vector<std::string> all = {stand::test::stand_binary().string()};
-        all.insert(all.end(), args.begin(), args.end());
-        std::vector<char*> argv;
-        for (auto& a : all) argv.push_back(a.data());
-        argv.push_back(nullptr);
-        posix_spawn_file_actions_t actions;
-        posix_spawn_file_actions_init(&actions);
-        posix_spawn_file_actions_adddup2(&actions, out_[1], STDOUT_FILENO);
-        posix_spawn_file_actions_adddup2(&actions, err_[1], STDERR_FILENO);
-        const int rc = ::posix_spawn(&pid_, argv[0], &actions, nullptr, argv.data(), environ);
-        posix_spawn_file_actions_destroy(&actions);
-        ::close(out_[1]);
-        ::close(err_[1]);
-        REQUIRE_MESSAGE(rc == 0, "cannot start ", all[0]);
-    }
-    ~StandProcess() {
-        if (pid_ > 0) {
-            ::kill(pid_, SIGKILL);
-            ::waitpid(pid_, nullptr, 0);
-        }
-        ::close(out_[0]);
-        ::close(err_[0]);
-    }
-    StandProcess(const StandProcess&) = delete;
-    StandProcess& operator=(const StandProcess&) = delete;
-
-    pid_t pid() const { return pid_; }
-
-    // The next line of stdout, without its newline; nullopt at the end of
-    // the output or after `timeout`.
-    std::optional<std::string> read_line(std::chrono::milliseconds timeout = 10s) {
-        const auto give_up = std::chrono::steady_clock::now() + timeout;
-        for (;;) {
-            if (auto newline = stdout_.find('\n'); newline != std::string::npos) {
-                std::string line = stdout_.substr(0, newline);
-                stdout_.erase(0, newline + 1);
-                return line;
-            }
-            const auto left =
-                std::chrono::duration_cast<std::chrono::milliseconds>(give_up - std::chrono::steady_clock::now());
-            if (left <= 0ms) return std::nullopt;
-            pollfd fd{out_[0], POLLIN, 0};
-            if (::poll(&fd, 1, static_cast<int>(left.count())) <= 0) continue;
-            char chunk[4096];
-            const ssize_t n = ::read(out_[0], chunk, sizeof chunk);
-            if (n <= 0) return std::nullopt;
-            stdout_.append(chunk, static_cast<std::size_t>(n));
-        }
-    }
-
-    // The exit status, or -1 if it did not exit within `timeout`.
-    int wait_exit(std::chrono::milliseconds timeout = 10s) {
-        const auto give_up = std::chrono::steady_clock::now() + timeout;
-        while (std::chrono::steady_clock::now() < give_up) {
-            int status = 0;
-            if (::waitpid(pid_, &status, WNOHANG) == pid_) {
-                pid_ = -1;
-                return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-            }
-            std::this_thread::sleep_for(10ms);
-        }
-        return -1;
-    }
-
-    // What the process wrote to stderr so far (all of it once it has exited).
-    std::string stderr_text() {
-        std::string text;
-        char chunk[4096];
-        ssize_t n = 0;
-        while ((n = ::read(err_[0], chunk, sizeof chunk)) > 0) text.append(chunk, static_cast<std::size_t>(n));
-        return text;
-    }
-
-private:
-    int out_[2] = {-1, -1};
-    int err_[2] = {-1, -1};
-    pid_t pid_ = -1;
-    std::string stdout_;
-};
 
 }  // namespace
 
@@ -448,66 +284,4 @@ TEST_CASE("backend HOST:PORT: addresses, brackets, localhost and mistakes") {
     for (const char* bad : {"127.0.0.1", "127.0.0.1:", ":80", "::1:80", "127.0.0.1:65536", "127.0.0.1:8x",
                             "example.com:80", "127.0.0.1:-1"})
         CHECK_THROWS_AS_MESSAGE(parse_host_port(bad), std::invalid_argument, bad);
-}
-
-TEST_CASE("backend command: ready line, a request, SIGTERM, final counters") {
-    StandProcess stand({"backend", "--body-bytes", "10", "--threads", "2"});
-    const auto ready_line = stand.read_line();
-    REQUIRE_MESSAGE(ready_line.has_value(), "no ready line; stderr: ", stand.stderr_text());
-    const auto ready = json_object(*ready_line);
-    CHECK(ready.size() == 6);
-    CHECK(ready.at("ws_path").as_string() == "/ws");
-    CHECK(counter(ready, "body_bytes") == 10);
-    CHECK(counter(ready, "threads") == 2);
-    CHECK(counter(ready, "pid") == static_cast<std::uint64_t>(stand.pid()));
-    const auto listen = parse_host_port(std::string(ready.at("listen").as_string()));
-    const auto control = parse_host_port(std::string(ready.at("control").as_string()));
-    CHECK(listen.address() == net::ip::make_address("127.0.0.1"));
-    CHECK(listen.port() != 0);
-    CHECK(control.port() != 0);
-    CHECK(control.port() != listen.port());
-
-    const auto response = run_client(get_once(listen, "/"));
-    CHECK(response.result() == http::status::ok);
-    CHECK(response.body() == std::string(10, 'x'));
-    const auto live = json_object(run_client(get_once(control, "/stats")).body());
-    CHECK(counter(live, "accepted") == 1);
-
-    REQUIRE(::kill(stand.pid(), SIGTERM) == 0);
-    const auto final_line = stand.read_line();
-    REQUIRE(final_line.has_value());
-    const auto final_stats = json_object(*final_line);
-    CHECK(counter(final_stats, "accepted") == 1);
-    CHECK(counter(final_stats, "requests") == 1);
-    CHECK(stand.wait_exit() == 0);
-}
-
-TEST_CASE("backend command: refuses a non-loopback listener without --allow-remote") {
-    StandProcess stand({"backend", "--listen", "8.8.8.8:80"});
-    CHECK_FALSE(stand.read_line().has_value());  // no ready line
-    CHECK(stand.wait_exit() == 2);
-    const std::string error = stand.stderr_text();
-    CHECK(error.find("--allow-remote") != std::string::npos);
-    CHECK(error.find("8.8.8.8:80") != std::string::npos);
-}
-
-TEST_CASE("backend command: a port in use and bad numbers") {
-    net::io_context context;
-    tcp::acceptor taken(context, {net::ip::make_address("127.0.0.1"), 0});
-    const std::string address = format_host_port(taken.local_endpoint());
-    {
-        StandProcess stand({"backend", "--listen", address});
-        CHECK(stand.wait_exit() == 1);  // a runtime failure, not a usage error
-        CHECK(stand.stderr_text().find("cannot listen on " + address) != std::string::npos);
-    }
-    {
-        StandProcess stand({"backend", "--threads", "0"});
-        CHECK(stand.wait_exit() == 2);
-        CHECK(stand.stderr_text().find("--threads") != std::string::npos);
-    }
-    {
-        StandProcess stand({"backend", "--listen", "127.0.0.1"});
-        CHECK(stand.wait_exit() == 2);
-        CHECK(stand.stderr_text().find("HOST:PORT") != std::string::npos);
-    }
 }

@@ -6,6 +6,8 @@
 #include "box/cgroup_layout.hpp"
 #include "host/process/process_manager.hpp"
 
+#include "eventually.hpp"
+
 #include <doctest/doctest.h>
 
 #include <atomic>
@@ -36,15 +38,6 @@ inline bool cgroups_usable() {
 inline std::string unique_run_id() {
     static std::atomic<int> counter{0};
     return "test-" + std::to_string(::getpid()) + "-" + std::to_string(counter++);
-}
-
-inline bool eventually(const std::function<bool()>& done, std::chrono::milliseconds limit = std::chrono::seconds(3)) {
-    const auto deadline = std::chrono::steady_clock::now() + limit;
-    while (!done()) {
-        if (std::chrono::steady_clock::now() > deadline) return false;
-        std::this_thread::sleep_for(std::chrono::milliseconds(10));
-    }
-    return true;
 }
 
 // A ProcessManager whose only box is `b`.
