@@ -13,8 +13,6 @@ namespace stand::tunnel {
 
 namespace asio = boost::asio;
 
-namespace {
-
 asio::ip::udp::endpoint resolve_server(const hysteria::HysteriaLink& link, bool allow_remote) {
     boost::system::error_code not_an_address;
     asio::ip::make_address(link.host, not_an_address);
@@ -39,8 +37,6 @@ asio::ip::udp::endpoint resolve_server(const hysteria::HysteriaLink& link, bool 
                               "' is not on this machine; load goes only to loopback");
     return *chosen;
 }
-
-}  // namespace
 
 void check_sink(const std::string& sink, bool allow_remote) {
     const auto colon = sink.rfind(':');

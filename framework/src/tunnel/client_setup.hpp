@@ -22,6 +22,12 @@ struct ClientSetup {
     quic::QuicOptions options;
 };
 
+// The address of the link's server: without `allow_remote` a loopback
+// address or a localhost name, nothing else looked up. Throws
+// RemoteServerError for one beyond this machine, TunnelSpecError for a
+// name that does not resolve.
+boost::asio::ip::udp::endpoint resolve_server(const hysteria::HysteriaLink& link, bool allow_remote);
+
 // The sink the server dials, "host:port": without `allow_remote` a loopback
 // address or a localhost name (the server would otherwise carry load off
 // this machine). Throws TunnelSpecError naming it.

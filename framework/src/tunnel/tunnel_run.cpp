@@ -53,7 +53,7 @@ private:
 class Run {
 public:
     Run(const TunnelSpec& spec, const TunnelHooks& hooks, ClientSetup setup, TunnelResult& result)
-        : spec_(spec), hooks_(hooks), result_(result), probe_timer_(io_), tick_timer_(io_), end_timer_(io_),
+        : spec_(spec), hooks_(hooks), result_(result), probe_timer_(io_), tick_timer_(io_), end_timer_(io_), stop_timer_(io_),
           setup_(std::move(setup)) {
         hysteria::HysteriaEvents events;
         events.on_ready = [this] { on_ready(); };
@@ -72,6 +72,7 @@ public:
             if (!ec) close_window();
         });
         arm_tick();
+        arm_stop_poll();
         arm_probe();
         connect();
         io_.run();
@@ -230,6 +231,20 @@ private:
         });
     }
 
+    // The stop flag (Ctrl-C) within 100 ms: a step ends within a second of it.
+    void arm_stop_poll() {
+        if (hooks_.stop == nullptr) return;
+        stop_timer_.expires_after(std::chrono::milliseconds(100));
+        stop_timer_.async_wait([this](boost::system::error_code ec) {
+            if (ec || !open_) return;
+            if (hooks_.stop->load()) {
+                close_window();
+                return;
+            }
+            arm_stop_poll();
+        });
+    }
+
     void close_window() {
         if (!open_) return;
         open_ = false;
@@ -237,6 +252,7 @@ private:
         probe_timer_.cancel();
         tick_timer_.cancel();
         end_timer_.cancel();
+        stop_timer_.cancel();
         for (auto& p : probes_) p->fail("the window closed");
         std::vector<ZeroStream*> zeros;
         for (auto& [id, z] : zeros_) zeros.push_back(z);
@@ -260,6 +276,7 @@ private:
     asio::steady_timer probe_timer_;
     asio::steady_timer tick_timer_;
     asio::steady_timer end_timer_;
+    asio::steady_timer stop_timer_;
     ClientSetup setup_;
     std::unique_ptr<hysteria::HysteriaClient> client_;
     std::unordered_map<std::int64_t, ZeroStream*> zeros_;   // open, by stream id

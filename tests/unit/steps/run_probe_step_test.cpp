@@ -119,6 +119,21 @@ TEST_CASE("run_probe step: with a sampler, the box's CPU over the run as <step>.
     CHECK(b.ctx.record.windows.at("rd").at("duration_s").to_number<double>() >= 0.05);
 }
 
+TEST_CASE("run_probe step: a job that measured nothing gets no box CPU beside it") {
+    StepBench b(R"({"step": "run_probe", "name": "z", "job": "7z-bench"})");
+    stand::sampler::SamplerOptions options;
+    options.interval = std::chrono::milliseconds(10);
+    options.host_pressure = false;
+    auto sampler = std::make_shared<stand::sampler::Sampler>(std::make_unique<HalfCpuBox>(), options);
+    sampler->start();
+    b.env.sampler = sampler.get();
+    b.keep.push_back(sampler);
+    b.port.answer(PortCall::run, json::value(json::object{{"metrics", json::object{}}, {"notes", {"no 7z on PATH"}}}));
+    CHECK(b.failure_of_all() == "");
+    CHECK(b.ctx.record.metrics.empty());
+    CHECK(b.ctx.record.notes.size() == 1);
+}
+
 TEST_CASE("run_probe step: an answer of another shape is refused, naming the plugin, the job and the key") {
     auto garbage = [](json::value answer) {
         StepBench b(R"({"step": "run_probe", "name": "rd", "job": "seq_read"})");

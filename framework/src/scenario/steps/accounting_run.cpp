@@ -5,6 +5,8 @@
 #include "tunnel/many_clients.hpp"
 #include "tunnel/tunnel_spec.hpp"
 
+#include <stand/stand.h>
+
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -33,7 +35,11 @@ std::optional<std::uint64_t> count_field(const json::object& o, const char* key)
 }
 
 Count read_count(RepContext& ctx, const Step& s, const RepUser& u) {
-    const json::value v = ctx.must(ctx.port.user_traffic(u.id, std::chrono::seconds(30)));
+    const auto reply = ctx.port.user_traffic(u.id, std::chrono::seconds(30));
+    if (!reply.ok())
+        throw StepFailure("step " + s.name + ": panel.user_traffic(" + u.id + "): " +
+                          (reply.error.empty() ? std::string(stand_result_name(reply.code)) : reply.error));
+    const json::value& v = reply.output;
     try {
         if (!v.is_object()) throw std::invalid_argument("not a JSON object");
         Count c;

@@ -25,7 +25,9 @@ void measure(RepContext& ctx, const Step& s, const ProbeStep& a, std::chrono::mi
         throw StepFailure(ctx.plugin().label + " probe.run of job '" + a.job + "' answered garbage: " + e.what());
     }
     for (const auto& [k, v] : result.metrics) ctx.put(s.name + "." + k, v);
-    if (auto w = ctx.window(t0, t1, s.name); w && w->cpu_pct) ctx.put(s.name + ".box_cpu_pct", *w->cpu_pct);
+    // The box's CPU beside what the probe measured; a job that measured nothing (7z absent) gets none.
+    if (auto w = ctx.window(t0, t1, s.name); w && w->cpu_pct && !result.metrics.empty())
+        ctx.put(s.name + ".box_cpu_pct", *w->cpu_pct);
     if (!result.facts.empty()) ctx.record.probe_facts[s.name] = result.facts;
     auto& notes = ctx.record.notes;
     for (const auto& n : result.notes)

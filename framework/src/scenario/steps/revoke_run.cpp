@@ -4,6 +4,7 @@
 #include "scenario/steps/revoke.hpp"
 #include "scenario/steps/tunnel_run.hpp"
 #include "tunnel/auth_probe.hpp"
+#include "tunnel/client_setup.hpp"
 #include "tunnel/tunnel_run.hpp"
 
 #include <cstdio>
@@ -103,13 +104,17 @@ struct Watched {
 
 // Until watch_end: a new connection with the revoked credential every
 // probe_every, until the server refuses it (silence is no refusal).
-void watch_refusal(RepContext& ctx, const RevokeStep& a, const hysteria::HysteriaLink& link,
+void watch_refusal(RepContext& ctx, const Step& s, const RevokeStep& a, const hysteria::HysteriaLink& link,
                    RepClock::time_point called, Watched& w) {
     const auto watch_end = called + std::chrono::duration_cast<RepClock::duration>(a.watch);
     while (RepClock::now() < watch_end) {
         ctx.throw_if_interrupted();
-        const std::string problem =
-            tunnel::hysteria_auth_problem(link, ctx.env.scenario.allow_remote, std::chrono::seconds(1));
+        std::string problem;
+        try {
+            problem = tunnel::hysteria_auth_problem(link, ctx.env.scenario.allow_remote, std::chrono::seconds(1));
+        } catch (const tunnel::RemoteServerError& e) {
+            throw StepFailure("step " + s.name + ": " + remote_server_problem(ctx, s, e, link));
+        }
         ++w.tries;
         if (refused(problem)) {
             w.refused_s = std::chrono::duration<double>(RepClock::now() - called).count();
@@ -137,8 +142,10 @@ Watched revoke_and_watch(RepContext& ctx, const Step& s, const RevokeStep& a, co
                                : ctx.port.delete_user(revoked.id, std::chrono::seconds(30));
     w.call_ms = std::chrono::duration<double, std::milli>(RepClock::now() - called).count();
     w.method = abi_name(reply.call);
-    if (!reply.ok()) throw StepFailure("step " + s.name + ": " + w.method + "(" + revoked.id + "): " + reply.error);
-    watch_refusal(ctx, a, specs.front().link, called, w);
+    if (!reply.ok())
+        throw StepFailure("step " + s.name + ": " + w.method + "(" + revoked.id + ")" +
+                          (reply.error.empty() ? "" : ": " + reply.error));
+    watch_refusal(ctx, s, a, specs.front().link, called, w);
     w.end_ns = load::now_ns();
     for (std::size_t i = 0; i < tunnels; ++i) w.at_end.push_back(running.bytes(i));
     w.last_data_ns = running.live(0).last_data_ns.load(std::memory_order_relaxed);
@@ -222,8 +229,27 @@ void run_revoke(RepContext& ctx, const Step& s, RepClock::time_point) {
     if (!links) return;
     const RepUser revoked = ctx.state.users[a.source.user];
     const auto specs = tunnel_specs(ctx, s, a, *links);
-    const Watched w = revoke_and_watch(ctx, s, a, revoked, specs);
-    if (a.action == RevokeStep::Action::disable_user) {  // the user as it was, for the steps after this one
+    // Nothing is revoked for tunnels that cannot start: a server beyond this machine fails the step first.
+    for (const auto& spec : specs) {
+        try {
+            (void)tunnel::resolve_server(spec.link, ctx.env.scenario.allow_remote);
+        } catch (const tunnel::RemoteServerError& e) {
+            throw StepFailure("step " + s.name + ": " + remote_server_problem(ctx, s, e, spec.link));
+        } catch (const std::exception& e) {
+            throw StepFailure("step " + s.name + ": " + e.what());
+        }
+    }
+    const bool disable = a.action == RevokeStep::Action::disable_user;
+    // The user as it was for the steps after this one, whether the watch went well or not.
+    Watched w;
+    try {
+        w = revoke_and_watch(ctx, s, a, revoked, specs);
+    } catch (const StepFailure&) {
+        if (disable && !ctx.env.interrupted.load())
+            (void)ctx.port.set_user_enabled(revoked.id, true, std::chrono::seconds(30));
+        throw;
+    }
+    if (disable) {
         const auto back = ctx.port.set_user_enabled(revoked.id, true, std::chrono::seconds(30));
         if (!back.ok()) throw StepFailure("step " + s.name + ": enabling " + revoked.id + " again: " + back.error);
     }

@@ -2,6 +2,7 @@
 
 #include "detect/box_cpu.hpp"
 #include "host/http/target_resolver.hpp"
+#include "scenario/steps/step_kind.hpp"
 #include "scenario/steps/tunnel.hpp"
 #include "scenario/steps/tunnel_support.hpp"
 #include "tunnel/tunnel_run.hpp"
@@ -50,13 +51,16 @@ hysteria::HysteriaLink tunnel_link(RepContext& ctx, const Step& s, const TunnelS
 std::string remote_server_problem(const RepContext& ctx, const Step& s, const tunnel::RemoteServerError& e,
                                   const hysteria::HysteriaLink& link) {
     const std::string here = "hysteria2://AUTH@127.0.0.1:" + std::to_string(link.port) + "/?insecure=1";
+    const std::string allow = "set \"allow_remote\": true in the scenario file to look the name up and send load "
+                              "beyond this machine";
+    const auto& keys = find_step_kind(s.kind)->keys;
+    if (std::none_of(keys.begin(), keys.end(), [](const StepKey& k) { return k.name == "server"; }))
+        return e.reason() + ": " + allow + " (a " + s.kind + " step tunnels with the users' own links)";
     const auto& sources = ctx.env.scenario.param_sources;
     const auto param = sources.find(s.json_path + ".server");
     const std::string how = param != sources.end() ? "--param '" + param->second + "=" + here + "'"
                                                    : "the step \"server\": \"" + here + "\"";
-    return e.reason() + ": give " + how +
-           " (a server on this machine, AUTH a user's auth there), or set \"allow_remote\": true in the scenario "
-           "file to look the name up and send load beyond this machine";
+    return e.reason() + ": give " + how + " (a server on this machine, AUTH a user's auth there), or " + allow;
 }
 
 namespace {
@@ -65,6 +69,7 @@ std::vector<hysteria::HysteriaLink> user_links(RepContext& ctx, const Step& s, c
                                                std::uint32_t first, std::uint32_t count) {
     std::vector<hysteria::HysteriaLink> links;
     for (std::uint32_t i = first; i < first + count; ++i) {
+        ctx.throw_if_interrupted();  // 400 links are 400 fetches
         if (source.server.empty() && i >= ctx.state.users.size())
             throw StepFailure("step " + s.name + " wants users " + std::to_string(first) + ".." +
                               std::to_string(first + count - 1) + ", each with a tunnel of its own, but " +
