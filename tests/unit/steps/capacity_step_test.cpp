@@ -70,6 +70,7 @@ private:
 };
 
 void serve_endpoint(StepBench& b, unsigned short port) {
+    b.env.through_proxy = true;  // a proxy: it has an endpoint
     b.port.answer(PortCall::endpoint, json::value(json::object{{"scheme", "http"}, {"host", "127.0.0.1"}, {"port", port}}));
 }
 

@@ -23,6 +23,7 @@ namespace json = boost::json;
 namespace {
 
 void serve_endpoint(StepBench& b, unsigned short port, const char* scheme = "http") {
+    b.env.through_proxy = true;  // a proxy: it has an endpoint
     b.port.answer(PortCall::endpoint, json::value(json::object{{"scheme", scheme}, {"host", "127.0.0.1"}, {"port", port}}));
 }
 
@@ -103,6 +104,7 @@ TEST_CASE("hold_idle step: a dead endpoint fails every connection; a failed port
     }
     SUBCASE("neither endpoint nor readiness") {
         StepBench b(R"({"step": "hold_idle", "name": "h", "connections": 3, "hold_s": 0.2})");
+        b.env.through_proxy = true;  // a proxy: it has an endpoint
         b.port.answer(PortCall::endpoint, [](const json::object&) { return reply_error(STAND_E_UNSUPPORTED, "no"); });
         b.port.answer(PortCall::readiness, [](const json::object&) { return reply_error(STAND_E_BAD_STATE, "not started"); });
         CHECK(b.failure_of_all() == "lifecycle.readiness: not started");
@@ -110,6 +112,7 @@ TEST_CASE("hold_idle step: a dead endpoint fails every connection; a failed port
     }
     SUBCASE("a readiness URL whose host is a name") {
         StepBench b(R"({"step": "hold_idle", "name": "h", "connections": 3, "hold_s": 0.2})");
+        b.env.through_proxy = true;  // a proxy: it has an endpoint
         b.port.answer(PortCall::endpoint, [](const json::object&) { return reply_error(STAND_E_UNSUPPORTED, "no"); });
         b.port.answer(PortCall::readiness, json::value(json::object{{"url", "http://panel.example:8080/ready"}}));
         const std::string failure = b.failure_of_all();
@@ -138,4 +141,19 @@ TEST_CASE("hold_idle step: an https endpoint's connections are held after a TLS 
     CHECK(mismatched.metric("h.idle_held") == 0);
     REQUIRE(mismatched.finding_ids() == std::vector<std::string>{"idle-not-held"});
     CHECK(finding_text(mismatched, 0).find("first: TLS handshake: ") != std::string::npos);
+}
+
+TEST_CASE("hold_idle step: the endpoint, from a readiness URL without a port or a malformed proxy.endpoint") {
+    StepBench ready(R"({"step": "hold_idle", "name": "h", "connections": 1, "hold_s": 0.2})");
+    ready.port.answer(PortCall::readiness, json::value(json::object{{"url", "https://127.0.0.1/ready"}}));
+    const auto e = ready.ctx.endpoint(ready.step(0));
+    CHECK(e.tls);
+    CHECK(e.host == "127.0.0.1");
+    CHECK(e.port == 443);  // the scheme's, as the load step reads such a URL
+    CHECK(ready.port.count(PortCall::endpoint) == 0);  // not a proxy: no proxy.endpoint call
+
+    StepBench malformed(R"({"step": "hold_idle", "name": "h", "connections": 1, "hold_s": 0.2})");
+    malformed.env.through_proxy = true;
+    malformed.port.answer(PortCall::endpoint, json::value(json::object{{"host", "127.0.0.1"}}));
+    CHECK(malformed.failure_of_all() == R"(proxy.endpoint answered {"host":"127.0.0.1"}, not {scheme, host, port})");
 }

@@ -32,6 +32,7 @@ namespace {
 
 // The plugin's endpoint, as proxy.endpoint answers it.
 void serve_endpoint(StepBench& b, unsigned short port, const char* scheme = "http", const char* host = "127.0.0.1") {
+    b.env.through_proxy = true;  // a proxy: it has an endpoint
     b.port.answer(PortCall::endpoint, json::value(json::object{{"scheme", scheme}, {"host", host}, {"port", port}}));
 }
 
@@ -167,6 +168,7 @@ TEST_CASE("load step: the endpoint's requests, counted as the server saw them") 
 TEST_CASE("load step: without proxy.endpoint, the readiness URL's base with the step's path") {
     HttpTestServer server([](const TestRequest&) { return reply(204); });
     StepBench b(R"({"step": "load", "name": "l", "duration_s": 0.3, "connections": 1, "path": "/api"})");
+    b.env.through_proxy = true;  // a proxy: it has an endpoint
     b.port.answer(PortCall::endpoint, [](const json::object&) {
         return reply_error(STAND_E_UNSUPPORTED, "not a proxy");
     });
@@ -244,6 +246,7 @@ TEST_CASE("load step: a dead endpoint is 100 % connection errors; a failed port 
     }
     SUBCASE("no endpoint and a dead worker") {
         StepBench b(R"({"step": "load", "name": "l", "duration_s": 0.3})");
+        b.env.through_proxy = true;  // a proxy: it has an endpoint
         b.port.answer(PortCall::endpoint, [](const json::object&) {
             return reply_error(STAND_E_UNSUPPORTED, "not a proxy");
         });
@@ -256,6 +259,7 @@ TEST_CASE("load step: a dead endpoint is 100 % connection errors; a failed port 
     }
     SUBCASE("a readiness answer without a URL") {
         StepBench b(R"({"step": "load", "name": "l", "duration_s": 0.3})");
+        b.env.through_proxy = true;  // a proxy: it has an endpoint
         b.port.answer(PortCall::endpoint, [](const json::object&) { return reply_error(STAND_E_UNSUPPORTED, "no"); });
         b.port.answer(PortCall::readiness, json::value(json::object{{"method", "GET"}}));
         CHECK(b.failure_of_all() == R"(lifecycle.readiness: the plugin did not describe a request with a "url")");
@@ -441,9 +445,12 @@ TEST_CASE("load step: through a proxy, the backend's connections per request say
     SUBCASE("not through a proxy: the backend is not read") {
         StepBench b(R"({"step": "load", "name": "l", "duration_s": 0.3, "connections": 1})");
         b.env.backend = &backend;
-        serve_endpoint(b, backend.port());
+        // A panel: its readiness request is the endpoint, and proxy.endpoint is not asked.
+        b.port.answer(PortCall::readiness,
+                      json::value(json::object{{"url", "http://127.0.0.1:" + std::to_string(backend.port()) + "/"}}));
         REQUIRE(b.failure_of_all() == "");
         CHECK_FALSE(b.metric("l.backend_conns"));
+        CHECK(b.port.count(PortCall::endpoint) == 0);
     }
 }
 

@@ -29,6 +29,7 @@ namespace json = boost::json;
 namespace {
 
 void serve_endpoint(StepBench& b, unsigned short port, const char* scheme = "http") {
+    b.env.through_proxy = true;  // a proxy: it has an endpoint
     b.port.answer(PortCall::endpoint, json::value(json::object{{"scheme", scheme}, {"host", "127.0.0.1"}, {"port", port}}));
 }
 
@@ -155,6 +156,7 @@ TEST_CASE("websocket step: a TLS endpoint, a failed port call and an unusable en
     }
     SUBCASE("neither endpoint nor readiness") {
         StepBench b(R"({"step": "websocket", "name": "ws", "duration_s": 0.3})");
+        b.env.through_proxy = true;  // a proxy: it has an endpoint
         b.port.answer(PortCall::endpoint, [](const json::object&) {
             return reply_failure(stand::isolation::WorkerReply::Failure::kHung, "no answer in 30 s");
         });
@@ -166,6 +168,7 @@ TEST_CASE("websocket step: a TLS endpoint, a failed port call and an unusable en
     SUBCASE("the readiness URL's host and port when there is no proxy.endpoint") {
         stand::backend::BackendServer server{stand::backend::BackendOptions{}};
         StepBench b(R"({"step": "websocket", "name": "ws", "duration_s": 0.3, "connections": 1})");
+        b.env.through_proxy = true;  // a proxy: it has an endpoint
         b.port.answer(PortCall::endpoint, [](const json::object&) { return reply_error(STAND_E_UNSUPPORTED, "no"); });
         b.port.answer(PortCall::readiness,
                       json::value(json::object{{"url", "http://127.0.0.1:" + std::to_string(port_of(server)) + "/ready"}}));
@@ -175,6 +178,7 @@ TEST_CASE("websocket step: a TLS endpoint, a failed port call and an unusable en
     }
     SUBCASE("a host name the step cannot connect to") {
         StepBench b(R"({"step": "websocket", "name": "ws", "duration_s": 0.3})");
+        b.env.through_proxy = true;  // a proxy: it has an endpoint
         b.port.answer(PortCall::endpoint,
                       json::value(json::object{{"scheme", "http"}, {"host", "proxy.example"}, {"port", 80}}));
         CHECK(b.failure_of_all().starts_with("step ws: endpoint: "));

@@ -26,8 +26,10 @@ std::map<std::string, double> run_admin_create_level(RepContext& ctx, const Step
     for (std::size_t i = 0; i < calls; ++i) {
         ctx.throw_if_interrupted();
         const auto scheduled = t0 + std::chrono::duration_cast<RepClock::duration>(interval * static_cast<double>(i));
-        if (const auto now = RepClock::now(); now < scheduled) std::this_thread::sleep_until(scheduled);
-        else if (now - scheduled > kLate) ++late;
+        if (const auto now = RepClock::now(); now < scheduled)
+            ctx.sleep_for(std::chrono::duration_cast<Seconds>(scheduled - now));  // Ctrl-C ends it
+        else if (now - scheduled > kLate)
+            ++late;
         const auto reply = ctx.port.create_user("cap" + std::to_string(level) + "_" + std::to_string(i + 1), s.timeout);
         latency_ms.push_back(std::chrono::duration<double, std::milli>(RepClock::now() - scheduled).count());
         const auto* id = reply.ok() && reply.output.is_object() ? reply.output.as_object().if_contains("id") : nullptr;
@@ -36,7 +38,7 @@ std::map<std::string, double> run_admin_create_level(RepContext& ctx, const Step
         if (reply.ok() || (reply.failure == isolation::WorkerReply::Failure::kNone && reply.code == STAND_E_BAD_RESPONSE))
             ++answered;
         else if (first_error.empty())
-            first_error = reply.error;
+            first_error = reply.error.empty() ? std::string(stand_result_name(reply.code)) : reply.error;
     }
     if (answered == 0)
         unanswered = std::to_string(calls) + (calls == 1 ? " create_user call" : " create_user calls") +

@@ -7,8 +7,8 @@
 #include "scenario/steps/rep_context.hpp"
 #include "scenario/steps/step_keys.hpp"
 #include "scenario/steps/step_kind.hpp"
+#include "text/number_format.hpp"
 
-#include <cmath>
 
 namespace stand::scenario::steps {
 namespace {
@@ -109,7 +109,7 @@ void run_hold_idle(RepContext& ctx, const Step& s, RepClock::time_point) {
         ctx.record.finding(detect::Finding{
             "idle-not-held", ctx.scope(s),
             std::to_string(r.held) + " of " + std::to_string(a.connections) + " idle connections were still open after " +
-                std::to_string(std::lround(a.hold.count())) + " s (" + std::to_string(r.failed) + " failed to open, " +
+                text::format_exact(a.hold.count()) + " s (" + std::to_string(r.failed) + " failed to open, " +
                 std::to_string(r.closed) + " closed by the server)" + first_error(r.errors)});
 }
 

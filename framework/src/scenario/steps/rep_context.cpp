@@ -93,11 +93,19 @@ json::object RepContext::readiness(std::chrono::milliseconds timeout) {
 }
 
 std::string RepContext::endpoint_base(const Step& s) {
-    auto endpoint = port.endpoint(s.timeout);
-    if (endpoint.ok()) {
-        const auto& e = endpoint.output.as_object();
-        return std::string(e.at("scheme").as_string()) + "://" + std::string(e.at("host").as_string()) + ":" +
-               std::to_string(e.at("port").to_number<std::int64_t>());
+    if (env.through_proxy) {  // only a proxy has an endpoint apart from its readiness request
+        auto endpoint = port.endpoint(s.timeout);
+        if (endpoint.ok()) {
+            const auto* e = endpoint.output.if_object();
+            const auto* scheme = e ? e->if_contains("scheme") : nullptr;
+            const auto* host = e ? e->if_contains("host") : nullptr;
+            const auto* p = e ? e->if_contains("port") : nullptr;
+            if (!scheme || !scheme->is_string() || !host || !host->is_string() || !p || !p->is_number())
+                throw StepFailure("proxy.endpoint answered " + boost::json::serialize(endpoint.output) +
+                                  ", not {scheme, host, port}");
+            return std::string(scheme->as_string()) + "://" + std::string(host->as_string()) + ":" +
+                   std::to_string(p->to_number<std::int64_t>());
+        }
     }
     std::string url(readiness(s.timeout).at("url").as_string());
     return url.substr(0, url.find('/', url.find("://") + 3));
@@ -108,8 +116,12 @@ Endpoint RepContext::endpoint(const Step& s) {
     const auto scheme_end = base.find("://");
     Endpoint t;
     t.tls = base.starts_with("https://");
+    std::string authority = scheme_end == std::string::npos ? base : base.substr(scheme_end + 3);
+    // A URL without a port has its scheme's, as the load step reads it.
+    if (authority.find(':', authority.rfind(']') == std::string::npos ? 0 : authority.rfind(']')) == std::string::npos)
+        authority += t.tls ? ":443" : ":80";
     try {
-        std::tie(t.host, t.port) = target::split_host_port(base.substr(scheme_end + 3), "endpoint");
+        std::tie(t.host, t.port) = target::split_host_port(authority, "endpoint");
     } catch (const std::exception& e) {
         throw StepFailure(std::string("step ") + s.name + ": " + e.what());
     }
