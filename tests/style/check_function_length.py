@@ -12,7 +12,8 @@ count as part of it. Comments, string literals and preprocessor lines are
 blanked first, so braces in them do not count; braces inside a header (a
 default argument `= {}`, a member's `name_{...}` initializer) are part of it.
 The code that ships is every C and C++ file under ROOTS (framework/, plugins/,
-sdk/ with the kits, common/, examples/); the tests are not in it. An exception
+sdk/ with the kits, common/, examples/); the tests are not in it, nor a
+part's tests in a tests/ folder beside it. An exception
 is a line in tests/style/long_functions.txt, the path relative to the
 repository root: "<path>:<function name>  # why".
 """
@@ -136,6 +137,11 @@ def functions(text):
             header_start, parens = i + 1, 0
 
 
+def is_test(rel):
+    """A part's unit tests beside it (plugins/caddy/tests/, sdk/kits/panel/tests/, sdk/tests/) do not ship."""
+    return "tests" in rel.parts[:-1]
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("repo")
@@ -157,7 +163,7 @@ def main():
     used = set()
     over = []
     sources = sorted(path for root in ROOTS for path in (repo / root).rglob("*")
-                     if path.suffix in SOURCE_SUFFIXES and path.is_file())
+                     if path.suffix in SOURCE_SUFFIXES and path.is_file() and not is_test(path.relative_to(repo)))
     for path in sources:
         rel = path.relative_to(repo).as_posix()
         for name, first, last in functions(path.read_text(errors="replace")):

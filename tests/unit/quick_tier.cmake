@@ -7,8 +7,8 @@
 # they need the plugins built and the programs installed; they run in the
 # whole suite and with `ctest -L unit`. A name is matched by its beginning.
 set(_stand_unit_needs_more
-  # a real nginx, HAProxy, Caddy or fio
-  "nginx config: the default proxies" "haproxy config: `haproxy -c`" "caddy validate " "fio probe: "
+  # a real fio
+  "fio probe: "
   # a plugin in a worker process
   "disk probe: tmpfs" "sysprobe: the plugin ")
 

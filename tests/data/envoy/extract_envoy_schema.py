@@ -2,7 +2,7 @@
 """Writes envoy-v3-schema.json: the Envoy v3 API messages the envoy plugin's
 bootstrap uses (and everything they reach), with field names, types, oneofs,
 deprecation and the protoc-gen-validate rules the checker in
-tests/unit/envoy_schema_check.cpp enforces.
+plugins/envoy/tests/envoy_schema_check.cpp enforces.
 
 Source: the protobuf descriptors in the PyPI package xds-protos ("Generated
 Python code from envoyproxy/data-plane-api"). To regenerate:

@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-namespace stand::test {
+namespace stand_envoy::test {
 
 // One line per problem ("static_resources.clusters[0].tipe: no field 'tipe'
 // in envoy.config.cluster.v3.Cluster"); empty when `doc` is a valid
@@ -20,4 +20,4 @@ namespace stand::test {
 std::vector<std::string> envoy_schema_problems(const boost::json::value& doc,
                                                const std::string& message_type = "envoy.config.bootstrap.v3.Bootstrap");
 
-}  // namespace stand::test
+}  // namespace stand_envoy::test

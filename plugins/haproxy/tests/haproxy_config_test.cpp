@@ -1,50 +1,21 @@
-// The haproxy plugin's config text for each knob, what it reads from
-// `haproxy -v` / `haproxy -c`, and `haproxy -c` on every variant. The plugin
-// itself is tested with the other proxies (proxy_plugins_test.cpp).
+// The haproxy plugin's config text for each knob and what it reads from
+// `haproxy -v` / `haproxy -c`. `haproxy -c` on every variant:
+// tests/unit/programs/haproxy_check_test.cpp; the plugin itself is tested
+// with the other proxies (tests/unit/programs/proxy_plugins_test.cpp).
 #include "haproxy_check_output.hpp"
 #include "haproxy_config.hpp"
-#include "proxy_plugin_support.hpp"
-#include "temp_dir.hpp"
+#include "haproxy_settings.hpp"
 
 #include <doctest/doctest.h>
 
-#include <fstream>
-#include <sstream>
-#include <string_view>
+#include <optional>
+#include <string>
 
-using namespace stand;
-using namespace std::chrono_literals;
-namespace json = boost::json;
 using stand_haproxy::HaproxySettings;
 using stand_haproxy::render_haproxy_cfg;
-
-namespace {
-
-const char* const kHaproxy = "/usr/sbin/haproxy";
-
-bool contains(std::string_view text, std::string_view part) { return text.find(part) != std::string_view::npos; }
-
-HaproxySettings origin() {
-    HaproxySettings s;
-    s.knobs.listen_port = 18081;
-    return s;
-}
-
-HaproxySettings proxying(std::optional<bool> keepalive) {
-    HaproxySettings s = origin();
-    s.knobs.upstreams = {{"127.0.0.1", 9000}, {"127.0.0.2", 9001}};
-    s.knobs.upstream_keepalive = keepalive;
-    return s;
-}
-
-std::string read_file(const std::filesystem::path& p) {
-    std::ifstream in(p);
-    std::stringstream ss;
-    ss << in.rdbuf();
-    return ss.str();
-}
-
-}  // namespace
+using stand_haproxy::test::contains;
+using stand_haproxy::test::origin;
+using stand_haproxy::test::proxying;
 
 TEST_CASE("haproxy config: without upstreams haproxy answers 200 with the body itself") {
     HaproxySettings s = origin();
@@ -112,50 +83,4 @@ TEST_CASE("haproxy check output: the alert naming the line comes first, version 
     std::string banner = "HAProxy version 2.6.12-1+deb12u4 2026/10/17 - https://haproxy.org/\nStatus: long-term\n";
     CHECK(stand_haproxy::first_line(banner) == "HAProxy version 2.6.12-1+deb12u4 2026/10/17 - https://haproxy.org/");
     CHECK(stand_haproxy::version_from_banner(banner) == "2.6.12-1+deb12u4");
-}
-
-TEST_CASE("haproxy config: `haproxy -c` accepts every rendered variant without a warning") {
-    if (!std::filesystem::exists(kHaproxy)) {
-        MESSAGE("haproxy is not installed; ./stand.sh installs it");
-        return;
-    }
-    test::TempDir dir;
-    auto cert = test::make_cert(dir.path());
-    std::ofstream(dir.path() / "tls.pem") << read_file(cert.cert) << read_file(cert.key);
-    auto tls = [&](HaproxySettings s) {
-        s.knobs.tls = true;
-        s.tls_pem = (dir.path() / "tls.pem").string();
-        return s;
-    };
-    auto with = [](HaproxySettings s, auto change) {
-        change(s.knobs);
-        return s;
-    };
-    using Knobs = stand_proxy_kit::ProxyKnobs;
-    const std::pair<const char*, HaproxySettings> variants[] = {
-        {"origin", origin()},
-        {"pool unset", proxying(std::nullopt)},
-        {"pool on", proxying(true)},
-        {"pool off", proxying(false)},
-        {"websocket", with(proxying(std::nullopt), [](Knobs& k) { k.websocket = true; })},
-        {"max_connections", with(proxying(true), [](Knobs& k) { k.max_connections = 20000; })},
-        {"IPv6 listener and upstream", with(proxying(true), [](Knobs& k) {
-             k.listen_host = "::1";
-             k.upstreams = {{"::1", 9000}};
-         })},
-        {"tls origin", tls(origin())},
-        {"tls, pool off, websocket, 4 threads, maxconn",
-         with(tls(proxying(false)), [](Knobs& k) {
-             k.websocket = true;
-             k.workers = 4;
-             k.max_connections = 1000;
-         })}};
-    for (const auto& [name, settings] : variants) {
-        CAPTURE(name);
-        const auto file = dir.path() / "haproxy.cfg";
-        std::ofstream(file) << render_haproxy_cfg(settings);
-        std::string out;
-        CHECK_MESSAGE(test::run_shell(std::string(kHaproxy) + " -c -f " + file.string(), out) == 0, out);
-        CHECK_MESSAGE(!contains(out, "[WARNING]"), out);
-    }
 }

@@ -8,7 +8,7 @@
 
 #include <doctest/doctest.h>
 
-using stand::test::envoy_schema_problems;
+using stand_envoy::test::envoy_schema_problems;
 using stand_envoy::EnvoySettings;
 namespace json = boost::json;
 

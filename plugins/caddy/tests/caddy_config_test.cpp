@@ -1,44 +1,23 @@
-// The caddy plugin's JSON config for each knob, what it reads from `caddy
-// version` / `caddy validate`, and Caddy 2.6's own `caddy validate` on every
-// variant. The plugin itself is tested with the other proxies
-// (proxy_plugins_test.cpp).
+// The caddy plugin's JSON config for each knob and what it reads from `caddy
+// version` / `caddy validate`. Caddy's own `caddy validate` on every variant:
+// tests/unit/programs/caddy_check_test.cpp; the plugin itself is tested
+// with the other proxies (tests/unit/programs/proxy_plugins_test.cpp).
 #include "caddy_config.hpp"
 #include "caddy_output.hpp"
-#include "proxy_plugin_support.hpp"
-#include "temp_dir.hpp"
+#include "caddy_settings.hpp"
 
 #include <doctest/doctest.h>
 
-#include <fstream>
+#include <boost/json.hpp>
 
-using namespace stand;
-using namespace std::chrono_literals;
+#include <optional>
+
 namespace json = boost::json;
 using stand_caddy::CaddySettings;
+using stand_caddy::test::origin;
+using stand_caddy::test::proxying;
 
 namespace {
-
-const char* const kCaddy = "/usr/bin/caddy";
-
-// Runs `caddy validate` on `config`; returns its exit code, output in `log`.
-int caddy_validate(const std::filesystem::path& dir, const json::object& config, std::string& log) {
-    auto file = dir / "validate.json";
-    std::ofstream(file) << json::serialize(config);
-    return test::run_shell(std::string(kCaddy) + " validate --config " + file.string() + " --adapter ''", log);
-}
-
-CaddySettings origin() {
-    CaddySettings s;
-    s.knobs.listen_port = 18082;
-    return s;
-}
-
-CaddySettings proxying(std::optional<bool> keepalive) {
-    CaddySettings s = origin();
-    s.knobs.upstreams = {{"127.0.0.1", 9000}, {"::1", 9001}};
-    s.knobs.upstream_keepalive = keepalive;
-    return s;
-}
 
 const json::object& stand_server(const json::object& config) {
     return config.at("apps").at("http").at("servers").at("stand").as_object();
@@ -116,39 +95,4 @@ TEST_CASE("caddy output: the version from `caddy version`, the reason after the 
     CHECK(stand_caddy::command_error("{\"level\":\"info\"}\nError: loading config: bad thing\n") ==
           "loading config: bad thing");
     CHECK(stand_caddy::command_error("no error line\n") == "no error line");
-}
-
-TEST_CASE("caddy validate accepts every rendered variant and refuses a missing certificate") {
-    if (!std::filesystem::exists(kCaddy)) {
-        MESSAGE("caddy is not installed; ./stand.sh installs it");
-        return;
-    }
-    test::TempDir dir;
-    auto cert = test::make_cert(dir.path());
-    for (auto keepalive : {std::optional<bool>{}, std::optional<bool>{true}, std::optional<bool>{false}}) {
-        for (bool tls : {false, true}) {
-            for (bool is_origin : {false, true}) {
-                auto s = proxying(keepalive);
-                if (is_origin) s.knobs.upstreams.clear();
-                s.knobs.tls = tls;
-                s.knobs.websocket = tls;  // no effect on the config; validated anyway
-                s.knobs.cert_file = cert.cert;
-                s.knobs.key_file = cert.key;
-                std::string log;
-                CAPTURE(keepalive.has_value());
-                CAPTURE(keepalive.value_or(false));
-                CAPTURE(tls);
-                CAPTURE(is_origin);
-                auto config = stand_caddy::render_caddy_config(s, dir.path().string());
-                CHECK_MESSAGE(caddy_validate(dir.path(), config, log) == 0, log);
-            }
-        }
-    }
-    CaddySettings missing = origin();
-    missing.knobs.tls = true;
-    missing.knobs.cert_file = (dir.path() / "nope.pem").string();
-    missing.knobs.key_file = cert.key;
-    std::string log;
-    CHECK(caddy_validate(dir.path(), stand_caddy::render_caddy_config(missing, dir.path().string()), log) != 0);
-    CHECK_MESSAGE(log.find("nope.pem: no such file or directory") != std::string::npos, log);
 }

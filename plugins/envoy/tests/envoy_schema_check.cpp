@@ -7,7 +7,7 @@
 #include <regex>
 #include <set>
 
-namespace stand::test {
+namespace stand_envoy::test {
 namespace {
 
 namespace json = boost::json;
@@ -15,8 +15,8 @@ namespace json = boost::json;
 constexpr const char* kAnyPrefix = "type.googleapis.com/";
 
 const json::object& schema() {
-    static const json::object s =
-        read_json_file(std::filesystem::path(STAND_TEST_SOURCE_DIR) / "tests/data/envoy/envoy-v3-schema.json");
+    static const json::object s = stand::test::read_json_file(std::filesystem::path(STAND_TEST_SOURCE_DIR) /
+                                                              "tests/data/envoy/envoy-v3-schema.json");
     return s;
 }
 
@@ -192,4 +192,4 @@ std::vector<std::string> envoy_schema_problems(const boost::json::value& doc, co
     return out;
 }
 
-}  // namespace stand::test
+}  // namespace stand_envoy::test
