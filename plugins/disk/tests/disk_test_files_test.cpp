@@ -1,7 +1,7 @@
 // The disk probe's shared test files: written once per (dir, size) and
 // reused, removed with their last user or the instance, a leftover of the
 // same name rewritten (never trusted), another probe's file (flock held) refused.
-#include "../../plugins/disk/test_files.hpp"
+#include "test_files.hpp"
 
 #include <doctest/doctest.h>
 

@@ -1,8 +1,8 @@
 // The disk probe's engines directly: io_uring and libaio read the right
 // blocks and run a short time-based job in /var/tmp; the fallback decision,
 // also for real under a seccomp filter that refuses io_uring_setup.
-#include "../../plugins/disk/disk_engine.hpp"
-#include "../../plugins/disk/io_engine.hpp"
+#include "disk_engine.hpp"
+#include "io_engine.hpp"
 
 #include <doctest/doctest.h>
 

@@ -1,8 +1,8 @@
-// The system probe: its sysbench events, OpenSSL EVP calls against known
-// vectors, the `7z b` parser on real outputs, the timed runner, param
-// checks, and the plugin through a worker (contract keys, no-7z note).
+// The system probe's measuring code: its sysbench events, OpenSSL EVP calls
+// against known vectors, the `7z b` parser on real outputs, the timed runner,
+// param checks. The plugin through a worker (contract keys, no-7z note):
+// tests/unit/programs/sysprobe_plugin_test.cpp.
 #include "crypto_event.hpp"
-#include "isolation/plugin_worker.hpp"
 #include "job_catalogue.hpp"
 #include "jobs.hpp"
 #include "machine_facts.hpp"
@@ -10,7 +10,6 @@
 #include "prime_event.hpp"
 #include "sevenzip_output.hpp"
 #include "temp_dir.hpp"
-#include "test_paths.hpp"
 #include "timed_run.hpp"
 
 #include <doctest/doctest.h>
@@ -310,45 +309,4 @@ TEST_CASE("sysprobe: cpu and memory and crypto jobs fill the output contract") {
     CHECK(out.at("metrics").at("block_bytes").to_number<double>() == 16384);
     CHECK(out.at("facts").at("openssl_version").as_string().starts_with("OpenSSL"));
     CHECK(out.at("facts").at("tool").as_string() == "openssl speed -seconds 1 -bytes 16384 -evp aes-256-cbc");
-}
-
-TEST_CASE("sysprobe: the plugin lists its jobs and runs one and leaves the 7z row empty with a note when 7z is missing") {
-    const auto plugin = stand::test::build_dir() / "plugins" / "sysprobe.so";
-    REQUIRE_MESSAGE(std::filesystem::exists(plugin), plugin.string() << " is not built");
-    stand::test::TempDir run_dir, empty_bin;
-    const std::string saved_path = std::getenv("PATH") ? std::getenv("PATH") : "";
-    ::setenv("PATH", empty_bin.path().c_str(), 1);  // the worker inherits it: no 7z anywhere
-    stand::isolation::WorkerOptions o;
-    o.plugin_file = plugin;
-    o.plugin_id = "sysprobe";
-    o.host.run_dir = run_dir.path();
-    o.stand_binary = stand::test::stand_binary();
-    stand::isolation::PluginWorker worker(o);
-    ::setenv("PATH", saved_path.c_str(), 1);
-    REQUIRE_MESSAGE(worker.create("{}", 10s).ok(), "create failed");
-
-    auto jobs = worker.call("probe.list_jobs", {}, 10s);
-    REQUIRE(jobs.ok());
-    CHECK(jobs.output.as_array().size() == 7);
-    CHECK(worker.call("probe.run", {{"job", "sha256"}}, 10s).code == STAND_E_BAD_STATE);
-    auto bad = worker.call("probe.prepare", {{"job", "sha256"}, {"params", {{"duration_s", 0}}}}, 10s);
-    CHECK(bad.code == STAND_E_INVALID_ARGUMENT);
-    CHECK(bad.error.find("sysprobe: sha256: params.duration_s") != std::string::npos);
-
-    REQUIRE(worker.call("probe.prepare", {{"job", "sha256"}, {"params", {{"duration_s", 1}}}}, 10s).ok());
-    auto run = worker.call("probe.run", {{"job", "sha256"}}, 30s);
-    REQUIRE_MESSAGE(run.ok(), run.error);
-    CHECK(run.output.at("metrics").at("mb_s").to_number<double>() > 0);
-    CHECK(run.output.at("facts").at("cpu_model").as_string().size() > 0);
-    CHECK(run.output.at("notes").as_array().empty());
-    CHECK(worker.call("probe.cleanup", {{"job", "sha256"}}, 10s).code == STAND_OK);
-    CHECK(worker.call("probe.cleanup", {{"job", "sha256"}}, 10s).code == STAND_OK_NOTHING_TO_DO);
-
-    REQUIRE(worker.call("probe.prepare", {{"job", "7z-bench"}, {"params", boost::json::object{}}}, 10s).ok());
-    auto none = worker.call("probe.run", {{"job", "7z-bench"}}, 30s);
-    REQUIRE_MESSAGE(none.ok(), none.error);
-    CHECK(none.output.at("metrics").as_object().empty());
-    REQUIRE(none.output.at("notes").as_array().size() == 1);
-    CHECK(none.output.at("notes").at(0).as_string() == kSevenZipMissingNote);
-    CHECK(worker.shutdown(10s).ok());
 }
