@@ -71,7 +71,7 @@ TEST_CASE("caddy config: pool unset leaves Caddy's keep-alive defaults, on state
     CHECK_FALSE(stand_caddy::upstream_pool_on(proxying(false)));
 }
 
-TEST_CASE("caddy config: websocket changes nothing (upgrades always pass); TLS loads the given files") {
+TEST_CASE("caddy config: websocket changes nothing (upgrades always pass), TLS loads the given files") {
     auto plain = stand_caddy::render_caddy_config(proxying(std::nullopt), "/p");
     auto ws = proxying(std::nullopt);
     ws.knobs.websocket = true;

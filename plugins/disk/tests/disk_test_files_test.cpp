@@ -70,7 +70,7 @@ TEST_CASE("disk test files: one file per dir and size, written once, removed wit
     CHECK(fs::exists(other_size->path));
 }
 
-TEST_CASE("disk test files: a leftover of the same name is rewritten in full; others' files stay") {
+TEST_CASE("disk test files: a leftover of the same name is rewritten in full, others' files stay") {
     TempDir dir;
     const std::string leftover = TestFiles::path_for(dir.path, 2);
     std::ofstream(leftover).close();
@@ -89,7 +89,7 @@ TEST_CASE("disk test files: a leftover of the same name is rewritten in full; ot
     CHECK(fs::exists(unrelated));       // never touched
 }
 
-TEST_CASE("disk test files: a file another probe holds (flock) is refused and left alone; cancel removes a partial file") {
+TEST_CASE("disk test files: a file another probe holds (flock) is refused and left alone, cancel removes a partial file") {
     TempDir dir;
     const std::string held = TestFiles::path_for(dir.path, 1);
     const int fd = ::open(held.c_str(), O_CREAT | O_RDWR | O_CLOEXEC, 0600);

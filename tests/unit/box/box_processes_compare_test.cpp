@@ -7,7 +7,7 @@
 
 namespace box = stand::box;
 
-TEST_CASE("box processes: a name whose every PID changed is replaced; one with a PID that lived on is turnover") {
+TEST_CASE("box processes: a name whose every PID changed is replaced, one with a PID that lived on is turnover") {
     const std::vector<box::BoxProcess> before{{10, "postgres"}, {11, "postgres"}, {12, "postgres"},
                                               {20, "rw-core"},  {30, "x-ui"},     {40, "redis-server"}};
     const std::vector<box::BoxProcess> after{{10, "postgres"}, {13, "postgres"}, {21, "rw-core"},

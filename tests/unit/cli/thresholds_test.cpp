@@ -106,7 +106,7 @@ TEST_CASE("thresholds: JUnit has one case per threshold and plugin, failure when
           "Thresholds: 1 passed, 1 crossed, 1 not evaluated (of 3): caddy: t crossed; envoy: t not evaluated");
 }
 
-TEST_CASE("verdict: clean only without findings, unfinished repetitions or an early stop; otherwise who was touched") {
+TEST_CASE("verdict: clean only without findings, unfinished repetitions or an early stop, otherwise who was touched") {
     auto rep = [](const char* plugin, int n, const char* status) {
         return json::object{{"key", std::string(plugin) + "_r" + std::to_string(n)}, {"plugin", plugin}, {"rep", n}, {"status", status}};
     };

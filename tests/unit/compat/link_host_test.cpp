@@ -28,7 +28,7 @@ std::filesystem::path hosts_file(const stand::test::TempDir& dir) {
 
 }  // namespace
 
-TEST_CASE("link host: hosts-file names are read case-insensitively; comments and bad lines skipped") {
+TEST_CASE("link host: hosts-file names are read case-insensitively, comments and bad lines skipped") {
     stand::test::TempDir dir;
     const auto file = hosts_file(dir);
     CHECK(hosts_file_addresses("PANEL.lan", file) == std::vector<std::string>{"127.0.1.1"});

@@ -81,7 +81,7 @@ TEST_CASE("host tuning: performance on every CPU and boost off give no finding")
     CHECK(check_host_tuning(facts, "this machine").empty());
 }
 
-TEST_CASE("host tuning: mixed governors are listed per CPU; one that is not performance fires") {
+TEST_CASE("host tuning: mixed governors are listed per CPU, one that is not performance fires") {
     FakeRoot root;
     root.governors({"performance", "performance", "schedutil", "performance"});
     const auto facts = root.facts();

@@ -51,7 +51,7 @@ TEST_CASE("controller load: the host's loopback and foreign addresses are refuse
     CHECK(problem_of("http://10.0.0.9:80/", true).starts_with("the controller's stand load printed no result (exit 1)"));
 }
 
-TEST_CASE("controller load: only a request line is answered; a broken one says why") {
+TEST_CASE("controller load: only a request line is answered, a broken one says why") {
     const std::atomic<bool> interrupted{false};
     CHECK_FALSE(answer_controller_load("step load: 3 s", box(), interrupted, "/bin/false"));
     const auto broken = answer_controller_load(std::string(kControllerLoadRequest) + "{\"urls\": 3}", box(), interrupted, "/bin/false");

@@ -63,7 +63,7 @@ TEST_CASE("merged load: counts add up and the histograms are the union") {
     CHECK(out.at("warnings").as_array().empty());
 }
 
-TEST_CASE("merged load: a failed generator is left out and named; a saturated one and a late start are warnings") {
+TEST_CASE("merged load: a failed generator is left out and named, a saturated one and a late start are warnings") {
     GeneratorLoadResult r;
     r.started = true;
     r.generators.push_back(generator("a", 100, 1000, 1'000'000'000, 0));

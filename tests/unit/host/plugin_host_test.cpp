@@ -79,7 +79,7 @@ TEST_CASE("secrets service: a marked value is scrubbed from the plugin's log lin
     t->mark(host, nullptr, 5);  // NULL: ignored, never a crash
 }
 
-TEST_CASE("secrets service: a value that is no secret is not hidden; a warning says so, naming no number") {
+TEST_CASE("secrets service: a value that is no secret is not hidden, a warning says so, naming no number") {
     SecretsHost sh;
     sh.h.mark_secret("127.0.0.1");
     REQUIRE(sh.lines.size() == 1);

@@ -14,7 +14,7 @@
 using namespace stand;
 namespace json = boost::json;
 
-TEST_CASE("panel ABI: a 1.2 plugin's table is read up to its struct_size; the 1.3 and 1.4 calls answer unsupported") {
+TEST_CASE("panel ABI: a 1.2 plugin's table is read up to its struct_size, the 1.3 and 1.4 calls answer unsupported") {
     auto plugin = loader::load_plugin(test::fixture_plugin("fixture-panel12"));
     REQUIRE(plugin->entry.abi.minor == 2);
     stand_instance* instance = nullptr;

@@ -78,7 +78,7 @@ TEST_CASE("live metrics: text format 0.0.4 names families as their samples, has 
     CHECK_FALSE(has(text, "# EOF"));
 }
 
-TEST_CASE("live metrics: the format follows Accept; numbers, NaN and infinities as both formats spell them") {
+TEST_CASE("live metrics: the format follows Accept, numbers, NaN and infinities as both formats spell them") {
     CHECK(format_for_accept("application/openmetrics-text;version=1.0.0,text/plain;version=0.0.4;q=0.5") ==
           MetricFormat::open_metrics);
     CHECK(format_for_accept("*/*") == MetricFormat::prometheus_text);
@@ -146,7 +146,7 @@ TEST_CASE("live metrics: the box source goes with its scope") {
     CHECK_FALSE(figures.snapshot().box.has_value());
 }
 
-TEST_CASE("live metrics: the listener serves /metrics in the format asked for, 404 elsewhere; a busy port is refused") {
+TEST_CASE("live metrics: the listener serves /metrics in the format asked for, 404 elsewhere, a busy port is refused") {
     LiveFigures figures("served");
     MetricsServer server({boost::asio::ip::make_address("127.0.0.1"), 0}, figures);
     REQUIRE(server.endpoint().port() != 0);

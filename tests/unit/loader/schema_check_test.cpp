@@ -54,7 +54,7 @@ TEST_CASE("schema check: each kind of misfit is named with its key, what was exp
     CHECK(problems(R"({"direct": 1, "dir": 2})").size() == 2);
 }
 
-TEST_CASE("config_problems: a plugin config against its published schema; a placeholder's value is the plugin's, its key is not") {
+TEST_CASE("config_problems: a plugin config against its published schema, a placeholder's value is the plugin's, its key is not") {
     using stand::loader::config_problems;
     const std::string schema = R"({"type":"object","additionalProperties":false,"properties":{
         "port":{"type":"integer","minimum":1,"maximum":65535},"binary":{"type":"string"},

@@ -19,7 +19,7 @@ std::filesystem::path disk_plugin() { return stand::test::build_dir() / "plugins
 
 }  // namespace
 
-TEST_CASE("disk probe: tmpfs is refused before any I/O; a short run in /var/tmp reports its metrics") {
+TEST_CASE("disk probe: tmpfs is refused before any I/O, a short run in /var/tmp reports its metrics") {
     if (!std::filesystem::exists(disk_plugin())) {
         MESSAGE("disk.so is not built (liburing-dev missing?)");
         return;

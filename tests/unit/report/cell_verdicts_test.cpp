@@ -22,7 +22,7 @@ json::object finding(const char* id, const char* scope) { return {{"id", id}, {"
 
 }  // namespace
 
-TEST_CASE("cell verdicts: a step's findings flag that step's cells of that plugin only; whole-rep ones flag every cell of the plugin") {
+TEST_CASE("cell verdicts: a step's findings flag that step's cells of that plugin only, whole-rep ones flag every cell of the plugin") {
     const std::vector<json::object> reps{
         rep("a", {finding("tunnel-not-here", "a rep 1, step B1"), finding("machine-busy", "a rep 1"),
                   finding("open-model-behind", "a rep 1, step D_storm"), finding("tunnel-not-here", "a rep 1, step B1")}),

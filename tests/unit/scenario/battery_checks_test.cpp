@@ -97,7 +97,7 @@ TEST_CASE("checks: cache suspicion when the small file beats the control by more
     CHECK(out[0].message.find("a larger cache is not excluded") != std::string::npos);
 }
 
-TEST_CASE("checks: write-back when the Q1 write is faster than the read; anomalies above 1.3x") {
+TEST_CASE("checks: write-back when the Q1 write is faster than the read, anomalies above 1.3x") {
     detect::RunValues v{{"disk", {{"w.iops", {11721, 11000, 12000}}, {"r.iops", {5064, 5000, 5100}},
                                   {"sw.mb_s", {4269, 4365, 2901}}}}};
     auto out = run_check(R"({"check": "write_back", "write": "w.iops", "read": "r.iops"})", v);
@@ -160,7 +160,7 @@ TEST_CASE("io limits: the kernel's v1 and v2 texts, and drift") {
     CHECK(box::io_drift(plan, std::nullopt).find("effective unknown") != std::string::npos);
 }
 
-TEST_CASE("io limits: a directory on tmpfs has no disk to throttle; /var/tmp has one") {
+TEST_CASE("io limits: a directory on tmpfs has no disk to throttle, /var/tmp has one") {
     try {
         box::whole_disk_of("/dev/shm");
         FAIL("expected a BoxError");
@@ -188,7 +188,7 @@ TEST_CASE("process placement: /proc/PID/cgroup lines map to the mounted hierarch
     CHECK(dirs[0] == "/sys/fs/cgroup/system.slice/x.service");
 }
 
-TEST_CASE("host facts: hypervisor signatures as systemd-detect-virt names them; the facts a run records") {
+TEST_CASE("host facts: hypervisor signatures as systemd-detect-virt names them, the facts a run records") {
     CHECK(detect::hypervisor_from_signature("KVMKVMKVM") == "kvm");
     CHECK(detect::hypervisor_from_signature("VMwareVMware") == "vmware");
     CHECK(detect::hypervisor_from_signature("Microsoft Hv") == "microsoft (hyperv)");

@@ -91,7 +91,7 @@ TEST_CASE("config secrets: a plugin without a schema, or with a broken one, has 
     CHECK(secrets().empty());
 }
 
-TEST_CASE("run directory: repetitions and run.json are written scrubbed; secrets.json as given, mode 0600") {
+TEST_CASE("run directory: repetitions and run.json are written scrubbed, secrets.json as given, mode 0600") {
     FreshSecrets fresh;
     stand::test::TempDir tmp;
     stand::rundir::RunDirectory dir(tmp.path() / "run");

@@ -71,7 +71,7 @@ TEST_CASE("capacity search: a saturated generator ends it and is never the syste
     CHECK(s.summary().starts_with("generator saturated at 1280/s (its threads ran 97 % of the time): met up to 640/s"));
 }
 
-TEST_CASE("capacity search: a disturbed failure runs once more; twice ends the search") {
+TEST_CASE("capacity search: a disturbed failure runs once more, twice ends the search") {
     const auto once = run(plan(10, 100000), 1234, 1e12,
                           [](double rate, int attempt) { return rate == 1280 && attempt == 0 ? "steal 7 %" : ""; });
     CHECK(once.end() == CapacityEnd::limit_found);
@@ -97,7 +97,7 @@ TEST_CASE("capacity search: a level met despite a disturbance is met, and runs o
     CHECK(s.summary().ends_with("; no limit is stated; 7 of the levels met despite a disturbance"));
 }
 
-TEST_CASE("capacity search: a value the level did not measure fails it; a bad plan is refused") {
+TEST_CASE("capacity search: a value the level did not measure fails it, a bad plan is refused") {
     LevelOutcome level;
     level.values = {{"p95_ms", 3}};
     const auto v = judge_level(level, {{"p95_ms", 50}, {"error_pct", 1}});

@@ -281,7 +281,7 @@ TEST_CASE("capacity step: admin_create levels create users one call at a time, t
     CHECK(b.ctx.record.loads.empty());
 }
 
-TEST_CASE("capacity step: admin_create with no answer from the panel is target down; a bad answer an error") {
+TEST_CASE("capacity step: admin_create with no answer from the panel is target down, a bad answer an error") {
     const char* one_level = R"({"step": "capacity", "name": "cap", "target": "admin_create", "from_rate": 10,
                                 "to_rate": 10, "dwell_s": 0.2, "steal_disturbs_pct": 100,
                                 "objective": {"p95_ms": 500}})";

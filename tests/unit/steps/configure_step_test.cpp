@@ -136,7 +136,7 @@ TEST_CASE("configure step: TLS with the shared certificate, kept by later steps 
     CHECK(b.ctx.record.proxy_defaults.size() == 3);
 }
 
-TEST_CASE("configure step: settings persist between steps; null gives one back to the proxy") {
+TEST_CASE("configure step: settings persist between steps, null gives one back to the proxy") {
     StepBench b(R"({"step": "configure", "name": "c1", "upstream_keepalive": true, "knobs": {"workers": 2}},
                    {"step": "configure", "name": "c2", "knobs": {"buffer_kib": 16}},
                    {"step": "configure", "name": "c3", "upstream_keepalive": null, "knobs": {"workers": null}},
@@ -159,7 +159,7 @@ TEST_CASE("configure step: settings persist between steps; null gives one back t
     CHECK(b.ctx.record.proxy_set.at("c4") == strings({"buffer_kib", "upstream_keepalive"}));
 }
 
-TEST_CASE("configure step: a failed call ends the repetition naming it; what was not applied is not left") {
+TEST_CASE("configure step: a failed call ends the repetition naming it, what was not applied is not left") {
     StepBench failed(R"({"step": "configure", "tls": "p256", "upstream_keepalive": true})");
     failed.port.answer(PortCall::configure,
                        [](const json::object&) { return reply_error(STAND_E_INVALID_ARGUMENT, "unknown knob 'workerz'"); });

@@ -90,7 +90,7 @@ TEST_CASE("hold_idle step: connections the server closes during the hold are not
           std::string::npos);
 }
 
-TEST_CASE("hold_idle step: a dead endpoint fails every connection; a failed port call ends the repetition") {
+TEST_CASE("hold_idle step: a dead endpoint fails every connection, a failed port call ends the repetition") {
     SUBCASE("nobody listens") {
         StepBench b(R"({"step": "hold_idle", "name": "h", "connections": 3, "hold_s": 0.2})");
         serve_endpoint(b, free_port());

@@ -53,7 +53,7 @@ private:
 STAND_STEP_SAMPLE({"run_probe", R"({"step": "run_probe", "job": "seq_read", "params": {"size_mib": 1}})", "",
                    probe_answers});
 
-TEST_CASE("run_probe step: prepare, run and cleanup of the job; the answer's metrics under the step's name") {
+TEST_CASE("run_probe step: prepare, run and cleanup of the job, the answer's metrics under the step's name") {
     StepBench b(R"({"step": "run_probe", "name": "rd", "job": "seq_read", "params": {"size_mib": 1, "direct": true}})");
     probe_answers(b);
     CHECK(b.failure_of_all() == "");
