@@ -5,6 +5,7 @@
 // (capacity.<step>), the level metrics, and the ends that state no limit
 // (target down: StepFailure). The HTTP server is in-process on 127.0.0.1,
 // port 0: it answers at once up to a rate, and beyond it late or with 503s.
+#include "endpoint_fixtures.hpp"
 #include "step_samples.hpp"
 
 #include "../load_test_support.hpp"
@@ -68,11 +69,6 @@ private:
     std::shared_ptr<State> state_;
     ScriptServer server_;
 };
-
-void serve_endpoint(StepBench& b, unsigned short port) {
-    b.env.through_proxy = true;  // a proxy: it has an endpoint
-    b.port.answer(PortCall::endpoint, json::value(json::object{{"scheme", "http"}, {"host", "127.0.0.1"}, {"port", port}}));
-}
 
 // A panel whose create_user takes `took` and answers with an id of the name.
 void panel_creates_users(StepBench& b, std::chrono::milliseconds took = 0ms) {

@@ -74,6 +74,12 @@ public:
             if (c.call == call) out.push_back(c.args);
         return out;
     }
+    // The calls made, in order, without their arguments.
+    std::vector<PortCall> call_sequence() const {
+        std::vector<PortCall> out;
+        for (const auto& c : calls_) out.push_back(c.call);
+        return out;
+    }
 
     bool alive_ = true;
     pid_t pid_ = -1;

@@ -2,6 +2,7 @@
 // a TLS handshake for https), held for hold_s; how many opened, failed, were
 // closed by the server and were still open at the end, and a finding when
 // fewer than asked were held. The servers are in-process on 127.0.0.1, port 0.
+#include "endpoint_fixtures.hpp"
 #include "step_samples.hpp"
 
 #include "../http_test_server.hpp"
@@ -14,7 +15,6 @@
 #include <chrono>
 #include <memory>
 #include <string>
-#include <thread>
 #include <vector>
 
 using namespace stand::test;
@@ -22,20 +22,11 @@ namespace json = boost::json;
 
 namespace {
 
-void serve_endpoint(StepBench& b, unsigned short port, const char* scheme = "http") {
-    b.env.through_proxy = true;  // a proxy: it has an endpoint
-    b.port.answer(PortCall::endpoint, json::value(json::object{{"scheme", scheme}, {"host", "127.0.0.1"}, {"port", port}}));
-}
-
 // A server that keeps every connection open and waits for a request that never comes.
 std::unique_ptr<HttpTestServer> patient_server() {
     return std::make_unique<HttpTestServer>([](const TestRequest&) { return reply(200, "ok"); });
 }
 
-const json::object& load_of(const StepBench& b, const std::string& step) { return b.ctx.record.loads.at(step).as_object(); }
-std::string finding_text(const StepBench& b, std::size_t i) {
-    return std::string(b.ctx.record.findings.at(i).at("message").as_string());
-}
 
 }  // namespace
 
@@ -61,7 +52,7 @@ TEST_CASE("hold_idle step: every connection opened and still open after the hold
     CHECK(b.metric("h.idle_closed") == 0);
     CHECK(*b.metric("h.idle_open_s") >= 0);
     CHECK(*b.metric("h.idle_open_s") < 0.3);
-    const json::object& load = load_of(b, "h");
+    const json::object& load = b.load_of("h");
     CHECK(load.at("held").to_number<int>() == 6);
     CHECK(load.at("fd_limit").to_number<unsigned>() >= 6 + 64);
     CHECK(load.at("errors").as_array().empty());
@@ -73,20 +64,16 @@ TEST_CASE("hold_idle step: connections the server closes during the hold are not
     auto server = patient_server();
     StepBench b(R"({"step": "hold_idle", "name": "h", "connections": 4, "hold_s": 0.5})");
     serve_endpoint(b, server->port());
-    std::thread gone([&server] {
-        std::this_thread::sleep_for(std::chrono::milliseconds(150));
-        server.reset();  // every connection it held is closed
-    });
-    const std::string failure = b.failure_of_all();
-    gone.join();
-    REQUIRE(failure == "");
+    // The server goes, and every connection it held is closed.
+    const auto gone = b.failure_of_all_with_event_after(std::chrono::milliseconds(150), [&server] { server.reset(); });
+    REQUIRE(gone.failure == "");
     CHECK(b.metric("h.idle_opened") == 4);
     CHECK(b.metric("h.idle_closed") == 4);
     CHECK(b.metric("h.idle_held") == 0);
     CHECK(b.metric("h.idle_failed") == 0);
     REQUIRE(b.finding_ids() == std::vector<std::string>{"idle-not-held"});
-    CHECK(finding_text(b, 0).starts_with("0 of 4 idle connections were still open after "));
-    CHECK(finding_text(b, 0).find(" (0 failed to open, 4 closed by the server); first: closed by the server: ") !=
+    CHECK(b.finding_message(0).starts_with("0 of 4 idle connections were still open after "));
+    CHECK(b.finding_message(0).find(" (0 failed to open, 4 closed by the server); first: closed by the server: ") !=
           std::string::npos);
 }
 
@@ -99,8 +86,8 @@ TEST_CASE("hold_idle step: a dead endpoint fails every connection, a failed port
         CHECK(b.metric("h.idle_opened") == 0);
         CHECK(b.metric("h.idle_held") == 0);
         REQUIRE(b.finding_ids() == std::vector<std::string>{"idle-not-held"});
-        CHECK(finding_text(b, 0).starts_with("0 of 3 idle connections were still open after "));
-        CHECK(finding_text(b, 0).find(" (3 failed to open, 0 closed by the server); first: connect: ") != std::string::npos);
+        CHECK(b.finding_message(0).starts_with("0 of 3 idle connections were still open after "));
+        CHECK(b.finding_message(0).find(" (3 failed to open, 0 closed by the server); first: connect: ") != std::string::npos);
     }
     SUBCASE("neither endpoint nor readiness") {
         StepBench b(R"({"step": "hold_idle", "name": "h", "connections": 3, "hold_s": 0.2})");
@@ -140,7 +127,7 @@ TEST_CASE("hold_idle step: an https endpoint's connections are held after a TLS 
     CHECK(mismatched.metric("h.idle_failed") == 2);
     CHECK(mismatched.metric("h.idle_held") == 0);
     REQUIRE(mismatched.finding_ids() == std::vector<std::string>{"idle-not-held"});
-    CHECK(finding_text(mismatched, 0).find("first: TLS handshake: ") != std::string::npos);
+    CHECK(mismatched.finding_message(0).find("first: TLS handshake: ") != std::string::npos);
 }
 
 TEST_CASE("hold_idle step: the endpoint, from a readiness URL without a port or a malformed proxy.endpoint") {

@@ -1,16 +1,14 @@
 // idle: waits duration_s while the sampler watches the measured box; from its
 // window: <step>.cpu_pct, mem_mean_mib, mem_max_mib, anon_mean_mib,
 // workset_mean_mib, procs. Without a sampler (no box) it only waits.
-#include "sampler/sampler.hpp"
+#include "fake_box_fixtures.hpp"
 #include "step_samples.hpp"
 
 #include <doctest/doctest.h>
 
 #include <chrono>
 #include <cstdint>
-#include <memory>
 #include <string>
-#include <thread>
 
 using namespace stand::test;
 using Clock = std::chrono::steady_clock;
@@ -20,37 +18,14 @@ namespace {
 constexpr std::uint64_t kMiB = 1024 * 1024;
 
 // A box that burns a quarter of one CPU and holds 64 MiB (48 of it
-// anonymous, 16 inactive page cache) in 3 processes (a slow field).
-class QuarterCpuBox final : public stand::sampler::SampleSource {
-public:
-    void read(stand::sampler::Sample& s, bool slow) override {
-        const auto us = std::chrono::duration_cast<std::chrono::microseconds>(s.t - origin_).count();
-        s.cpu_usage_us = static_cast<std::uint64_t>(us / 4);
-        s.mem_current = 64 * kMiB;
-        s.anon = 48 * kMiB;
-        s.inactive_file = 16 * kMiB;
-        if (slow) s.procs = 3;
-    }
-    std::string describe() const override { return "a fake box"; }
+// anonymous, 16 inactive page cache) in 3 processes.
+const FakeBoxShape kQuarterCpuBox{0.25, 64 * kMiB, 48 * kMiB, 16 * kMiB, 3};
 
-private:
-    const Clock::time_point origin_ = Clock::now();
-};
-
-// The bench's sampler: the fake box every 20 ms, started (as the engine's is).
-void sample_fake_box(StepBench& b) {
-    stand::sampler::SamplerOptions options;
-    options.interval = std::chrono::milliseconds(20);
-    options.host_pressure = false;  // no /proc/pressure: the box alone
-    auto sampler = std::make_shared<stand::sampler::Sampler>(std::make_unique<QuarterCpuBox>(), options);
-    sampler->start();
-    b.env.sampler = sampler.get();
-    b.keep.push_back(sampler);
-}
+void sample_quarter_cpu_box(StepBench& b) { sample_fake_box(b, kQuarterCpuBox, std::chrono::milliseconds(20)); }
 
 }  // namespace
 
-STAND_STEP_SAMPLE({"idle", R"({"step": "idle", "duration_s": 0.2})", "", sample_fake_box});
+STAND_STEP_SAMPLE({"idle", R"({"step": "idle", "duration_s": 0.2})", "", sample_quarter_cpu_box});
 
 TEST_CASE("idle step: without a sampler it waits and records nothing, no window and no finding") {
     StepBench b(R"({"step": "idle", "name": "rest", "duration_s": 0.15})");
@@ -68,7 +43,7 @@ TEST_CASE("idle step: without a sampler it waits and records nothing, no window 
 
 TEST_CASE("idle step: with a sampler, the box's CPU and memory over the step") {
     StepBench b(R"({"step": "idle", "name": "rest", "duration_s": 0.2})");
-    sample_fake_box(b);
+    sample_quarter_cpu_box(b);
     CHECK(b.failure_of_all() == "");
     CHECK(b.metric("rest.cpu_pct") == doctest::Approx(25).epsilon(0.02));
     CHECK(b.metric("rest.mem_mean_mib") == doctest::Approx(64));
@@ -89,12 +64,8 @@ TEST_CASE("idle step: with a sampler, the box's CPU and memory over the step") {
 
 TEST_CASE("idle step: a step shorter than the sampler's interval has its window of the edges' two samples") {
     StepBench b(R"({"step": "idle", "name": "blink", "duration_s": 0.05})");
-    stand::sampler::SamplerOptions options;
-    options.interval = std::chrono::seconds(10);  // no sample of the schedule falls inside the step
-    options.host_pressure = false;
-    auto sampler = std::make_shared<stand::sampler::Sampler>(std::make_unique<QuarterCpuBox>(), options);
-    b.env.sampler = sampler.get();
-    b.keep.push_back(sampler);
+    // Not started, and no sample of its schedule would fall inside the step.
+    sample_fake_box(b, kQuarterCpuBox, std::chrono::seconds(10), false);
     CHECK(b.failure_of_all() == "");
     REQUIRE(b.ctx.record.windows.contains("blink"));
     CHECK(b.ctx.record.windows.at("blink").at("samples").to_number<double>() == 2);
@@ -104,15 +75,8 @@ TEST_CASE("idle step: a step shorter than the sampler's interval has its window 
 
 TEST_CASE("idle step: the run's interrupt ends it early with StepFailure and no window") {
     StepBench b(R"({"step": "idle", "duration_s": 30})");
-    sample_fake_box(b);
-    std::thread signal([&b] {
-        std::this_thread::sleep_for(std::chrono::milliseconds(50));
-        b.interrupted = true;
-    });
-    const auto t0 = Clock::now();
-    const std::string failure = b.failure_of_all();
-    const auto took = Clock::now() - t0;
-    signal.join();
+    sample_quarter_cpu_box(b);
+    const auto [failure, took] = b.failure_of_all_interrupted_after(std::chrono::milliseconds(50));
     CHECK(failure == "interrupted");
     CHECK(took < std::chrono::milliseconds(500));
     CHECK(b.ctx.record.windows.empty());

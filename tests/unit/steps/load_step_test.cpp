@@ -3,6 +3,7 @@
 // as the server saw it; its metrics, loads.<step>, the findings of a bad
 // answer mix and the backend's side through a proxy. Every server here is
 // in-process on 127.0.0.1, port 0.
+#include "endpoint_fixtures.hpp"
 #include "step_samples.hpp"
 
 #include "../http_test_server.hpp"
@@ -30,12 +31,6 @@ namespace json = boost::json;
 
 namespace {
 
-// The plugin's endpoint, as proxy.endpoint answers it.
-void serve_endpoint(StepBench& b, unsigned short port, const char* scheme = "http", const char* host = "127.0.0.1") {
-    b.env.through_proxy = true;  // a proxy: it has an endpoint
-    b.port.answer(PortCall::endpoint, json::value(json::object{{"scheme", scheme}, {"host", host}, {"port", port}}));
-}
-
 // A panel whose create_user gives each user a link to `server` at
 // /sub/<name>, with a header of its own.
 void panel_links_to(StepBench& b, const HttpTestServer& server) {
@@ -51,8 +46,6 @@ void panel_links_to(StepBench& b, const HttpTestServer& server) {
 std::shared_ptr<HttpTestServer> answering(unsigned status) {
     return std::make_shared<HttpTestServer>([status](const TestRequest&) { return reply(status, "ok"); });
 }
-
-const json::object& load_of(const StepBench& b, const std::string& step) { return b.ctx.record.loads.at(step).as_object(); }
 
 std::uint64_t count_at(const json::object& o, std::initializer_list<std::string_view> path) {
     const json::value* v = nullptr;
@@ -77,27 +70,6 @@ std::string finding_message(const StepBench& b, const std::string& id) {
         if (f.at("id").as_string() == id) return std::string(f.at("message").as_string());
     return {};
 }
-
-// The scenario's backend, in this process: its counters as `stand backend`'s control port gives them.
-class InProcessBackend final : public stand::target::Backend {
-public:
-    InProcessBackend() : server_(stand::backend::BackendOptions{}) {}
-    const std::string& host() const override { return host_; }
-    std::uint16_t port() const override { return server_.listen_endpoint().port(); }
-    const std::string& ws_path() const override { return ws_path_; }
-    const json::object& info() const override { return info_; }
-    stand::target::BackendStats stats() const override {
-        const auto s = server_.stats();
-        return {s.accepted, s.open, s.requests, s.ws_sessions, s.ws_messages};
-    }
-    std::optional<double> cpu_seconds() const override { return std::nullopt; }
-
-private:
-    stand::backend::BackendServer server_;
-    std::string host_ = "127.0.0.1";
-    std::string ws_path_ = "/ws";
-    json::object info_;
-};
 
 }  // namespace
 
@@ -124,7 +96,7 @@ TEST_CASE("load step: the endpoint's requests, counted as the server saw them") 
     CHECK(b.port.count(PortCall::readiness) == 0);
 
     const auto seen = server.requests();
-    const json::object& load = load_of(b, "l");
+    const json::object& load = b.load_of("l");
     const std::uint64_t completed = count_at(load, {"requests", "completed"});
     CHECK(completed > 10);
     CHECK(completed == seen.size());
@@ -177,7 +149,7 @@ TEST_CASE("load step: without proxy.endpoint, the readiness URL's base with the 
     const auto seen = server.requests();
     REQUIRE_FALSE(seen.empty());
     CHECK(std::all_of(seen.begin(), seen.end(), [](const TestRequest& r) { return r.target() == "/api"; }));
-    CHECK(count_at(load_of(b, "l"), {"status_counts", "204"}) == seen.size());
+    CHECK(count_at(b.load_of("l"), {"status_counts", "204"}) == seen.size());
     CHECK(b.metric("l.error_pct") == 0);
 }
 
@@ -189,8 +161,8 @@ TEST_CASE("load step: answers of 500 and closed connections are errors, not thro
         REQUIRE(b.failure_of_all() == "");
         const std::uint64_t seen = server->requests().size();
         REQUIRE(seen > 0);
-        CHECK(count_at(load_of(b, "l"), {"status_counts", "500"}) == seen);
-        CHECK(count_at(load_of(b, "l"), {"requests", "completed"}) == seen);
+        CHECK(count_at(b.load_of("l"), {"status_counts", "500"}) == seen);
+        CHECK(count_at(b.load_of("l"), {"requests", "completed"}) == seen);
         CHECK(b.metric("l.error_pct") == 100);
         CHECK(b.metric("l.ok_rps") == 0);
         CHECK(*b.metric("l.rps") > 0);
@@ -218,7 +190,7 @@ TEST_CASE("load step: answers of 500 and closed connections are errors, not thro
         StepBench b(R"({"step": "load", "name": "l", "duration_s": 0.3, "connections": 1})");
         serve_endpoint(b, server.port());
         REQUIRE(b.failure_of_all() == "");
-        const json::object& load = load_of(b, "l");
+        const json::object& load = b.load_of("l");
         CHECK(count_at(load, {"requests", "completed"}) == 0);
         const std::uint64_t errors = count_at(load, {"requests", "errors"});
         CHECK(errors > 0);
@@ -236,7 +208,7 @@ TEST_CASE("load step: a dead endpoint is 100 % connection errors, a failed port 
         StepBench b(R"({"step": "load", "name": "l", "duration_s": 0.3, "connections": 1})");
         serve_endpoint(b, free_port());
         REQUIRE(b.failure_of_all() == "");
-        const json::object& load = load_of(b, "l");
+        const json::object& load = b.load_of("l");
         const std::uint64_t sent = count_at(load, {"requests", "sent"});
         CHECK(sent > 0);
         CHECK(count_at(load, {"errors", "connect_refused"}) == sent);
@@ -278,7 +250,7 @@ TEST_CASE("load step: the open model sends the rate, each request on time or cou
     StepBench b(R"({"step": "load", "name": "l", "duration_s": 0.3, "rate": 100, "connections": 4})");
     serve_endpoint(b, server.port());
     REQUIRE(b.failure_of_all() == "");
-    const json::object& load = load_of(b, "l");
+    const json::object& load = b.load_of("l");
     CHECK(load.at("model").as_string() == "open");
     const std::uint64_t offered = count_at(load, {"requests", "offered"});
     CHECK(offered >= 29);
@@ -315,7 +287,7 @@ TEST_CASE("load step: subscription links are the users' links with their headers
     CHECK(user1 > 1);
     CHECK(user2 > 1);
     CHECK(static_cast<std::size_t>(user1 + user2) == seen.size());
-    const json::object& load = load_of(b, "l");
+    const json::object& load = b.load_of("l");
     CHECK(count_at(load, {"links"}) == 2);
     // Every link once before the window (warmup_once), then the measured requests.
     CHECK(count_at(load, {"warmup", "requests"}) == 2);
@@ -352,7 +324,7 @@ TEST_CASE("load step: the admin churn alongside the load, each call timed") {
     for (std::size_t i = 0; i < n; ++i) CHECK(deleted[i].at("id").as_string() == "id-churn" + std::to_string(i + 1));
     CHECK(b.port.count(PortCall::admin_call) == n);
 
-    const json::object& churn = load_of(b, "l").at("churn").as_object();
+    const json::object& churn = b.load_of("l").at("churn").as_object();
     CHECK(churn.at("adds").to_number<std::size_t>() == n);
     CHECK(churn.at("deletes").to_number<std::size_t>() == n);
     CHECK(churn.at("calls").to_number<std::size_t>() == n);
@@ -384,7 +356,7 @@ TEST_CASE("load step: open dashboards poll what the panel's UI polls, measured a
         return r.target() == "/panel/status" && r["Cookie"] == "session=s3cr3t";
     });
     // Two dashboards each polling every 0.1 s for 0.4 s: 20 a second, 8 in all.
-    const json::object& dashboard = load_of(b, "l").at("dashboard").as_object();
+    const json::object& dashboard = b.load_of("l").at("dashboard").as_object();
     CHECK(dashboard.at("dashboards").to_number<int>() == 2);
     const json::object& status = dashboard.at("requests").as_array().at(0).as_object();
     CHECK(status.at("name").as_string() == "status");
@@ -396,7 +368,7 @@ TEST_CASE("load step: open dashboards poll what the panel's UI polls, measured a
     CHECK(*b.metric("l.dash_rps") > 0);
     CHECK(*b.metric("l.dash_p50_ms") <= *b.metric("l.dash_max_ms"));
     // The step's own load went to the endpoint, apart from the polls.
-    CHECK(count_at(load_of(b, "l"), {"requests", "completed"}) + static_cast<std::uint64_t>(polls) == seen.size());
+    CHECK(count_at(b.load_of("l"), {"requests", "completed"}) + static_cast<std::uint64_t>(polls) == seen.size());
 
     StepBench refused(R"({"step": "load", "name": "l", "duration_s": 0.4, "dashboards": 1})");
     serve_endpoint(refused, server.port());
@@ -408,17 +380,18 @@ TEST_CASE("load step: open dashboards poll what the panel's UI polls, measured a
 }
 
 TEST_CASE("load step: through a proxy, the backend's connections per request say whether it pools") {
-    InProcessBackend backend;
+    stand::backend::BackendServer server{stand::backend::BackendOptions{}};
+    InProcessBackend backend(server);
     SUBCASE("a new backend connection per request: no-backend-reuse") {
         StepBench b(R"({"step": "load", "name": "l", "duration_s": 0.3, "connections": 2, "keepalive": false})");
         b.env.backend = &backend;
         b.env.through_proxy = true;
         serve_endpoint(b, backend.port());  // no proxy in between: each client connection is a backend one
         REQUIRE(b.failure_of_all() == "");
-        const std::uint64_t completed = count_at(load_of(b, "l"), {"requests", "completed"});
+        const std::uint64_t completed = count_at(b.load_of("l"), {"requests", "completed"});
         REQUIRE(completed > 0);
         CHECK(*b.metric("l.conns_per_req") == doctest::Approx(1));
-        CHECK(b.metric("l.backend_conns") == static_cast<double>(count_at(load_of(b, "l"), {"connections_opened"})));
+        CHECK(b.metric("l.backend_conns") == static_cast<double>(count_at(b.load_of("l"), {"connections_opened"})));
         CHECK(*b.metric("l.backend_conns_per_req") == doctest::Approx(1).epsilon(0.02));
         CHECK(*b.metric("l.backend_requests_per_req") == doctest::Approx(1).epsilon(0.02));
         CHECK_FALSE(b.metric("l.backend_cpu_us_per_req"));  // this backend's CPU is not known
@@ -467,7 +440,7 @@ TEST_CASE("load step: an https endpoint is trusted through the configure step's 
     b.ctx.state.proxy_tls = {"p256", ca};  // what a configure step with "tls": "p256" leaves
     serve_endpoint(b, server.port(), "https");
     REQUIRE(b.failure_of_all() == "");
-    const json::object& load = load_of(b, "l");
+    const json::object& load = b.load_of("l");
     CHECK(count_at(load, {"requests", "completed"}) == server.requests().size());
     CHECK(b.metric("l.error_pct") == 0);
     const std::uint64_t handshakes = count_at(load, {"tls_handshakes", "total"});
@@ -484,9 +457,9 @@ TEST_CASE("load step: an https endpoint is trusted through the configure step's 
     StepBench untrusted(R"({"step": "load", "name": "l", "duration_s": 0.3, "connections": 1})");
     serve_endpoint(untrusted, server.port(), "https");
     REQUIRE(untrusted.failure_of_all() == "");
-    const std::uint64_t errors = count_at(load_of(untrusted, "l"), {"requests", "errors"});
+    const std::uint64_t errors = count_at(untrusted.load_of("l"), {"requests", "errors"});
     CHECK(errors > 0);
-    CHECK(count_at(load_of(untrusted, "l"), {"errors", "tls"}) == errors);
+    CHECK(count_at(untrusted.load_of("l"), {"errors", "tls"}) == errors);
     CHECK(untrusted.metric("l.error_pct") == 100);
     CHECK(untrusted.ctx.record.tls_sessions.empty());  // no configure step set TLS up
 }

@@ -11,88 +11,19 @@
 // scenario.one_server_3x_ui_double (and real.3x-ui.one_server).
 #include "scenario/steps/tunnel_support.hpp"
 #include "step_samples.hpp"
-#include "../http_test_server.hpp"
+#include "tunnel_fixtures.hpp"
 
-#include <boost/asio/ip/udp.hpp>
 #include <doctest/doctest.h>
 
 #include <memory>
-#include <mutex>
 #include <string>
 #include <vector>
 
 using namespace stand::test;
-using stand::scenario::StepFailure;
 namespace json = boost::json;
 
 namespace {
 
-// A loopback UDP port nothing listens on: a datagram to it is refused (ICMP).
-std::uint16_t closed_udp_port() {
-    boost::asio::io_context io;
-    boost::asio::ip::udp::socket s(io, {boost::asio::ip::make_address("127.0.0.1"), 0});
-    return s.local_endpoint().port();
-}
-
-// The users' subscriptions, served at /sub/<name>: by default one
-// hysteria2:// link to `udp` with the auth auth-<name>; `answer` changes that.
-struct Subscriptions {
-    std::uint16_t udp = closed_udp_port();
-    std::mutex mutex;
-    std::function<TestReply(const std::string& user)> answer = [this](const std::string& user) {
-        return reply(200, link_of(user) + "\n");
-    };
-    HttpTestServer http{[this](const TestRequest& r) {
-        const std::string target(r.target());
-        std::lock_guard lock(mutex);
-        return answer(target.substr(target.rfind('/') + 1));
-    }};
-
-    std::string link_of(const std::string& user) const {
-        return "hysteria2://auth-" + user + "@127.0.0.1:" + std::to_string(udp) + "/?insecure=1";
-    }
-    void answer_with(std::function<TestReply(const std::string&)> a) {
-        std::lock_guard lock(mutex);
-        answer = std::move(a);
-    }
-    std::vector<std::string> targets() const {
-        std::vector<std::string> out;
-        for (const auto& r : http.requests()) out.emplace_back(r.target());
-        return out;
-    }
-};
-
-// A panel whose create_user answers id-<name> and a subscription on `subs`.
-std::shared_ptr<Subscriptions> serve_users(StepBench& b) {
-    auto subs = std::make_shared<Subscriptions>();
-    b.keep.push_back(subs);
-    b.port.answer(PortCall::create_user, [raw = subs.get()](const json::object& args) {
-        const std::string name(args.at("name").as_string());
-        return reply_ok(json::object{{"id", "id-" + name},
-                                     {"subscription", {{"method", "GET"}, {"url", raw->http.url("/sub/" + name)}}}});
-    });
-    return subs;
-}
-
-// The StepFailure of step `index` run alone; "" when it ran through.
-std::string failure_of_step(StepBench& b, std::size_t index) {
-    try {
-        b.run(index);
-    } catch (const StepFailure& e) {
-        return e.what();
-    }
-    return "";
-}
-
-std::string refused(std::uint16_t udp) {
-    return "nobody listens on UDP 127.0.0.1:" + std::to_string(udp) + " (ICMP port unreachable)";
-}
-
-const json::object& load_of(const StepBench& b, const char* step) { return b.ctx.record.loads.at(step).as_object(); }
-
-std::string finding_message(const StepBench& b, std::size_t i) {
-    return std::string(b.ctx.record.findings.at(i).at("message").as_string());
-}
 
 const std::string kClients = R"({"step": "create_users", "name": "cu", "count": 3},
     {"step": "many_clients", "name": "M", "clients": 3, "duration_s": 0.4, "ramp_s": 0.2, "every_s": 0.1,
@@ -123,13 +54,13 @@ TEST_CASE("many_clients step: every user's link fetched in order, one client eac
     CHECK(b.metric("M.disconnects") == 0);
     CHECK_FALSE(b.metric("M.handshake_p50_ms"));
     CHECK_FALSE(b.metric("M.request_p95_ms"));
-    const auto& load = load_of(b, "M");
+    const auto& load = b.load_of("M");
     CHECK(load.at("schema").as_string() == "stand.many_clients/1");
     CHECK(load.at("clients").to_number<int>() == 3);
     CHECK(load.at("errors").as_array().at(0).as_string() == refused(subs->udp));
     CHECK(load.at("elapsed_s").to_number<double>() >= 0.2);
     CHECK(b.finding_ids() == std::vector<std::string>{"tunnel-clients-failed"});
-    CHECK(finding_message(b, 0) == "3 of 3 clients failed to connect; first: " + refused(subs->udp));
+    CHECK(b.finding_message(0) == "3 of 3 clients failed to connect; first: " + refused(subs->udp));
     REQUIRE(b.ctx.record.steps.size() == 2);
     CHECK(b.ctx.record.steps[1].at("name").as_string() == "M");
 }
@@ -140,10 +71,10 @@ TEST_CASE("many_clients step: a given \"server\" serves every client, with no us
                     "sink": "127.0.0.1:9", "server": "hysteria2://s3cret@127.0.0.1:)" + std::to_string(udp) + R"(/"})");
     CHECK(b.failure_of_all() == "");
     CHECK(b.port.calls().empty());
-    CHECK(load_of(b, "M").at("clients").to_number<int>() == 4);
+    CHECK(b.load_of("M").at("clients").to_number<int>() == 4);
     CHECK(b.metric("M.handshake_failures") == 4);
     CHECK(b.metric("M.links_s") < 1);
-    CHECK(finding_message(b, 0) == "4 of 4 clients failed to connect; first: " + refused(udp));
+    CHECK(b.finding_message(0) == "4 of 4 clients failed to connect; first: " + refused(udp));
 }
 
 TEST_CASE("many_clients step: what ends it before the clients, naming the step and the user") {
@@ -152,7 +83,7 @@ TEST_CASE("many_clients step: what ends it before the clients, naming the step a
         serve_users(b);
         b.run(0);
         b.ctx.state.users.pop_back();
-        CHECK(failure_of_step(b, 1) == "step M wants users 0..2, each with a tunnel of its own, but 2 users exist");
+        CHECK(b.failure_of(1) == "step M wants users 0..2, each with a tunnel of its own, but 2 users exist");
         CHECK(b.ctx.record.loads.empty());
     }
     SUBCASE("the second user's subscription answers 500: the third is not fetched") {
@@ -199,9 +130,9 @@ TEST_CASE("many_clients step: a user with no Hysteria 2 link fails it, or with s
         CHECK(b.failure_of_all() == "");
         const std::string why = "subscription of user 1 (id-user2) (" + subs->http.url("/sub/user2") +
                                 ") has no hysteria2:// link (1 link(s)): not measured (\"if_elsewhere\": \"skip\")";
-        CHECK(load_of(b, "M").at("not_measured").as_string() == why);
+        CHECK(b.load_of("M").at("not_measured").as_string() == why);
         CHECK(b.finding_ids() == std::vector<std::string>{"tunnel-not-here"});
-        CHECK(finding_message(b, 0) == why);
+        CHECK(b.finding_message(0) == why);
         CHECK_FALSE(b.metric("M.links_s"));
         CHECK_FALSE(b.metric("M.connected"));
     }
@@ -228,7 +159,7 @@ TEST_CASE("many_clients step: links naming a server elsewhere fail it saying how
         StepBench b(kClients + R"(, "if_elsewhere": "skip"})");
         serve_users(b)->answer_with(elsewhere);
         CHECK(b.failure_of_all() == "");
-        CHECK(load_of(b, "M").at("not_measured").as_string() ==
+        CHECK(b.load_of("M").at("not_measured").as_string() ==
               "the link names node1.bench.test:8443, not a server on this machine (the panel serves its users "
               "elsewhere, or not at all): not measured (\"if_elsewhere\": \"skip\")");
         CHECK(b.finding_ids() == std::vector<std::string>{"tunnel-not-here"});

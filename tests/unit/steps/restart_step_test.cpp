@@ -2,7 +2,7 @@
 // request polled until it succeeds (<step>.seconds), both timed from the
 // restart command; with admin_api, then panel.admin_call until it succeeds
 // (<step>.admin_api_seconds).
-#include "../http_test_server.hpp"
+#include "endpoint_fixtures.hpp"
 #include "step_samples.hpp"
 
 #include <stand/stand.h>
@@ -20,21 +20,6 @@ using Clock = std::chrono::steady_clock;
 
 namespace {
 
-// A system whose readiness request is GET <loopback server>/ready, answered
-// with status_of(n) for the n-th request (from 1); no process of it ends.
-std::shared_ptr<HttpTestServer> ready_server(StepBench& b, std::function<unsigned(std::size_t)> status_of) {
-    auto server = std::make_shared<HttpTestServer>(
-        [status_of, n = std::size_t{0}](const TestRequest&) mutable { return reply(status_of(++n)); });
-    b.keep.push_back(server);
-    b.port.answer(PortCall::readiness, json::value(json::object{{"url", server->url("/ready")}}));
-    b.port.answer(PortCall::ended_processes, json::value(json::array{}));
-    return server;
-}
-
-void system_restarts(StepBench& b) {
-    ready_server(b, [](std::size_t) { return 200u; });
-}
-
 // The restart command takes `ms` before it returns.
 void restart_takes(StepBench& b, int ms) {
     b.port.answer(PortCall::restart, [ms](const json::object&) {
@@ -43,15 +28,9 @@ void restart_takes(StepBench& b, int ms) {
     });
 }
 
-std::vector<PortCall> calls_of(const FakePort& port) {
-    std::vector<PortCall> out;
-    for (const auto& c : port.calls()) out.push_back(c.call);
-    return out;
-}
-
 }  // namespace
 
-STAND_STEP_SAMPLE({"restart", R"({"step": "restart", "interval_ms": 10, "admin_api": true})", "", system_restarts});
+STAND_STEP_SAMPLE({"restart", R"({"step": "restart", "interval_ms": 10, "admin_api": true})", "", system_ready});
 
 TEST_CASE("restart step: the command's time, then readiness timed from the command") {
     StepBench b(R"({"step": "restart", "name": "rs", "interval_ms": 20})");
@@ -72,7 +51,7 @@ TEST_CASE("restart step: the command's time, then readiness timed from the comma
     CHECK(b.port.count(PortCall::admin_call) == 0);
     const std::vector<PortCall> expected{PortCall::restart,         PortCall::readiness,       PortCall::ended_processes,
                                          PortCall::ended_processes, PortCall::ended_processes};
-    CHECK(calls_of(b.port) == expected);
+    CHECK(b.port.call_sequence() == expected);
     CHECK(b.port.calls()[0].timeout == std::chrono::minutes(3));
     // A restart is not a start: wait_ready after it still times from the last start step.
     CHECK(b.ctx.state.last_start == start_before);
@@ -98,7 +77,7 @@ TEST_CASE("restart step: with admin_api, until panel.admin_call answers, every 1
 
 TEST_CASE("restart step: a failed restart or readiness ends the repetition naming what failed") {
     StepBench failed(R"({"step": "restart"})");
-    system_restarts(failed);
+    system_ready(failed);
     failed.port.answer(PortCall::restart,
                        [](const json::object&) { return reply_error(STAND_E_IO, "systemctl restart x-ui: exit 1"); });
     CHECK(failed.failure_of_all() == "lifecycle.restart: systemctl restart x-ui: exit 1");
@@ -122,7 +101,7 @@ TEST_CASE("restart step: a failed restart or readiness ends the repetition namin
 TEST_CASE("restart step: the admin API failing or refusing ends the repetition naming it") {
     // The worker itself failing on the admin call ends it at once.
     StepBench crashed(R"({"step": "restart", "interval_ms": 10, "admin_api": true})");
-    system_restarts(crashed);
+    system_ready(crashed);
     crashed.port.answer(PortCall::admin_call, [](const json::object&) {
         return reply_failure(stand::isolation::WorkerReply::Failure::kCrashed, "the worker died of signal 6");
     });
@@ -131,7 +110,7 @@ TEST_CASE("restart step: the admin API failing or refusing ends the repetition n
 
     // The panel refusing until the step's timeout: its last error is named.
     StepBench refused(R"({"step": "restart", "interval_ms": 10, "admin_api": true, "timeout_s": 0.25})");
-    system_restarts(refused);
+    system_ready(refused);
     refused.port.answer(PortCall::admin_call,
                         [](const json::object&) { return reply_error(STAND_E_BAD_RESPONSE, "HTTP 401: login failed"); });
     const auto t0 = Clock::now();

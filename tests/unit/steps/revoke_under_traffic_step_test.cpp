@@ -14,87 +14,22 @@
 // real.3x-ui.one_server (tests/real-panels/check_one_server_real.sh).
 #include "scenario/steps/revoke.hpp"
 #include "step_samples.hpp"
-#include "../http_test_server.hpp"
+#include "tunnel_fixtures.hpp"
 
 #include <stand/stand.h>
 
-#include <boost/asio/ip/udp.hpp>
 #include <doctest/doctest.h>
 
 #include <chrono>
 #include <memory>
-#include <mutex>
 #include <string>
 #include <vector>
 
 using namespace stand::test;
-using stand::scenario::StepFailure;
 namespace json = boost::json;
 
 namespace {
 
-// A loopback UDP port nothing listens on: a datagram to it is refused (ICMP).
-std::uint16_t closed_udp_port() {
-    boost::asio::io_context io;
-    boost::asio::ip::udp::socket s(io, {boost::asio::ip::make_address("127.0.0.1"), 0});
-    return s.local_endpoint().port();
-}
-
-// The users' subscriptions, served at /sub/<name>: by default one
-// hysteria2:// link to `udp` with the auth auth-<name>; `answer` changes that.
-struct Subscriptions {
-    std::uint16_t udp = closed_udp_port();
-    std::mutex mutex;
-    std::function<TestReply(const std::string& user)> answer = [this](const std::string& user) {
-        return reply(200, link_of(user) + "\n");
-    };
-    HttpTestServer http{[this](const TestRequest& r) {
-        const std::string target(r.target());
-        std::lock_guard lock(mutex);
-        return answer(target.substr(target.rfind('/') + 1));
-    }};
-
-    std::string link_of(const std::string& user) const {
-        return "hysteria2://auth-" + user + "@127.0.0.1:" + std::to_string(udp) + "/?insecure=1";
-    }
-    void answer_with(std::function<TestReply(const std::string&)> a) {
-        std::lock_guard lock(mutex);
-        answer = std::move(a);
-    }
-    std::vector<std::string> targets() const {
-        std::vector<std::string> out;
-        for (const auto& r : http.requests()) out.emplace_back(r.target());
-        return out;
-    }
-};
-
-// A panel whose create_user answers id-<name> and a subscription on `subs`.
-std::shared_ptr<Subscriptions> serve_users(StepBench& b) {
-    auto subs = std::make_shared<Subscriptions>();
-    b.keep.push_back(subs);
-    b.port.answer(PortCall::create_user, [raw = subs.get()](const json::object& args) {
-        const std::string name(args.at("name").as_string());
-        return reply_ok(json::object{{"id", "id-" + name},
-                                     {"subscription", {{"method", "GET"}, {"url", raw->http.url("/sub/" + name)}}}});
-    });
-    return subs;
-}
-
-// The StepFailure of step `index` run alone; "" when it ran through.
-std::string failure_of_step(StepBench& b, std::size_t index) {
-    try {
-        b.run(index);
-    } catch (const StepFailure& e) {
-        return e.what();
-    }
-    return "";
-}
-
-std::string refused(std::uint16_t udp) {
-    return "nobody listens on UDP 127.0.0.1:" + std::to_string(udp) + " (ICMP port unreachable)";
-}
-
-const json::object& load_of(const StepBench& b, const char* step) { return b.ctx.record.loads.at(step).as_object(); }
 
 // The parser holds watch_s to 2 s or more (streams still flowing in its last
 // second). With no server nothing the watch's length decides is reached, so
@@ -182,7 +117,7 @@ TEST_CASE("revoke_under_traffic step: the watch after the call, with no server t
     CHECK(b.port.args_of(PortCall::set_user_enabled).at(0) == json::object{{"id", "id-user1"}, {"enabled", false}});
     CHECK(subs->targets() == std::vector<std::string>{"/sub/user1", "/sub/user2"});
     // What the watch saw is recorded; the metrics of a revocation are not: nothing was revoked under traffic.
-    const auto& load = load_of(b, "R");
+    const auto& load = b.load_of("R");
     CHECK(load.at("action").as_string() == "disable");
     CHECK(load.at("user").as_string() == "id-user1");
     CHECK(load.at("call_ms").to_number<double>() >= 0);
@@ -208,7 +143,7 @@ TEST_CASE("revoke_under_traffic step: what ends it before anything is revoked, n
         const auto subs = serve_users(b);
         b.run(0);
         b.ctx.state.users.pop_back();
-        CHECK(failure_of_step(b, 1) ==
+        CHECK(b.failure_of(1) ==
               "step R revokes user 1 beside 1 other(s) after it, but 2 users exist: create more before it");
         CHECK(subs->targets().empty());
         CHECK(revocations(b) == 0);
@@ -247,7 +182,7 @@ TEST_CASE("revoke_under_traffic step: with if_elsewhere skip, nobody is revoked 
         serve_users(b)->answer_with(
             [](const std::string&) { return reply(200, "hysteria2://auth@node1.bench.test:8443/?insecure=1\n"); });
         CHECK(b.failure_of_all() == "");
-        CHECK(load_of(b, "R").at("not_measured").as_string() ==
+        CHECK(b.load_of("R").at("not_measured").as_string() ==
               "the link names node1.bench.test:8443, not a server on this machine (the panel serves its users "
               "elsewhere, or not at all): not measured (\"if_elsewhere\": \"skip\")");
         CHECK(b.finding_ids() == std::vector<std::string>{"tunnel-not-here"});
@@ -259,7 +194,7 @@ TEST_CASE("revoke_under_traffic step: with if_elsewhere skip, nobody is revoked 
         const auto subs = serve_users(b);
         subs->answer_with([](const std::string&) { return reply(200, "ss://YWVzLTI1Ni1nY206cHc@127.0.0.1:8388#s\n"); });
         CHECK(b.failure_of_all() == "");
-        CHECK(load_of(b, "R").at("not_measured").as_string() ==
+        CHECK(b.load_of("R").at("not_measured").as_string() ==
               "subscription of user 1 (id-user2) (" + subs->http.url("/sub/user2") +
                   ") has no hysteria2:// link (1 link(s)): not measured (\"if_elsewhere\": \"skip\")");
         CHECK(revocations(b) == 0);

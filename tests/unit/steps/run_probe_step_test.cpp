@@ -3,7 +3,7 @@
 // the host's lat_p50_us .. lat_p999_us), its facts the record's probe_facts
 // under the step's name, its notes the record's notes (each once); an answer
 // of another shape ends the repetition.
-#include "sampler/sampler.hpp"
+#include "fake_box_fixtures.hpp"
 #include "step_samples.hpp"
 
 #include <stand/stand.h>
@@ -11,7 +11,6 @@
 #include <doctest/doctest.h>
 
 #include <chrono>
-#include <memory>
 #include <thread>
 
 using namespace stand::test;
@@ -29,24 +28,8 @@ const json::object kAnswer{
 
 void probe_answers(StepBench& b) { b.port.answer(PortCall::run, json::value(kAnswer)); }
 
-std::vector<PortCall> calls_of(const FakePort& port) {
-    std::vector<PortCall> out;
-    for (const auto& c : port.calls()) out.push_back(c.call);
-    return out;
-}
-
-// A box that burns half of one CPU.
-class HalfCpuBox final : public stand::sampler::SampleSource {
-public:
-    void read(stand::sampler::Sample& s, bool) override {
-        s.cpu_usage_us = static_cast<std::uint64_t>(
-            std::chrono::duration_cast<std::chrono::microseconds>(s.t - origin_).count() / 2);
-    }
-    std::string describe() const override { return "a fake box"; }
-
-private:
-    const Clock::time_point origin_ = Clock::now();
-};
+// A box that burns half of one CPU, sampled every 10 ms.
+void sample_half_cpu_box(StepBench& b) { sample_fake_box(b, FakeBoxShape::cpu_only(0.5), std::chrono::milliseconds(10)); }
 
 }  // namespace
 
@@ -58,7 +41,7 @@ TEST_CASE("run_probe step: prepare, run and cleanup of the job, the answer's met
     probe_answers(b);
     CHECK(b.failure_of_all() == "");
     const std::vector<PortCall> expected{PortCall::prepare, PortCall::run, PortCall::cleanup};
-    CHECK(calls_of(b.port) == expected);
+    CHECK(b.port.call_sequence() == expected);
     CHECK(b.port.calls()[0].args ==
           json::object{{"job", "seq_read"}, {"params", {{"size_mib", 1}, {"direct", true}}}});
     CHECK(b.port.calls()[1].args == json::object{{"job", "seq_read"}});
@@ -102,13 +85,7 @@ TEST_CASE("run_probe step: facts per step, each note once, no facts no entry") {
 
 TEST_CASE("run_probe step: with a sampler, the box's CPU over the run as <step>.box_cpu_pct") {
     StepBench b(R"({"step": "run_probe", "name": "rd", "job": "seq_read"})");
-    stand::sampler::SamplerOptions options;
-    options.interval = std::chrono::milliseconds(10);
-    options.host_pressure = false;
-    auto sampler = std::make_shared<stand::sampler::Sampler>(std::make_unique<HalfCpuBox>(), options);
-    sampler->start();
-    b.env.sampler = sampler.get();
-    b.keep.push_back(sampler);
+    sample_half_cpu_box(b);
     b.port.answer(PortCall::run, [](const json::object&) {
         std::this_thread::sleep_for(std::chrono::milliseconds(100));  // the probe's I/O
         return reply_ok(json::object{{"metrics", {{"mib_s", 100}}}});
@@ -121,13 +98,7 @@ TEST_CASE("run_probe step: with a sampler, the box's CPU over the run as <step>.
 
 TEST_CASE("run_probe step: a job that measured nothing gets no box CPU beside it") {
     StepBench b(R"({"step": "run_probe", "name": "z", "job": "7z-bench"})");
-    stand::sampler::SamplerOptions options;
-    options.interval = std::chrono::milliseconds(10);
-    options.host_pressure = false;
-    auto sampler = std::make_shared<stand::sampler::Sampler>(std::make_unique<HalfCpuBox>(), options);
-    sampler->start();
-    b.env.sampler = sampler.get();
-    b.keep.push_back(sampler);
+    sample_half_cpu_box(b);
     b.port.answer(PortCall::run, json::value(json::object{{"metrics", json::object{}}, {"notes", {"no 7z on PATH"}}}));
     CHECK(b.failure_of_all() == "");
     CHECK(b.ctx.record.metrics.empty());

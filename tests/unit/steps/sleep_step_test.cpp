@@ -4,7 +4,6 @@
 #include <doctest/doctest.h>
 
 #include <chrono>
-#include <thread>
 
 using namespace stand::test;
 using Clock = std::chrono::steady_clock;
@@ -31,14 +30,7 @@ TEST_CASE("sleep step: waits its duration, calls nothing, records nothing but th
 
 TEST_CASE("sleep step: the run's interrupt ends it early with StepFailure") {
     StepBench b(R"({"step": "sleep", "duration_s": 30})");
-    std::thread signal([&b] {
-        std::this_thread::sleep_for(std::chrono::milliseconds(50));
-        b.interrupted = true;
-    });
-    const auto t0 = Clock::now();
-    const std::string failure = b.failure_of_all();
-    const auto took = Clock::now() - t0;
-    signal.join();
+    const auto [failure, took] = b.failure_of_all_interrupted_after(std::chrono::milliseconds(50));
     CHECK(failure == "interrupted");
     CHECK(took >= std::chrono::milliseconds(50));
     CHECK(took < std::chrono::milliseconds(500));

@@ -19,10 +19,13 @@
 #include <boost/json.hpp>
 
 #include <atomic>
+#include <chrono>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <thread>
 #include <vector>
 
 namespace stand::test {
@@ -67,6 +70,35 @@ public:
         }
         return "";
     }
+    // The StepFailure's message of step `index` run alone; "" when it ran through.
+    std::string failure_of(std::size_t index) {
+        try {
+            run(index);
+        } catch (const scenario::StepFailure& e) {
+            return e.what();
+        }
+        return "";
+    }
+    struct TimedFailure {
+        std::string failure;  // "" when the steps ran through
+        std::chrono::steady_clock::duration took;
+    };
+    // Runs the steps while, on another thread, `event` happens `after` into them.
+    TimedFailure failure_of_all_with_event_after(std::chrono::milliseconds after, const std::function<void()>& event) {
+        std::thread meanwhile([&event, after] {
+            std::this_thread::sleep_for(after);
+            event();
+        });
+        const auto t0 = std::chrono::steady_clock::now();
+        std::string failure = failure_of_all();
+        const auto took = std::chrono::steady_clock::now() - t0;
+        meanwhile.join();
+        return {std::move(failure), took};
+    }
+    // Runs the steps with the run's interrupt set `after` into them, as Ctrl-C does.
+    TimedFailure failure_of_all_interrupted_after(std::chrono::milliseconds after) {
+        return failure_of_all_with_event_after(after, [this] { interrupted = true; });
+    }
     std::optional<double> metric(const std::string& key) const {
         if (const auto* v = ctx.record.metrics.if_contains(key)) return v->to_number<double>();
         return std::nullopt;
@@ -77,6 +109,13 @@ public:
         for (const auto& f : ctx.record.findings)
             if (const auto* id = f.as_object().if_contains("id")) out.emplace_back(id->as_string());
         return out;
+    }
+
+    const boost::json::object& load_of(const std::string& step) const {
+        return ctx.record.loads.at(step).as_object();
+    }
+    std::string finding_message(std::size_t index) const {
+        return std::string(ctx.record.findings.at(index).at("message").as_string());
     }
 
     // What a test's setup must keep alive as long as the bench (a server).

@@ -1,65 +1,30 @@
 // stop: one lifecycle.stop call, bounded by the step's timeout (60 s unless
 // timeout_s says otherwise); it records nothing of its own.
+#include "lifecycle_call_cases.hpp"
 #include "step_samples.hpp"
-
-#include <stand/stand.h>
 
 #include <doctest/doctest.h>
 
 #include <chrono>
 
 using namespace stand::test;
-namespace json = boost::json;
+
+namespace {
+
+const LifecycleCallKind kStop{"stop", PortCall::stop, std::chrono::seconds(60), "systemctl stop xray: unit not loaded"};
+
+}  // namespace
 
 STAND_STEP_SAMPLE({"stop", R"({"step": "stop"})", "", nullptr});
 
 TEST_CASE("stop step: one lifecycle.stop call bounded by the step's timeout, no metric") {
-    StepBench b(R"({"step": "stop"})");
-    CHECK(b.failure_of_all() == "");
-    REQUIRE(b.port.calls().size() == 1);
-    CHECK(b.port.calls()[0].call == PortCall::stop);
-    CHECK(b.port.calls()[0].args.empty());
-    CHECK(b.port.calls()[0].timeout == std::chrono::seconds(60));
-    CHECK(b.ctx.record.metrics.empty());
-    CHECK(b.ctx.record.findings.empty());
-    // The step itself is on the record, under its default name.
-    REQUIRE(b.ctx.record.steps.size() == 1);
-    CHECK(b.ctx.record.steps[0].at("name").as_string() == "stop1");
-    CHECK(b.ctx.record.steps[0].at("kind").as_string() == "stop");
-
-    StepBench timed(R"({"step": "stop", "timeout_s": 5})");
-    CHECK(timed.failure_of_all() == "");
-    REQUIRE(timed.port.calls().size() == 1);
-    CHECK(timed.port.calls()[0].timeout == std::chrono::seconds(5));
+    check_one_call_bounded_by_the_timeout(kStop);
 }
 
 TEST_CASE("stop step: what the plugin answers beside success is not read") {
-    StepBench b(R"({"step": "stop", "name": "st"})");
-    b.port.answer(PortCall::stop, json::value(json::object{{"unexpected", 1}}));
-    const auto start_before = b.ctx.state.last_start;
-    CHECK(b.failure_of_all() == "");
-    CHECK(b.ctx.state.last_start == start_before);  // only a start step moves it
-    CHECK(b.ctx.record.metrics.empty());
-    // It leaves nothing for the next step: no users, no proxy state.
-    CHECK(b.ctx.state.users.empty());
-    CHECK(b.ctx.state.settings_set.empty());
+    check_the_answer_beside_success_is_not_read(kStop);
 }
 
 TEST_CASE("stop step: a failed call ends the repetition naming the call") {
-    StepBench failed(R"({"step": "stop"})");
-    failed.port.answer(PortCall::stop,
-                       [](const json::object&) { return reply_error(STAND_E_IO, "systemctl stop xray: unit not loaded"); });
-    CHECK(failed.failure_of_all() == "lifecycle.stop: systemctl stop xray: unit not loaded");
-    CHECK(failed.ctx.record.steps.empty());
-
-    // Without a message, the result's name stands for it.
-    StepBench bare(R"({"step": "stop"})");
-    bare.port.answer(PortCall::stop, [](const json::object&) { return reply_error(STAND_E_TIMEOUT, ""); });
-    CHECK(bare.failure_of_all() == "lifecycle.stop: timeout");
-
-    StepBench crashed(R"({"step": "stop"})");
-    crashed.port.answer(PortCall::stop, [](const json::object&) {
-        return reply_failure(stand::isolation::WorkerReply::Failure::kCrashed, "the worker died of signal 11");
-    });
-    CHECK(crashed.failure_of_all() == "lifecycle.stop: the worker died of signal 11");
+    check_a_failed_call_ends_the_repetition(kStop);
 }

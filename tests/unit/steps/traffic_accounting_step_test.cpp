@@ -13,89 +13,28 @@
 // in scenario.one_server_3x_ui_double and real.3x-ui.one_server
 // (tests/real-panels/check_one_server_real.sh).
 #include "step_samples.hpp"
-#include "../http_test_server.hpp"
+#include "tunnel_fixtures.hpp"
 
 #include <stand/stand.h>
 
-#include <boost/asio/ip/udp.hpp>
 #include <doctest/doctest.h>
 
 #include <memory>
-#include <mutex>
 #include <string>
 #include <vector>
 
 using namespace stand::test;
-using stand::scenario::StepFailure;
 namespace json = boost::json;
 
 namespace {
 
-// A loopback UDP port nothing listens on: a datagram to it is refused (ICMP).
-std::uint16_t closed_udp_port() {
-    boost::asio::io_context io;
-    boost::asio::ip::udp::socket s(io, {boost::asio::ip::make_address("127.0.0.1"), 0});
-    return s.local_endpoint().port();
-}
-
-// The users' subscriptions, served at /sub/<name>: by default one
-// hysteria2:// link to `udp` with the auth auth-<name>; `answer` changes that.
-struct Subscriptions {
-    std::uint16_t udp = closed_udp_port();
-    std::mutex mutex;
-    std::function<TestReply(const std::string& user)> answer = [this](const std::string& user) {
-        return reply(200, link_of(user) + "\n");
-    };
-    HttpTestServer http{[this](const TestRequest& r) {
-        const std::string target(r.target());
-        std::lock_guard lock(mutex);
-        return answer(target.substr(target.rfind('/') + 1));
-    }};
-
-    std::string link_of(const std::string& user) const {
-        return "hysteria2://auth-" + user + "@127.0.0.1:" + std::to_string(udp) + "/?insecure=1";
-    }
-    void answer_with(std::function<TestReply(const std::string&)> a) {
-        std::lock_guard lock(mutex);
-        answer = std::move(a);
-    }
-    std::vector<std::string> targets() const {
-        std::vector<std::string> out;
-        for (const auto& r : http.requests()) out.emplace_back(r.target());
-        return out;
-    }
-};
-
-// A panel whose create_user answers id-<name> and a subscription on `subs`,
-// and whose user_traffic counts nothing yet.
-std::shared_ptr<Subscriptions> serve_users(StepBench& b) {
-    auto subs = std::make_shared<Subscriptions>();
-    b.keep.push_back(subs);
-    b.port.answer(PortCall::create_user, [raw = subs.get()](const json::object& args) {
-        const std::string name(args.at("name").as_string());
-        return reply_ok(json::object{{"id", "id-" + name},
-                                     {"subscription", {{"method", "GET"}, {"url", raw->http.url("/sub/" + name)}}}});
-    });
+// A panel as serve_users' whose user_traffic counts nothing yet.
+std::shared_ptr<Subscriptions> serve_users_counting_nothing(StepBench& b) {
+    auto subs = serve_users(b);
     b.port.answer(PortCall::user_traffic,
                   json::value(json::object{{"total_bytes", 0}, {"up_bytes", 0}, {"down_bytes", 0}}));
     return subs;
 }
-
-// The StepFailure of step `index` run alone; "" when it ran through.
-std::string failure_of_step(StepBench& b, std::size_t index) {
-    try {
-        b.run(index);
-    } catch (const StepFailure& e) {
-        return e.what();
-    }
-    return "";
-}
-
-std::string refused(std::uint16_t udp) {
-    return "nobody listens on UDP 127.0.0.1:" + std::to_string(udp) + " (ICMP port unreachable)";
-}
-
-const json::object& load_of(const StepBench& b, const char* step) { return b.ctx.record.loads.at(step).as_object(); }
 
 std::vector<std::string> counted_ids(const StepBench& b) {
     std::vector<std::string> out;
@@ -117,11 +56,11 @@ STAND_STEP_SAMPLE({"traffic_accounting",
                    R"({"step": "create_users", "count": 2},
                       {"step": "traffic_accounting", "users": 2, "mib_per_user": 0.01, "ramp_s": 0.1,
                        "transfer_within_s": 1, "settle_within_s": 1, "poll_every_s": 0.2, "sink": "127.0.0.1:9"})",
-                   "", [](StepBench& b) { serve_users(b); }, "no user's download completed"});
+                   "", [](StepBench& b) { serve_users_counting_nothing(b); }, "no user's download completed"});
 
 TEST_CASE("traffic_accounting step: the links, then each user's count before the transfer: no download, no ratio") {
     StepBench b(accounting_steps(R"("user": 1, "users": 2)"));
-    const auto subs = serve_users(b);
+    const auto subs = serve_users_counting_nothing(b);
     std::vector<std::string> fetched_by_then;
     b.port.before_call = [&](std::size_t, PortCall call) {
         if (call == PortCall::user_traffic && fetched_by_then.empty()) fetched_by_then = subs->targets();
@@ -146,7 +85,7 @@ TEST_CASE("traffic_accounting step: the links, then each user's count before the
 TEST_CASE("traffic_accounting step: user_traffic's answer: counts of bytes, total_bytes required, up and down not") {
     const auto failure_with = [](json::value answer, std::size_t* counted = nullptr) {
         StepBench b(accounting_steps(R"("users": 2)"));
-        serve_users(b);
+        serve_users_counting_nothing(b);
         b.port.answer(PortCall::user_traffic, std::move(answer));
         std::string failure = b.failure_of_all();
         if (counted != nullptr) *counted = b.port.count(PortCall::user_traffic);
@@ -181,7 +120,7 @@ TEST_CASE("traffic_accounting step: user_traffic's answer: counts of bytes, tota
 TEST_CASE("traffic_accounting step: a refused count ends it before the transfer, at the user it names") {
     SUBCASE("the second user's answer is not a count") {
         StepBench b(accounting_steps(R"("users": 2)"));
-        serve_users(b);
+        serve_users_counting_nothing(b);
         b.port.answer(PortCall::user_traffic, [](const json::object& args) {
             return reply_ok(args.at("id") == "id-user2" ? json::value(json::object{{"total", 5}})
                                                         : json::value(json::object{{"total_bytes", 5}}));
@@ -193,7 +132,7 @@ TEST_CASE("traffic_accounting step: a refused count ends it before the transfer,
     }
     SUBCASE("the panel fails the call") {
         StepBench b(accounting_steps(R"("users": 2)"));
-        serve_users(b);
+        serve_users_counting_nothing(b);
         b.port.answer(PortCall::user_traffic,
                       [](const json::object&) { return reply_error(STAND_E_NOT_FOUND, "no client id-user1"); });
         CHECK(b.failure_of_all() == "step A: panel.user_traffic(id-user1): no client id-user1");
@@ -202,7 +141,7 @@ TEST_CASE("traffic_accounting step: a refused count ends it before the transfer,
     }
     SUBCASE("the panel has no user_traffic (ABI before 1.3)") {
         StepBench b(accounting_steps(R"("users": 1)"));
-        serve_users(b);
+        serve_users_counting_nothing(b);
         b.port.answer(PortCall::user_traffic, [](const json::object&) { return reply_error(STAND_E_UNSUPPORTED, ""); });
         CHECK(b.failure_of_all() == "step A: panel.user_traffic(id-user1): unsupported");
     }
@@ -211,15 +150,15 @@ TEST_CASE("traffic_accounting step: a refused count ends it before the transfer,
 TEST_CASE("traffic_accounting step: what ends it before any count, naming the step and the user") {
     SUBCASE("fewer users than it counts") {
         StepBench b(accounting_steps(R"("user": 2, "users": 2)"));
-        serve_users(b);
+        serve_users_counting_nothing(b);
         b.run(0);
         b.ctx.state.users.pop_back();
-        CHECK(failure_of_step(b, 1) == "step A wants users 2..3, each with a tunnel of its own, but 3 users exist");
+        CHECK(b.failure_of(1) == "step A wants users 2..3, each with a tunnel of its own, but 3 users exist");
         CHECK(b.port.count(PortCall::user_traffic) == 0);
     }
     SUBCASE("a subscription answers 500") {
         StepBench b(accounting_steps(R"("users": 2)"));
-        const auto subs = serve_users(b);
+        const auto subs = serve_users_counting_nothing(b);
         subs->answer_with([](const std::string&) { return reply(500, ""); });
         CHECK(b.failure_of_all() == "step A: subscription of user 0 (id-user1) (" + subs->http.url("/sub/user1") +
                                         ") answered 500");
@@ -228,7 +167,7 @@ TEST_CASE("traffic_accounting step: what ends it before any count, naming the st
     }
     SUBCASE("a subscription holds no Hysteria 2 link") {
         StepBench b(accounting_steps(R"("users": 1)"));
-        const auto subs = serve_users(b);
+        const auto subs = serve_users_counting_nothing(b);
         subs->answer_with([](const std::string&) { return reply(200, "vless://id@127.0.0.1:443?security=none#v\n"); });
         CHECK(b.failure_of_all() == "step A: subscription of user 0 (id-user1) (" + subs->http.url("/sub/user1") +
                                         ") has no hysteria2:// link (1 link(s))");
@@ -239,7 +178,7 @@ TEST_CASE("traffic_accounting step: what ends it before any count, naming the st
 TEST_CASE("traffic_accounting step: no sink, or a server elsewhere, ends it after the counts before the transfer") {
     SUBCASE("no sink and no backend") {
         StepBench b(R"({"step": "create_users", "count": 1}, {"step": "traffic_accounting", "name": "A"})");
-        serve_users(b);
+        serve_users_counting_nothing(b);
         CHECK(b.failure_of_all() ==
               "step A needs a sink: give \"sink\" or a top-level \"backend\" (its /zero and /small)");
         CHECK(b.port.count(PortCall::user_traffic) == 1);
@@ -247,7 +186,7 @@ TEST_CASE("traffic_accounting step: no sink, or a server elsewhere, ends it afte
     }
     SUBCASE("a link naming a server elsewhere") {
         StepBench b(accounting_steps(R"("users": 2)"));
-        serve_users(b)->answer_with(
+        serve_users_counting_nothing(b)->answer_with(
             [](const std::string& user) { return reply(200, "hysteria2://" + user + "@node1.bench.test:8443/\n"); });
         const std::string failure = b.failure_of_all();
         CHECK(failure.starts_with("step A: "));
@@ -264,10 +203,10 @@ TEST_CASE("traffic_accounting step: no sink, or a server elsewhere, ends it afte
 TEST_CASE("traffic_accounting step: with if_elsewhere skip, nothing is counted and it is recorded as not measured") {
     SUBCASE("a link naming a server elsewhere") {
         StepBench b(accounting_steps(R"("users": 3, "if_elsewhere": "skip")"));
-        serve_users(b)->answer_with(
+        serve_users_counting_nothing(b)->answer_with(
             [](const std::string&) { return reply(200, "hysteria2://auth@node1.bench.test:8443/?insecure=1\n"); });
         CHECK(b.failure_of_all() == "");
-        CHECK(load_of(b, "A").at("not_measured").as_string() ==
+        CHECK(b.load_of("A").at("not_measured").as_string() ==
               "the link names node1.bench.test:8443, not a server on this machine (the panel serves its users "
               "elsewhere, or not at all): not measured (\"if_elsewhere\": \"skip\")");
         CHECK(b.finding_ids() == std::vector<std::string>{"tunnel-not-here"});
@@ -276,12 +215,12 @@ TEST_CASE("traffic_accounting step: with if_elsewhere skip, nothing is counted a
     }
     SUBCASE("the last user's subscription holds no Hysteria 2 link") {
         StepBench b(accounting_steps(R"("users": 3, "if_elsewhere": "skip")"));
-        const auto subs = serve_users(b);
+        const auto subs = serve_users_counting_nothing(b);
         subs->answer_with([raw = subs.get()](const std::string& user) {
             return reply(200, user == "user3" ? "#profile-title: x\n" : raw->link_of(user));
         });
         CHECK(b.failure_of_all() == "");
-        CHECK(load_of(b, "A").at("not_measured").as_string() ==
+        CHECK(b.load_of("A").at("not_measured").as_string() ==
               "subscription of user 2 (id-user3) (" + subs->http.url("/sub/user3") +
                   ") has no hysteria2:// link (0 link(s)): not measured (\"if_elsewhere\": \"skip\")");
         CHECK(b.port.count(PortCall::user_traffic) == 0);

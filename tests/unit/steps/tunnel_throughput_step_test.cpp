@@ -13,93 +13,26 @@
 // scenario.probe_aliasing_throttled_box.
 #include "scenario/steps/tunnel_support.hpp"
 #include "step_samples.hpp"
-#include "../http_test_server.hpp"
+#include "tunnel_fixtures.hpp"
 
 #include <stand/stand.h>
 
-#include <boost/asio/ip/udp.hpp>
 #include <doctest/doctest.h>
 
 #include <chrono>
 #include <memory>
-#include <mutex>
 #include <string>
 #include <vector>
 
 using namespace stand::test;
-using stand::scenario::StepFailure;
 namespace json = boost::json;
 
 namespace {
-
-// A loopback UDP port nothing listens on: a datagram to it is refused (ICMP).
-std::uint16_t closed_udp_port() {
-    boost::asio::io_context io;
-    boost::asio::ip::udp::socket s(io, {boost::asio::ip::make_address("127.0.0.1"), 0});
-    return s.local_endpoint().port();
-}
-
-// The users' subscriptions, served at /sub/<name>: by default one
-// hysteria2:// link to `udp` with the auth auth-<name>; `answer` changes that.
-struct Subscriptions {
-    std::uint16_t udp = closed_udp_port();
-    std::mutex mutex;
-    std::function<TestReply(const std::string& user)> answer = [this](const std::string& user) {
-        return reply(200, link_of(user) + "\n");
-    };
-    HttpTestServer http{[this](const TestRequest& r) {
-        const std::string target(r.target());
-        std::lock_guard lock(mutex);
-        return answer(target.substr(target.rfind('/') + 1));
-    }};
-
-    std::string link_of(const std::string& user) const {
-        return "hysteria2://auth-" + user + "@127.0.0.1:" + std::to_string(udp) + "/?insecure=1";
-    }
-    void answer_with(std::function<TestReply(const std::string&)> a) {
-        std::lock_guard lock(mutex);
-        answer = std::move(a);
-    }
-    std::vector<std::string> targets() const {
-        std::vector<std::string> out;
-        for (const auto& r : http.requests()) out.emplace_back(r.target());
-        return out;
-    }
-};
-
-// A panel whose create_user answers id-<name> and a subscription on `subs`
-// ({method, url} and `extra`'s keys).
-std::shared_ptr<Subscriptions> serve_users(StepBench& b, json::object extra = {}) {
-    auto subs = std::make_shared<Subscriptions>();
-    b.keep.push_back(subs);
-    b.port.answer(PortCall::create_user, [raw = subs.get(), extra](const json::object& args) {
-        const std::string name(args.at("name").as_string());
-        json::object subscription{{"method", "GET"}, {"url", raw->http.url("/sub/" + name)}};
-        for (const auto& [k, v] : extra) subscription[k] = v;
-        return reply_ok(json::object{{"id", "id-" + name}, {"subscription", subscription}});
-    });
-    return subs;
-}
-
-// The StepFailure of step `index` run alone; "" when it ran through.
-std::string failure_of_step(StepBench& b, std::size_t index) {
-    try {
-        b.run(index);
-    } catch (const StepFailure& e) {
-        return e.what();
-    }
-    return "";
-}
-
-std::string refused(std::uint16_t udp) {
-    return "nobody listens on UDP 127.0.0.1:" + std::to_string(udp) + " (ICMP port unreachable)";
-}
 
 double seconds_since(std::chrono::steady_clock::time_point t0) {
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 }
 
-const json::object& load_of(const StepBench& b, const char* step) { return b.ctx.record.loads.at(step).as_object(); }
 
 }  // namespace
 
@@ -119,7 +52,7 @@ TEST_CASE("tunnel_throughput step: user 0's link from its subscription, no byte 
     // Only create_users called the plugin: the tunnel's link is the user's own.
     CHECK(b.port.calls().size() == 3);
     CHECK(b.port.count(PortCall::create_user) == 1);
-    const auto& load = load_of(b, "T");
+    const auto& load = b.load_of("T");
     CHECK(load.at("schema").as_string() == "stand.tunnel/1");
     CHECK(load.at("server").as_string() == "127.0.0.1:" + std::to_string(subs->udp));
     CHECK(load.at("sink").as_string() == "127.0.0.1:9");
@@ -162,7 +95,7 @@ TEST_CASE("tunnel_throughput step: a given \"server\" needs no user, no subscrip
     CHECK(b.failure_of_all() == "step T: no byte came through the tunnel (the first connection failed: " +
                                     refused(udp) + ")");
     CHECK(b.port.calls().empty());
-    CHECK(load_of(b, "T").at("server").as_string() == "127.0.0.1:" + std::to_string(udp));
+    CHECK(b.load_of("T").at("server").as_string() == "127.0.0.1:" + std::to_string(udp));
 }
 
 TEST_CASE("tunnel_throughput step: what ends it before a tunnel, naming the step and the user") {
@@ -170,7 +103,7 @@ TEST_CASE("tunnel_throughput step: what ends it before a tunnel, naming the step
                                  {"step": "tunnel_throughput", "name": "T", "duration_s": 0.2, "sink": "127.0.0.1:9"})";
     SUBCASE("no user exists when it runs") {
         StepBench b(steps);
-        CHECK(failure_of_step(b, 1) == "step T wants users 0..0, each with a tunnel of its own, but 0 users exist");
+        CHECK(b.failure_of(1) == "step T wants users 0..0, each with a tunnel of its own, but 0 users exist");
         CHECK(b.ctx.record.loads.empty());
     }
     SUBCASE("the subscription answers 500") {
@@ -261,7 +194,7 @@ TEST_CASE("tunnel_throughput step: with if_elsewhere skip it is recorded as not 
         CHECK(seconds_since(t0) >= 0.3);
         const std::string why = "the link names node1.bench.test:8443, not a server on this machine (the panel serves "
                                 "its users elsewhere, or not at all): not measured (\"if_elsewhere\": \"skip\")";
-        CHECK(load_of(b, "T").at("not_measured").as_string() == why);
+        CHECK(b.load_of("T").at("not_measured").as_string() == why);
         CHECK(b.finding_ids() == std::vector<std::string>{"tunnel-not-here"});
         CHECK(b.ctx.record.findings.at(0).at("message").as_string() == why);
         CHECK(b.ctx.record.findings.at(0).at("scope").as_string().ends_with("step T"));
@@ -275,7 +208,7 @@ TEST_CASE("tunnel_throughput step: with if_elsewhere skip it is recorded as not 
         const auto subs = serve_users(b);
         subs->answer_with([](const std::string&) { return reply(200, "trojan://pw@127.0.0.1:443#t\n"); });
         CHECK(b.failure_of_all() == "");
-        CHECK(load_of(b, "T").at("not_measured").as_string() ==
+        CHECK(b.load_of("T").at("not_measured").as_string() ==
               "subscription of user 0 (id-user1) (" + subs->http.url("/sub/user1") +
                   ") has no hysteria2:// link (1 link(s)): not measured (\"if_elsewhere\": \"skip\")");
         CHECK(b.finding_ids() == std::vector<std::string>{"tunnel-not-here"});

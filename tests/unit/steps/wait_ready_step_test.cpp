@@ -1,7 +1,7 @@
 // wait_ready: polls the plugin's readiness request (lifecycle.readiness) every
 // interval_ms until it succeeds, timed from the last start step (<step>.seconds);
 // each round asks the worker whether a process of the system ended.
-#include "../http_test_server.hpp"
+#include "endpoint_fixtures.hpp"
 #include "step_samples.hpp"
 
 #include <stand/stand.h>
@@ -16,25 +16,6 @@
 using namespace stand::test;
 namespace json = boost::json;
 using Clock = std::chrono::steady_clock;
-
-namespace {
-
-// A system whose readiness request is GET <loopback server>/ready, answered
-// with status_of(n) for the n-th request (from 1); no process of it ends.
-std::shared_ptr<HttpTestServer> ready_server(StepBench& b, std::function<unsigned(std::size_t)> status_of) {
-    auto server = std::make_shared<HttpTestServer>(
-        [status_of, n = std::size_t{0}](const TestRequest&) mutable { return reply(status_of(++n)); });
-    b.keep.push_back(server);
-    b.port.answer(PortCall::readiness, json::value(json::object{{"url", server->url("/ready")}}));
-    b.port.answer(PortCall::ended_processes, json::value(json::array{}));
-    return server;
-}
-
-void system_ready(StepBench& b) {
-    ready_server(b, [](std::size_t) { return 200u; });
-}
-
-}  // namespace
 
 STAND_STEP_SAMPLE({"wait_ready", R"({"step": "start"}, {"step": "wait_ready", "interval_ms": 10})", "", system_ready});
 

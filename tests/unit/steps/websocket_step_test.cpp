@@ -4,6 +4,7 @@
 // sessions when there is one, and a finding when any failed. The echo
 // server is the host's own backend (framework/src/backend), in-process on
 // 127.0.0.1, port 0.
+#include "endpoint_fixtures.hpp"
 #include "step_samples.hpp"
 
 #include "../http_test_server.hpp"
@@ -20,7 +21,6 @@
 #include <memory>
 #include <optional>
 #include <string>
-#include <thread>
 #include <vector>
 
 using namespace stand::test;
@@ -28,39 +28,7 @@ namespace json = boost::json;
 
 namespace {
 
-void serve_endpoint(StepBench& b, unsigned short port, const char* scheme = "http") {
-    b.env.through_proxy = true;  // a proxy: it has an endpoint
-    b.port.answer(PortCall::endpoint, json::value(json::object{{"scheme", scheme}, {"host", "127.0.0.1"}, {"port", port}}));
-}
-
-unsigned short port_of(const stand::backend::BackendServer& server) { return server.listen_endpoint().port(); }
-
-// The scenario's backend, in this process: its counters as `stand backend`'s control port gives them.
-class InProcessBackend final : public stand::target::Backend {
-public:
-    explicit InProcessBackend(const stand::backend::BackendServer& server) : server_(server) {}
-    const std::string& host() const override { return host_; }
-    std::uint16_t port() const override { return port_of(server_); }
-    const std::string& ws_path() const override { return ws_path_; }
-    const json::object& info() const override { return info_; }
-    stand::target::BackendStats stats() const override {
-        const auto s = server_.stats();
-        return {s.accepted, s.open, s.requests, s.ws_sessions, s.ws_messages};
-    }
-    std::optional<double> cpu_seconds() const override { return std::nullopt; }
-
-private:
-    const stand::backend::BackendServer& server_;
-    std::string host_ = "127.0.0.1";
-    std::string ws_path_ = "/ws";
-    json::object info_;
-};
-
-const json::object& load_of(const StepBench& b, const std::string& step) { return b.ctx.record.loads.at(step).as_object(); }
 std::uint64_t number(const json::object& o, const char* key) { return o.at(key).to_number<std::uint64_t>(); }
-std::string finding_text(const StepBench& b, std::size_t i) {
-    return std::string(b.ctx.record.findings.at(i).at("message").as_string());
-}
 
 }  // namespace
 
@@ -80,7 +48,7 @@ TEST_CASE("websocket step: every connection upgrades and echoes, counted by the 
     REQUIRE(b.failure_of_all() == "");
     CHECK(b.port.count(PortCall::endpoint) == 1);
 
-    const json::object& load = load_of(b, "ws");
+    const json::object& load = b.load_of("ws");
     const std::uint64_t echoes = number(load, "echoes");
     CHECK(echoes > 10);
     CHECK(number(load, "mismatched") == 0);
@@ -114,7 +82,7 @@ TEST_CASE("websocket step: upgrades refused or never answered are failures, and 
         CHECK_FALSE(b.metric("ws.client_cpu_us_per_echo"));
         CHECK(server.stats().ws_sessions == 0);
         REQUIRE(b.finding_ids() == std::vector<std::string>{"websocket-failures"});
-        CHECK(finding_text(b, 0).starts_with(
+        CHECK(b.finding_message(0).starts_with(
             "2 of 2 upgrades failed, 0 sessions dropped, 0 echoes differed; first: upgrade: "));
     }
     SUBCASE("nobody listens") {
@@ -124,7 +92,7 @@ TEST_CASE("websocket step: upgrades refused or never answered are failures, and 
         CHECK(b.metric("ws.ws_failed") == 3);
         CHECK(b.metric("ws.ws_connected") == 0);
         REQUIRE(b.finding_ids() == std::vector<std::string>{"websocket-failures"});
-        CHECK(finding_text(b, 0).starts_with("3 of 3 upgrades failed, 0 sessions dropped, 0 echoes differed; first: connect: "));
+        CHECK(b.finding_message(0).starts_with("3 of 3 upgrades failed, 0 sessions dropped, 0 echoes differed; first: connect: "));
     }
 }
 
@@ -132,19 +100,15 @@ TEST_CASE("websocket step: sessions the server drops before the end are counted 
     auto server = std::make_unique<stand::backend::BackendServer>(stand::backend::BackendOptions{});
     StepBench b(R"({"step": "websocket", "name": "ws", "duration_s": 0.6, "connections": 2})");
     serve_endpoint(b, port_of(*server));
-    std::thread gone([&server] {
-        std::this_thread::sleep_for(std::chrono::milliseconds(150));
-        server.reset();  // its connections closed mid-session
-    });
-    const std::string failure = b.failure_of_all();
-    gone.join();
-    REQUIRE(failure == "");
+    // The server goes, its connections closed mid-session.
+    const auto gone = b.failure_of_all_with_event_after(std::chrono::milliseconds(150), [&server] { server.reset(); });
+    REQUIRE(gone.failure == "");
     CHECK(b.metric("ws.ws_connected") == 2);
     CHECK(b.metric("ws.ws_dropped") == 2);
     CHECK(b.metric("ws.ws_failed") == 0);
-    CHECK(number(load_of(b, "ws"), "echoes") > 0);  // it echoed before it went
+    CHECK(number(b.load_of("ws"), "echoes") > 0);  // it echoed before it went
     REQUIRE(b.finding_ids() == std::vector<std::string>{"websocket-failures"});
-    CHECK(finding_text(b, 0).starts_with("0 of 2 upgrades failed, 2 sessions dropped, 0 echoes differed; first: read: "));
+    CHECK(b.finding_message(0).starts_with("0 of 2 upgrades failed, 2 sessions dropped, 0 echoes differed; first: read: "));
 }
 
 TEST_CASE("websocket step: a TLS endpoint, a failed port call and an unusable endpoint end the repetition") {
