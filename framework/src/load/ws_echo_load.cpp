@@ -10,6 +10,7 @@
 
 #include <time.h>
 
+#include <functional>
 #include <memory>
 #include <stdexcept>
 
@@ -128,6 +129,17 @@ WsEchoResult run_ws_echo(const WsEchoSpec& spec, const std::atomic<bool>* stop) 
             std::string(spec.message_bytes, 'w')};
     const double cpu0 = thread_cpu_s();
     for (unsigned i = 0; i < spec.connections; ++i) std::make_shared<Client>(io, run)->start(target);
+    // Ctrl-C within 100 ms: the connects, upgrades and reads still pending are abandoned, not waited for.
+    asio::steady_timer watchdog(io);
+    std::function<void()> watch = [&] {
+        watchdog.expires_after(std::chrono::milliseconds(100));
+        watchdog.async_wait([&](const beast::error_code& ec) {
+            if (ec) return;
+            if (stop != nullptr && stop->load()) return io.stop();
+            if (Clock::now() < run.end) watch();
+        });
+    };
+    watch();
     io.run();
     result.elapsed_s = std::chrono::duration<double>(Clock::now() - t0).count();
     result.cpu_s = thread_cpu_s() - cpu0;

@@ -148,3 +148,18 @@ TEST_CASE("websocket step: a TLS endpoint, a failed port call and an unusable en
         CHECK(b.failure_of_all().starts_with("step ws: endpoint: "));
     }
 }
+
+TEST_CASE("websocket step: Ctrl-C while the server never answers the upgrade ends it within a second") {
+    HttpTestServer silent([](const TestRequest&) {
+        TestReply r;
+        r.action = TestReply::Action::hang;
+        return r;
+    });
+    StepBench b(R"({"step": "websocket", "name": "ws", "duration_s": 10, "connections": 2})");
+    serve_endpoint(b, silent.port());
+    const auto ended = b.failure_of_all_interrupted_after(std::chrono::milliseconds(200));
+    // The step ends early, and the repetition is then recorded as interrupted by its runner.
+    CHECK((ended.failure.empty() || ended.failure == "interrupted"));
+    CHECK(ended.took < std::chrono::milliseconds(1200));
+    CHECK(b.ctx.record.loads.contains("ws"));
+}
