@@ -34,6 +34,14 @@ target_link_libraries(stand_test_support PUBLIC stand_boost_asio stand::tls_cert
 target_compile_definitions(stand_test_support PUBLIC STAND_TEST_BINARY_DIR="${PROJECT_BINARY_DIR}"
                                                      STAND_TEST_SOURCE_DIR="${PROJECT_SOURCE_DIR}")
 stand_target_warnings(stand_test_support)
+# Test code is compiled with -Og: it measures nothing itself (the host's parts
+# it drives keep the build's -O2), and -Og takes 35-45 % off the compile of a
+# test file (load_step_test 7.9 s -> 4.9 s, backend_server_test 22.4 -> 14.4),
+# a minute of the build's wall time on two cores. PUBLIC: the precompiled
+# header and every test binary see the same flags.
+if(CMAKE_BUILD_TYPE MATCHES "^(Release|RelWithDebInfo)$")
+  target_compile_options(stand_test_support PUBLIC -Og)
+endif()
 # The precompiled header of every test binary: their flags are the same
 # (stand_test_support's definitions), so one serves them all.
 stand_precompile_common(stand_test_support <doctest/doctest.h>)
